@@ -1,0 +1,83 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// vow: an interactive shell for asynchronous work.
+///
+/// Data flows one way: text → tokens → syntax tree → promise chain → values/errors → terminal.
+/// Each step is a target of its own so that its imports stay honest.
+let package = Package(
+    name: "vow",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "vow", targets: ["vow"]),
+        .library(name: "VowPromises", targets: ["VowPromises"]),
+        .library(name: "JMESPath", targets: ["JMESPath"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
+    ],
+    targets: [
+        // The promise core: knows nothing of the language.
+        .target(name: "VowPromises"),
+        // JMESPath, generic over a value protocol: knows nothing of vow.
+        .target(name: "JMESPath"),
+        // The value model: Value, Record, VowError, JSON reading and printing.
+        .target(name: "VowValue", dependencies: ["JMESPath"]),
+        // Tokens, syntax tree, parser and diagnostics.
+        .target(name: "VowSyntax"),
+        // Values, errors, the evaluator, stages, HTTP, tracing.
+        .target(
+            name: "VowRuntime",
+            dependencies: [
+                "VowPromises", "VowSyntax", "VowValue", "JMESPath",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // libedit, through pkg-config.
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+        // The REPL, the line editor, rendering and meta-commands.
+        .target(name: "VowShell", dependencies: ["VowRuntime", "VowSyntax", "VowPromises", "CEditLine"]),
+        // The command line: argument parsing only.
+        .executableTarget(
+            name: "vow",
+            dependencies: [
+                "VowShell",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Promise micro-benchmarks against Dispatch and SwiftNIO (run by scripts/bench).
+        .executableTarget(
+            name: "PromiseBench",
+            dependencies: [
+                "VowPromises",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // A loopback HTTP fixture server that misbehaves on demand, shared by the tests.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(name: "VowPromisesTests", dependencies: ["VowPromises"]),
+        .testTarget(name: "JMESPathTests", dependencies: ["JMESPath"]),
+        .testTarget(name: "VowValueTests", dependencies: ["VowValue", "JMESPath"]),
+        .testTarget(name: "VowSyntaxTests", dependencies: ["VowSyntax"]),
+        .testTarget(name: "VowRuntimeTests", dependencies: ["VowRuntime", "TestSupport"]),
+        .testTarget(name: "VowShellTests", dependencies: ["VowShell", "TestSupport"]),
+    ]
+)

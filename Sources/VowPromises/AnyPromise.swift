@@ -1,0 +1,49 @@
+/// The part of a promise that does not depend on its value type: identity, name, and the links
+/// that cancellation walks.
+///
+/// Cancellation runs upstream: a cancelled promise cancels what it waits on, and that promise is
+/// cancelled in turn once every promise that depends on it has been cancelled (a shared upstream
+/// keeps running for its other dependents). The walk is a loop over a work list, never recursion,
+/// so a chain of any length cancels in constant stack.
+public class AnyPromise: @unchecked Sendable {
+    /// The id observers see (0 when no observer was installed at creation).
+    public let id: Int
+    /// A name for debugging and tracing, e.g. the stage that made the promise.
+    public let name: String?
+
+    init(name: String?) {
+        self.name = name
+        self.id = PromiseObservation.isActive ? PromiseObservation.takeID() : 0
+    }
+
+    /// True until the promise settles.
+    public var isPending: Bool { fatalError("abstract") }
+
+    /// Rejects this promise with a cancellation error if it is pending, runs its cancel handlers,
+    /// and returns the promises it was waiting on.
+    func cancelLocally(reason: String) -> [AnyPromise] { fatalError("abstract") }
+
+    /// Records that one dependent was cancelled; true when none is left that still waits.
+    func dependentWasCancelled() -> Bool { fatalError("abstract") }
+
+    /// Records one more dependent (a promise that waits on this one).
+    func addDependent() { fatalError("abstract") }
+
+    /// Cancels this promise and, upstream, every promise that no longer has a live dependent.
+    ///
+    /// A settled promise ignores it. Its dependents reject with `PromiseCancelledError`.
+    public func cancel(reason: String = "cancelled") {
+        var work = cancelLocally(reason: reason)
+        while let next = work.popLast() {
+            if next.dependentWasCancelled() {
+                work.append(contentsOf: next.cancelLocally(reason: reason))
+            }
+        }
+    }
+
+    /// Cancels as a dependent would: only when this promise has no other live dependent.
+    /// Combinators use it for siblings they no longer need.
+    public func releaseAsDependent(reason: String = "cancelled") {
+        if dependentWasCancelled() { cancel(reason: reason) }
+    }
+}

@@ -1,0 +1,102 @@
+import Dispatch
+import Synchronization
+
+/// Where promise handlers run.
+///
+/// Every handler (`then`, `recover`, `finally`, `tap`, combinator callbacks) runs as a job on an
+/// executor, never synchronously inside the call that attaches it. Jobs enqueued on one executor
+/// from one thread run in the order they were enqueued when the executor is serial.
+///
+/// Conform any scheduler: a `DispatchQueue` already conforms; a SwiftNIO `EventLoop` conforms with
+/// `extension EventLoop { func enqueue(_ job: …) { execute(job) } }` in the caller's module.
+public protocol PromiseExecutor: Sendable {
+    /// Schedules `job` to run later, never before this call returns.
+    func enqueue(_ job: @escaping @Sendable () -> Void)
+}
+
+extension DispatchQueue: PromiseExecutor {
+    /// Runs the job with `async`: one dispatch per job.
+    public func enqueue(_ job: @escaping @Sendable () -> Void) {
+        self.async(execute: job)
+    }
+}
+
+/// A serial executor that drains a queue of ready jobs on one thread at a time.
+///
+/// Enqueueing onto an idle executor costs one dispatch to start a drain; every job enqueued while
+/// the executor is draining (the usual case for a chain, where each handler settles the next
+/// promise) is only appended to the queue: no dispatch, no thread hop. That makes a `then` hop
+/// cheaper than a raw `DispatchQueue.async` hop, while keeping a strict FIFO order, which is what
+/// gives the interpreter JavaScript's deterministic microtask order.
+public final class SerialPromiseExecutor: PromiseExecutor {
+    private struct Queue {
+        var jobs: [@Sendable () -> Void] = []
+        var draining = false
+    }
+
+    private let state = Mutex(Queue())
+    private let queue: DispatchQueue
+
+    /// A serial executor whose drains run on a new serial dispatch queue labelled `label`.
+    public init(label: String = "vow.promises.serial") {
+        self.queue = DispatchQueue(label: label)
+    }
+
+    /// Appends the job; starts a drain only when the executor was idle.
+    public func enqueue(_ job: @escaping @Sendable () -> Void) {
+        let startDrain = state.withLock { q -> Bool in
+            q.jobs.append(job)
+            if q.draining { return false }
+            q.draining = true
+            return true
+        }
+        if startDrain {
+            queue.async { self.drain() }
+        }
+    }
+
+    /// True when called from a job running on this executor.
+    public var isCurrent: Bool {
+        drainThread.withLock { $0 } == currentThreadToken()
+    }
+
+    private let drainThread = Mutex<UInt>(0)
+
+    private func drain() {
+        drainThread.withLock { $0 = currentThreadToken() }
+        var batch: [@Sendable () -> Void] = []
+        while true {
+            let more = state.withLock { q -> Bool in
+                if q.jobs.isEmpty {
+                    q.draining = false
+                    return false
+                }
+                swap(&batch, &q.jobs)
+                return true
+            }
+            if !more { break }
+            for job in batch { job() }
+            batch.removeAll(keepingCapacity: true)
+        }
+        drainThread.withLock { $0 = 0 }
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+    private func currentThreadToken() -> UInt { UInt(pthread_self()) }
+#elseif canImport(Darwin)
+    import Darwin
+    private func currentThreadToken() -> UInt { UInt(bitPattern: pthread_self()) }
+#endif
+
+/// The executors the library uses when a caller names none.
+public enum PromiseExecutors {
+    /// The default executor: one process-wide serial executor. Handlers attached without naming
+    /// an executor run here, in FIFO order.
+    public static let main = SerialPromiseExecutor(label: "vow.promises.main")
+
+    /// The queue that runs timers (`delay`, `timeout`, `retry` back-off). Timer callbacks only
+    /// settle promises; handlers still run on the promise's executor.
+    static let timers = DispatchQueue(label: "vow.promises.timers")
+}

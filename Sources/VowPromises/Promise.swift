@@ -1,0 +1,398 @@
+import Synchronization
+
+/// A value that arrives later, or an error: JavaScript's Promise, typed.
+///
+/// A promise is pending, then settles exactly once, fulfilled with a `T` or rejected with an
+/// error. Handlers attached with `then`, `recover`, `finally`, `tap` or `whenSettled` never run
+/// inside the call that attaches them, even on a settled promise: they run as jobs on an executor
+/// (by default `PromiseExecutors.main`, a serial executor), in the order they were attached.
+///
+/// A handler that returns a promise makes the derived promise adopt it: the chain waits, and
+/// settles as the returned promise does. Adoption costs two executor turns, as it does in
+/// JavaScript, so that a program prints in the same order as its JavaScript twin.
+///
+/// All methods are thread-safe.
+public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
+    typealias Reaction = @Sendable (Result<T, any Error>) -> Void
+
+    private enum Reactions {
+        case none
+        case one(Reaction)
+        case many([Reaction])
+
+        mutating func append(_ r: @escaping Reaction) {
+            switch self {
+            case .none: self = .one(r)
+            case .one(let first): self = .many([first, r])
+            case .many(var all):
+                self = .none
+                all.append(r)
+                self = .many(all)
+            }
+        }
+    }
+
+    private struct Storage {
+        var result: Result<T, any Error>? = nil
+        var reactions: Reactions = .none
+        var upstream: [AnyPromise] = []
+        var cancelHandlers: [@Sendable () -> Void] = []
+        var dependents: Int32 = 0
+        var cancelledDependents: Int32 = 0
+    }
+
+    private let storage: Mutex<Storage>
+    /// The executor handlers run on when the caller names none.
+    public let executor: any PromiseExecutor
+
+    init(name: String?, executor: any PromiseExecutor, upstream: [AnyPromise], attributes: (any Sendable)? = nil) {
+        var s = Storage()
+        s.upstream = upstream
+        self.storage = Mutex(s)
+        self.executor = executor
+        super.init(name: name)
+        for u in upstream { u.addDependent() }
+        if id != 0 {
+            PromiseObservation.emit(.created(id: id, parents: upstream.map(\.id), name: name, attributes: attributes))
+        }
+    }
+
+    // MARK: Making promises
+
+    /// Runs `body` at once with a resolver, like JavaScript's `new Promise(executor)`.
+    /// If `body` throws before settling, the promise rejects with the thrown error.
+    public convenience init(
+        name: String? = nil, attributes: (any Sendable)? = nil,
+        on executor: any PromiseExecutor = PromiseExecutors.main,
+        _ body: (Resolver<T>) throws -> Void
+    ) {
+        self.init(name: name, executor: executor, upstream: [], attributes: attributes)
+        do {
+            try body(Resolver(self))
+        } catch {
+            settle(.failure(error))
+        }
+    }
+
+    /// A pending promise and the resolver that settles it.
+    public static func pending(
+        name: String? = nil, attributes: (any Sendable)? = nil,
+        on executor: any PromiseExecutor = PromiseExecutors.main
+    ) -> (promise: Promise<T>, resolver: Resolver<T>) {
+        let p = Promise(name: name, executor: executor, upstream: [], attributes: attributes)
+        return (p, Resolver(p))
+    }
+
+    /// An already fulfilled promise (JavaScript's `Promise.resolve(value)`).
+    public static func resolve(
+        _ value: T, name: String? = nil, on executor: any PromiseExecutor = PromiseExecutors.main
+    ) -> Promise<T> {
+        let p = Promise(name: name, executor: executor, upstream: [])
+        p.settle(.success(value))
+        return p
+    }
+
+    /// An already rejected promise (JavaScript's `Promise.reject(error)`).
+    public static func reject(
+        _ error: any Error, name: String? = nil, on executor: any PromiseExecutor = PromiseExecutors.main
+    ) -> Promise<T> {
+        let p = Promise(name: name, executor: executor, upstream: [])
+        p.settle(.failure(error))
+        return p
+    }
+
+    // MARK: State
+
+    /// The outcome, or nil while pending.
+    public var result: Result<T, any Error>? { storage.withLock { $0.result } }
+
+    /// True until the promise settles.
+    public override var isPending: Bool { storage.withLock { $0.result == nil } }
+
+    // MARK: Settling (internal: the Resolver is the public way)
+
+    /// Settles once; later calls return false and change nothing.
+    @discardableResult
+    func settle(_ result: Result<T, any Error>) -> Bool {
+        let reactions: Reactions? = storage.withLock { s in
+            guard s.result == nil else { return nil }
+            s.result = result
+            let r = s.reactions
+            s.reactions = .none
+            s.upstream = []
+            s.cancelHandlers = []
+            return r
+        }
+        guard let reactions else { return false }
+        if id != 0 {
+            switch result {
+            case .success(let v): PromiseObservation.emit(.fulfilled(id: id, value: v))
+            case .failure(let e): PromiseObservation.emit(.rejected(id: id, error: e))
+            }
+        }
+        switch reactions {
+        case .none: break
+        case .one(let r): r(result)
+        case .many(let all): for r in all { r(result) }
+        }
+        return true
+    }
+
+    /// Adds a reaction, or runs it at once if settled. Reactions themselves hop to an executor.
+    private func addReaction(_ reaction: @escaping Reaction) {
+        let settled: Result<T, any Error>? = storage.withLock { s in
+            if let r = s.result { return r }
+            s.reactions.append(reaction)
+            return nil
+        }
+        if let settled { reaction(settled) }
+    }
+
+    /// Calls `body` with the outcome on `executor` once settled. Derives no promise and does not
+    /// count as a dependent for cancellation.
+    public func whenSettled(
+        on executor: (any PromiseExecutor)? = nil,
+        _ body: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        let ex = executor ?? self.executor
+        if id != 0 { PromiseObservation.emit(.handlerAttached(id: id, child: 0)) }
+        addReaction { r in ex.enqueue { body(r) } }
+    }
+
+    /// Settles `target` as this promise settles, on `executor`: the adoption step.
+    func forward(to target: Promise<T>, on executor: any PromiseExecutor) {
+        addReaction { r in executor.enqueue { target.settle(r) } }
+    }
+
+    // MARK: Cancellation internals
+
+    override func cancelLocally(reason: String) -> [AnyPromise] {
+        let taken: (upstream: [AnyPromise], handlers: [@Sendable () -> Void])? = storage.withLock { s in
+            guard s.result == nil else { return nil }
+            let u = s.upstream
+            let h = s.cancelHandlers
+            s.upstream = []
+            s.cancelHandlers = []
+            return (u, h)
+        }
+        guard let taken else { return [] }
+        if id != 0 { PromiseObservation.emit(.cancelled(id: id)) }
+        settle(.failure(PromiseCancelledError(reason: reason)))
+        for h in taken.handlers { h() }
+        return taken.upstream
+    }
+
+    override func dependentWasCancelled() -> Bool {
+        storage.withLock { s in
+            s.cancelledDependents += 1
+            return s.result == nil && s.cancelledDependents >= s.dependents
+        }
+    }
+
+    override func addDependent() {
+        storage.withLock { $0.dependents += 1 }
+    }
+
+    /// Registers work to stop when this promise is cancelled; runs it at once if it already was.
+    func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        let runNow: Bool = storage.withLock { s in
+            if let r = s.result {
+                if case .failure(let e) = r, e is PromiseCancelledError { return true }
+                return false
+            }
+            s.cancelHandlers.append(handler)
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    /// Replaces what this promise waits on (adoption), for cancellation to follow.
+    func setUpstream(_ promises: [AnyPromise]) {
+        for p in promises { p.addDependent() }
+        storage.withLock { s in
+            if s.result == nil { s.upstream = promises }
+        }
+    }
+
+    // MARK: Deriving
+
+    /// Makes the derived promise of a handler, settled by `react` on `executor`.
+    private func derive<U>(
+        name: String?, attributes: (any Sendable)?, on executor: (any PromiseExecutor)?,
+        _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, any PromiseExecutor) -> Void
+    ) -> Promise<U> {
+        let ex = executor ?? self.executor
+        let child = Promise<U>(name: name, executor: ex, upstream: [self], attributes: attributes)
+        if id != 0 || child.id != 0 { PromiseObservation.emit(.handlerAttached(id: id, child: child.id)) }
+        addReaction { r in ex.enqueue { react(r, child, ex) } }
+        return child
+    }
+
+    /// Settles `child` with the handler's returned promise: adopts it, two turns later.
+    static func adopt<U>(_ child: Promise<U>, _ inner: Promise<U>, on executor: any PromiseExecutor) {
+        if inner === child {
+            child.settle(.failure(PromiseCycleError()))
+            return
+        }
+        child.setUpstream([inner])
+        if child.id != 0 { PromiseObservation.emit(.adopted(id: child.id, adopted: inner.id)) }
+        // JavaScript's PromiseResolveThenableJob: one turn to call `then` on the inner promise,
+        // one more for that reaction to run.
+        executor.enqueue { inner.forward(to: child, on: executor) }
+    }
+
+    /// Runs `body` with the value when this promise fulfils; the derived promise adopts the
+    /// promise `body` returns. A rejection passes through untouched; a throw rejects.
+    public func then<U>(
+        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        _ body: @escaping @Sendable (T) throws -> Promise<U>
+    ) -> Promise<U> {
+        derive(name: name, attributes: attributes, on: executor) { r, child, ex in
+            switch r {
+            case .success(let v):
+                do { Promise<U>.adopt(child, try body(v), on: ex) } catch { child.settle(.failure(error)) }
+            case .failure(let e):
+                child.settle(.failure(e))
+            }
+        }
+    }
+
+    /// Runs `body` with the value when this promise fulfils; the derived promise fulfils with
+    /// what it returns (rejects with what it throws). A rejection passes through untouched.
+    @_disfavoredOverload
+    public func then<U>(
+        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        _ body: @escaping @Sendable (T) throws -> U
+    ) -> Promise<U> {
+        derive(name: name, attributes: attributes, on: executor) { r, child, _ in
+            switch r {
+            case .success(let v):
+                do { child.settle(.success(try body(v))) } catch { child.settle(.failure(error)) }
+            case .failure(let e):
+                child.settle(.failure(e))
+            }
+        }
+    }
+
+    /// JavaScript's `catch`: on rejection, `body` recovers with a promise to adopt (the chain
+    /// continues fulfilled if it fulfils) or throws to pass a rejection on. A fulfilment passes
+    /// through untouched.
+    public func recover(
+        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        _ body: @escaping @Sendable (any Error) throws -> Promise<T>
+    ) -> Promise<T> {
+        derive(name: name, attributes: attributes, on: executor) { r, child, ex in
+            switch r {
+            case .success: child.settle(r)
+            case .failure(let e):
+                do { Promise<T>.adopt(child, try body(e), on: ex) } catch { child.settle(.failure(error)) }
+            }
+        }
+    }
+
+    /// `recover` with a plain value: the chain continues fulfilled with what `body` returns.
+    @_disfavoredOverload
+    public func recover(
+        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        _ body: @escaping @Sendable (any Error) throws -> T
+    ) -> Promise<T> {
+        derive(name: name, attributes: attributes, on: executor) { r, child, _ in
+            switch r {
+            case .success: child.settle(r)
+            case .failure(let e):
+                do { child.settle(.success(try body(e))) } catch { child.settle(.failure(error)) }
+            }
+        }
+    }
+
+    /// Runs `body` on both paths and passes the original outcome through, after the promise
+    /// `body` returns has settled, unless `body` throws or that promise rejects: then that
+    /// rejection passes on instead (JavaScript's `finally`).
+    public func finally<U>(
+        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        _ body: @escaping @Sendable () throws -> Promise<U>
+    ) -> Promise<T> {
+        derive(name: name, attributes: attributes, on: executor) { r, child, ex in
+            let inner: Promise<U>
+            do { inner = try body() } catch {
+                child.settle(.failure(error))
+                return
+            }
+            let passed = inner.then(on: ex) { _ -> Promise<T> in
+                switch r {
+                case .success(let v): return .resolve(v, on: ex)
+                case .failure(let e): return .reject(e, on: ex)
+                }
+            }
+            Promise<T>.adopt(child, passed, on: ex)
+        }
+    }
+
+    /// `finally` with a plain side effect.
+    @_disfavoredOverload
+    public func finally(
+        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        _ body: @escaping @Sendable () throws -> Void
+    ) -> Promise<T> {
+        derive(name: name, attributes: attributes, on: executor) { r, child, _ in
+            do {
+                try body()
+                child.settle(r)
+            } catch {
+                child.settle(.failure(error))
+            }
+        }
+    }
+
+    /// Observes the outcome without changing it (unless `body` throws, which rejects).
+    public func tap(
+        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        _ body: @escaping @Sendable (Result<T, any Error>) throws -> Void
+    ) -> Promise<T> {
+        derive(name: name, attributes: attributes, on: executor) { r, child, _ in
+            do {
+                try body(r)
+                child.settle(r)
+            } catch {
+                child.settle(.failure(error))
+            }
+        }
+    }
+}
+
+/// The capability to settle one promise, handed to whoever does the work.
+///
+/// Only the first call that settles counts; later ones return false and change nothing (as in
+/// JavaScript, where a second `resolve` is ignored).
+public struct Resolver<T: Sendable>: Sendable {
+    /// The promise this resolver settles.
+    public let promise: Promise<T>
+
+    init(_ promise: Promise<T>) { self.promise = promise }
+
+    /// Fulfils with `value`. False if the promise had already settled.
+    @discardableResult
+    public func fulfill(_ value: T) -> Bool { promise.settle(.success(value)) }
+
+    /// Rejects with `error`. False if the promise had already settled.
+    @discardableResult
+    public func reject(_ error: any Error) -> Bool { promise.settle(.failure(error)) }
+
+    /// Settles with `result`. False if the promise had already settled.
+    @discardableResult
+    public func settle(_ result: Result<T, any Error>) -> Bool { promise.settle(result) }
+
+    /// Resolves with another promise: this promise adopts it and settles as it does.
+    public func adopt(_ other: Promise<T>) {
+        Promise<T>.adopt(promise, other, on: promise.executor)
+    }
+
+    /// Registers work to stop when the promise is cancelled (abort a request, clear a timer,
+    /// kill a process). Runs at once if the promise was already cancelled.
+    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        promise.onCancel(handler)
+    }
+
+    /// True once the promise has settled, whatever the outcome.
+    public var isSettled: Bool { !promise.isPending }
+}

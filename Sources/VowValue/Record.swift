@@ -1,0 +1,135 @@
+/// An ordered record: string keys kept in insertion order, as JSON objects arrive.
+///
+/// Small records (the common case) are searched linearly, which beats hashing below a dozen keys;
+/// larger ones build a hash index on insertion. Setting an existing key replaces its value in
+/// place (so a JSON object with a duplicate key keeps the last value, at the first position).
+public struct Record: Sendable, Equatable {
+    /// The keys, in order.
+    public private(set) var keys: [String] = []
+    /// The values, parallel to `keys`.
+    public private(set) var values: [Value] = []
+    private var index: [String: Int]? = nil
+
+    private static let indexThreshold = 12
+
+    /// An empty record.
+    public init() {}
+
+    /// A record with room for `capacity` entries.
+    public init(minimumCapacity capacity: Int) {
+        keys.reserveCapacity(capacity)
+        values.reserveCapacity(capacity)
+    }
+
+    /// A record from key/value pairs; a repeated key keeps its last value.
+    public init<S: Sequence>(_ pairs: S) where S.Element == (String, Value) {
+        for (k, v) in pairs { self[k] = v }
+    }
+
+    /// The number of entries.
+    public var count: Int { keys.count }
+    /// True when there are no entries.
+    public var isEmpty: Bool { keys.isEmpty }
+
+    /// The position of `key`, or nil.
+    public func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        return keys.firstIndex(of: key)
+    }
+
+    /// The value for `key`; setting nil removes the key.
+    public subscript(key: String) -> Value? {
+        get {
+            guard let i = position(of: key) else { return nil }
+            return values[i]
+        }
+        set {
+            if let i = position(of: key) {
+                if let newValue {
+                    values[i] = newValue
+                } else {
+                    keys.remove(at: i)
+                    values.remove(at: i)
+                    if index != nil { rebuildIndex() }
+                }
+            } else if let newValue {
+                append(key, newValue)
+            }
+        }
+    }
+
+    /// Appends without checking for an existing key. Only for callers that know the key is new.
+    public mutating func appendUnchecked(_ key: String, _ value: Value) {
+        append(key, value)
+    }
+
+    private mutating func append(_ key: String, _ value: Value) {
+        keys.append(key)
+        values.append(value)
+        if index != nil {
+            index![key] = keys.count - 1
+        } else if keys.count > Record.indexThreshold {
+            rebuildIndex()
+        }
+    }
+
+    private mutating func rebuildIndex() {
+        var d = [String: Int](minimumCapacity: keys.count)
+        for (i, k) in keys.enumerated() { d[k] = i }
+        index = d
+    }
+
+    /// The entries in order.
+    public var entries: [(key: String, value: Value)] {
+        Array(zip(keys, values)).map { (key: $0.0, value: $0.1) }
+    }
+
+    /// Records are equal when they hold the same keys with equal values, in any order.
+    public static func == (lhs: Record, rhs: Record) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for (i, k) in lhs.keys.enumerated() {
+            guard let v = rhs[k], v == lhs.values[i] else { return false }
+        }
+        return true
+    }
+}
+
+/// An HTTP response as a value: `fetch` fulfils with one.
+///
+/// `json` and `text` read its body; `pick`, `status` and `headers` work on it directly.
+public final class HTTPResponse: Sendable {
+    /// The status code, e.g. 200.
+    public let status: Int
+    /// The reason phrase, e.g. `OK`.
+    public let statusText: String
+    /// The final URL, after redirects.
+    public let url: String
+    /// The method of the request, e.g. `GET`.
+    public let method: String
+    /// Response headers in the order received (names as sent).
+    public let headers: [(name: String, value: String)]
+    /// Seconds from sending the request to the end of the body.
+    public let elapsed: Double
+    /// The body, already decompressed.
+    public let body: [UInt8]
+
+    /// Makes a response value.
+    public init(
+        status: Int, statusText: String, url: String, method: String,
+        headers: [(name: String, value: String)], elapsed: Double, body: [UInt8]
+    ) {
+        self.status = status
+        self.statusText = statusText
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.elapsed = elapsed
+        self.body = body
+    }
+
+    /// The first header with this name, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        let lower = name.lowercased()
+        return headers.first { $0.name.lowercased() == lower }?.value
+    }
+}

@@ -1,0 +1,3 @@
+import VowShell
+
+print("vow")

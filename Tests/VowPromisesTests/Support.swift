@@ -1,0 +1,61 @@
+import Dispatch
+import Synchronization
+import XCTest
+
+@testable import VowPromises
+
+struct TestError: Error, Equatable, CustomStringConvertible {
+    let tag: String
+    init(_ tag: String) { self.tag = tag }
+    var description: String { tag }
+}
+
+/// Waits (bounded) for a promise to settle and returns its outcome.
+func outcome<T>(_ p: Promise<T>, timeout: Double = 5, file: StaticString = #filePath, line: UInt = #line)
+    -> Result<T, any Error>?
+{
+    let sem = DispatchSemaphore(value: 0)
+    let box = Mutex<Result<T, any Error>?>(nil)
+    p.whenSettled(on: DispatchQueue.global()) { r in
+        box.withLock { $0 = r }
+        sem.signal()
+    }
+    if sem.wait(timeout: .now() + timeout) == .timedOut {
+        XCTFail("promise did not settle within \(timeout)s", file: file, line: line)
+        return nil
+    }
+    return box.withLock { $0 }
+}
+
+func value<T>(_ p: Promise<T>, file: StaticString = #filePath, line: UInt = #line) -> T? {
+    switch outcome(p, file: file, line: line) {
+    case .success(let v): return v
+    case .failure(let e):
+        XCTFail("expected fulfilment, got \(e)", file: file, line: line)
+        return nil
+    case nil: return nil
+    }
+}
+
+func error<T>(_ p: Promise<T>, file: StaticString = #filePath, line: UInt = #line) -> (any Error)? {
+    switch outcome(p, file: file, line: line) {
+    case .success(let v):
+        XCTFail("expected rejection, got \(v)", file: file, line: line)
+        return nil
+    case .failure(let e): return e
+    case nil: return nil
+    }
+}
+
+/// A thread-safe log of events, to check ordering.
+final class Log: Sendable {
+    private let items = Mutex<[String]>([])
+    func add(_ s: String) { items.withLock { $0.append(s) } }
+    var all: [String] { items.withLock { $0 } }
+}
+
+/// Drains the executor: a promise attached after everything else settles last.
+func drain(_ ex: SerialPromiseExecutor) {
+    let p = Promise<Int>.resolve(0, on: ex).then(on: ex) { $0 }.then(on: ex) { $0 }.then(on: ex) { $0 }
+    _ = outcome(p)
+}
