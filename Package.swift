@@ -20,7 +20,10 @@ let package = Package(
     ],
     targets: [
         // The promise core: knows nothing of the language.
-        .target(name: "VowPromises"),
+        .target(
+            name: "VowPromises",
+            swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+        ),
         // JMESPath, generic over a value protocol: knows nothing of vow.
         .target(name: "JMESPath"),
         // The value model: Value, Record, VowError, JSON reading and printing.

@@ -217,7 +217,7 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     // MARK: Deriving
 
     /// Makes the derived promise of a handler, settled by `react` on `executor`.
-    private func derive<U>(
+    func derive<U>(
         name: String?, attributes: (any Sendable)?, on executor: (any PromiseExecutor)?,
         _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, any PromiseExecutor) -> Void
     ) -> Promise<U> {
@@ -395,4 +395,74 @@ public struct Resolver<T: Sendable>: Sendable {
 
     /// True once the promise has settled, whatever the outcome.
     public var isSettled: Bool { !promise.isPending }
+}
+
+/// What a handler hands back: a plain value, or a promise to adopt.
+///
+/// JavaScript's `then` accepts both from one handler and adopts only a thenable; returning
+/// `.value` settles the derived promise in the same turn, returning `.promise` costs the two
+/// extra turns of adoption. Handlers that sometimes finish at once and sometimes wait (an
+/// interpreter's stages) use this to keep JavaScript's exact ordering.
+public enum Resolution<T: Sendable>: Sendable {
+    /// Settle the derived promise with this value now.
+    case value(T)
+    /// Adopt this promise.
+    case promise(Promise<T>)
+}
+
+extension Promise {
+    /// `then` whose handler returns a value or a promise (see `Resolution`).
+    public func then<U>(
+        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        resolving body: @escaping @Sendable (T) throws -> Resolution<U>
+    ) -> Promise<U> {
+        derive(name: name, attributes: attributes, on: executor) { r, child, ex in
+            switch r {
+            case .success(let v):
+                do {
+                    switch try body(v) {
+                    case .value(let u): child.settle(.success(u))
+                    case .promise(let p): Promise<U>.adopt(child, p, on: ex)
+                    }
+                } catch { child.settle(.failure(error)) }
+            case .failure(let e):
+                child.settle(.failure(e))
+            }
+        }
+    }
+
+    /// `recover` whose handler returns a value or a promise (see `Resolution`).
+    public func recover(
+        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        resolving body: @escaping @Sendable (any Error) throws -> Resolution<T>
+    ) -> Promise<T> {
+        derive(name: name, attributes: attributes, on: executor) { r, child, ex in
+            switch r {
+            case .success: child.settle(r)
+            case .failure(let e):
+                do {
+                    switch try body(e) {
+                    case .value(let u): child.settle(.success(u))
+                    case .promise(let p): Promise<T>.adopt(child, p, on: ex)
+                    }
+                } catch { child.settle(.failure(error)) }
+            }
+        }
+    }
+
+    /// Runs `body` with the whole outcome, on both paths, and settles with what it hands back:
+    /// the shape of `finally`, `tap` and `settle`-style stages that decide per outcome.
+    public func always<U>(
+        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        _ body: @escaping @Sendable (Result<T, any Error>) throws -> Resolution<U>
+    ) -> Promise<U> {
+        derive(name: name, attributes: attributes, on: executor) { r, child, ex in
+            do {
+                switch try body(r) {
+                case .value(let u): child.settle(.success(u))
+                case .promise(let p): Promise<U>.adopt(child, p, on: ex)
+                }
+            } catch { child.settle(.failure(error)) }
+        }
+    }
 }

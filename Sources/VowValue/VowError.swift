@@ -1,0 +1,115 @@
+/// An error in vow: what went wrong (its kind and message), the details a handler may need
+/// (status, body, reason…), and where it happened (the stage, its place in the statement, the
+/// input it received, the stages the rejection skipped).
+///
+/// In a `catch` handler, `$_` is `record`: `{kind, message, stage, status?, body?, …}`.
+public struct VowError: Error, Sendable, CustomStringConvertible {
+    /// The kinds of error, as the spec names them.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// A program that does not parse, or names an unknown stage or flag.
+        case syntax
+        /// An HTTP response with status 4xx or 5xx.
+        case http
+        /// Connection refused, reset, DNS, TLS and protocol failures.
+        case network
+        /// A time limit expired.
+        case timeout
+        /// The work was cancelled (Ctrl-C, `cancel %N`, a sibling no longer needed).
+        case cancelled
+        /// Invalid JSON.
+        case json
+        /// A JMESPath error in `pick`.
+        case pick
+        /// Files, standard input, the environment.
+        case io
+        /// A subprocess failed.
+        case process
+        /// Raised by `reject` / `fail`.
+        case user
+        /// Every input of `any` rejected.
+        case aggregate
+        /// A stage got an input or argument of a type it cannot use.
+        case type
+    }
+
+    /// What kind of error this is.
+    public var kind: Kind
+    /// A one-line message naming the culprit.
+    public var message: String
+    /// Extra fields for handlers: `status`, `headers`, `body`, `reason`, `errors`, `stderr`…
+    public var details: Record
+    /// Where it happened; filled in by the runtime when the error is born.
+    public var origin: Origin?
+    /// The stages the rejection skipped, in order (filled in when the statement ends).
+    public var skipped: [String]
+
+    /// Where an error was born.
+    public struct Origin: Sendable {
+        /// The stage's name, e.g. `fetch`.
+        public var stage: String
+        /// The text of the statement the stage is in (the line(s) to show).
+        public var statement: String
+        /// The stage's place in `statement`, as UTF-8 offsets (start inclusive, end exclusive).
+        public var range: Range<Int>
+        /// The source name and 1-based line of the statement's first line, e.g. `script.vow`, 3.
+        public var sourceName: String
+        /// The line of the statement's start in the source.
+        public var line: Int
+        /// The input the stage received, if any.
+        public var input: Value?
+        /// Where in a larger run: `element 2 of each`, `job %3`, `stage greet (def)`…
+        public var context: [String]
+
+        /// Makes an origin.
+        public init(
+            stage: String, statement: String, range: Range<Int>, sourceName: String, line: Int,
+            input: Value?, context: [String] = []
+        ) {
+            self.stage = stage
+            self.statement = statement
+            self.range = range
+            self.sourceName = sourceName
+            self.line = line
+            self.input = input
+            self.context = context
+        }
+    }
+
+    /// Makes an error of `kind` with `message` and optional details.
+    public init(_ kind: Kind, _ message: String, details: Record = Record()) {
+        self.kind = kind
+        self.message = message
+        self.details = details
+        self.origin = nil
+        self.skipped = []
+    }
+
+    /// `kind: message`.
+    public var description: String { "\(kind.rawValue): \(message)" }
+
+    /// The error as a record, as `$_` sees it in a `catch` handler and as `--json` prints it:
+    /// `{kind, message, stage?, …details, input?, skipped?}`.
+    public var record: Record {
+        var r = Record()
+        r["kind"] = .string(kind.rawValue)
+        r["message"] = .string(message)
+        if let origin {
+            r["stage"] = .string(origin.stage)
+            r["at"] = .string(
+                String(decoding: Array(origin.statement.utf8)[clamped(origin.range, origin.statement.utf8.count)], as: UTF8.self))
+        }
+        for (i, k) in details.keys.enumerated() where r[k] == nil {
+            r[k] = details.values[i]
+        }
+        if let input = origin?.input { r["input"] = input }
+        if let context = origin?.context, !context.isEmpty { r["context"] = .list(context.map { .string($0) }) }
+        if !skipped.isEmpty { r["skipped"] = .list(skipped.map { .string($0) }) }
+        return r
+    }
+}
+
+private func clamped(_ r: Range<Int>, _ count: Int) -> Range<Int> {
+    let lo = max(0, min(r.lowerBound, count))
+    let hi = max(lo, min(r.upperBound, count))
+    return lo..<hi
+}
