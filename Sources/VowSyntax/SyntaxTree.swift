@@ -1,0 +1,237 @@
+/// A range of the source, as UTF-8 byte offsets (start inclusive, end exclusive).
+public struct SourceSpan: Sendable, Equatable, Hashable {
+    /// The first byte.
+    public let start: Int
+    /// One past the last byte.
+    public let end: Int
+    /// Makes a span.
+    public init(start: Int, end: Int) {
+        self.start = start
+        self.end = end
+    }
+}
+
+/// A program's text and name, with line lookup for diagnostics.
+public final class SourceText: Sendable {
+    /// The whole text.
+    public let text: String
+    /// The file name, or `<command>` for `-c`, `<stdin>`, `<repl>`.
+    public let name: String
+    /// The text as UTF-8 bytes.
+    public let bytes: [UInt8]
+    private let lineStarts: [Int]
+
+    /// Wraps `text` named `name`.
+    public init(_ text: String, name: String = "<command>") {
+        self.text = text
+        self.name = name
+        self.bytes = Array(text.utf8)
+        var starts = [0]
+        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") { starts.append(i + 1) }
+        self.lineStarts = starts
+    }
+
+    /// The 1-based line and column (in characters) of a byte offset.
+    public func lineColumn(of offset: Int) -> (line: Int, column: Int) {
+        let off = max(0, min(offset, bytes.count))
+        var lo = 0, hi = lineStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if lineStarts[mid] <= off { lo = mid } else { hi = mid - 1 }
+        }
+        let col = String(decoding: bytes[lineStarts[lo]..<off], as: UTF8.self).count + 1
+        return (lo + 1, col)
+    }
+
+    /// The text of a 1-based line, without its newline.
+    public func lineText(_ line: Int) -> String {
+        guard line >= 1, line <= lineStarts.count else { return "" }
+        let start = lineStarts[line - 1]
+        var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
+        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
+    }
+}
+
+/// A whole program: its statements in order.
+public struct Program: Sendable {
+    /// The statements.
+    public let statements: [Statement]
+    /// The source they came from.
+    public let source: SourceText
+}
+
+/// One statement.
+public struct Statement: Sendable {
+    /// What kind of statement.
+    public enum Kind: Sendable {
+        /// `PIPELINE` or `PIPELINE &`.
+        case pipeline(Pipeline, background: Bool)
+        /// `let NAME = PIPELINE`.
+        case letBinding(name: String, nameSpan: SourceSpan, value: Pipeline)
+        /// `def NAME(a, b) = PIPELINE`.
+        case def(name: String, params: [String], body: Pipeline)
+        /// `:name rest of the line` (a meta-command).
+        case meta(name: String, argument: String, argumentSpan: SourceSpan)
+    }
+    /// The kind.
+    public let kind: Kind
+    /// The whole statement.
+    public let span: SourceSpan
+    /// Makes a statement.
+    public init(kind: Kind, span: SourceSpan) {
+        self.kind = kind
+        self.span = span
+    }
+}
+
+/// Stages joined by `|`.
+public struct Pipeline: Sendable {
+    /// The stages, in order.
+    public let stages: [Stage]
+    /// The whole pipeline.
+    public let span: SourceSpan
+    /// Makes a pipeline.
+    public init(stages: [Stage], span: SourceSpan) {
+        self.stages = stages
+        self.span = span
+    }
+}
+
+/// One stage: a named stage with arguments, or a value (`$x`, `%2`, `[…]`, `(…)`).
+public struct Stage: Sendable {
+    /// How the stage starts.
+    public enum Head: Sendable {
+        /// `NAME ARG…`.
+        case named(String, SourceSpan)
+        /// A value stage.
+        case value(Argument)
+    }
+    /// The head.
+    public let head: Head
+    /// The arguments after the name, flags included, in order.
+    public let arguments: [Argument]
+    /// The whole stage.
+    public let span: SourceSpan
+    /// Makes a stage.
+    public init(head: Head, arguments: [Argument], span: SourceSpan) {
+        self.head = head
+        self.arguments = arguments
+        self.span = span
+    }
+
+    /// The stage's name, or nil for a value stage.
+    public var name: String? {
+        if case .named(let n, _) = head { return n }
+        return nil
+    }
+}
+
+/// What an argument is.
+public indirect enum ArgumentKind: Sendable {
+    /// A bare word (URL, path, JMESPath); interpolates `{}` and `$name`.
+    case word(Template)
+    /// A 'single-quoted' string: no escapes, no interpolation.
+    case rawString(String)
+    /// A "double-quoted" string with escapes and interpolation.
+    case string(Template)
+    /// A number; `isInteger` when written without a fraction or exponent (`text` keeps it exact).
+    case number(Double, isInteger: Bool, text: String)
+    /// `true` / `false`.
+    case boolean(Bool)
+    /// `null`.
+    case null
+    /// `250ms`, `2s`, `1.5m`, `1h`: in seconds.
+    case duration(seconds: Double, text: String)
+    /// `[a, b]`: elements are pipelines.
+    case list([Pipeline])
+    /// `{key: value, "k 2": $x}`: values are pipelines.
+    case record([(key: String, keySpan: SourceSpan, value: Pipeline)])
+    /// `$name`, `$name.PATH`, `$_` (name `_`), `$1`, `$args`.
+    case variable(name: String, path: String?)
+    /// `%N`.
+    case job(Int)
+    /// `( pipeline )`.
+    case group(Pipeline)
+    /// `--name`; its value, if it takes one, is the next argument.
+    case flag(String)
+}
+
+/// One argument with its span.
+public struct Argument: Sendable {
+    /// What it is.
+    public let kind: ArgumentKind
+    /// Where it is.
+    public let span: SourceSpan
+    /// Makes an argument.
+    public init(kind: ArgumentKind, span: SourceSpan) {
+        self.kind = kind
+        self.span = span
+    }
+}
+
+/// Text with interpolations: `{}`, `{PATH}`, `$name`, `${name.PATH}`.
+public struct Template: Sendable {
+    /// One piece of a template.
+    public enum Part: Sendable, Equatable {
+        /// Literal text.
+        case literal(String)
+        /// `{}` (path nil) or `{PATH}`: the stage input or a part of it.
+        case input(path: String?)
+        /// `$name`, `$name.PATH` or `${name.PATH}`.
+        case variable(name: String, path: String?)
+    }
+    /// The pieces in order.
+    public let parts: [Part]
+    /// Makes a template.
+    public init(parts: [Part]) { self.parts = parts }
+
+    /// True when there is nothing to interpolate.
+    public var isLiteral: Bool { literalText != nil }
+
+    /// The text when the template is a plain literal.
+    public var literalText: String? {
+        if parts.isEmpty { return "" }
+        if parts.count == 1, case .literal(let s) = parts[0] { return s }
+        return nil
+    }
+}
+
+/// A syntax error: what was wrong, where, and what was expected.
+public struct SyntaxError: Error, Sendable, CustomStringConvertible {
+    /// What was wrong.
+    public let message: String
+    /// Where.
+    public let span: SourceSpan
+    /// 1-based line.
+    public let line: Int
+    /// 1-based column (characters).
+    public let column: Int
+    /// True when more input could complete the program (an open bracket or quote, a trailing |).
+    public let isIncomplete: Bool
+
+    /// Makes an error.
+    public init(message: String, span: SourceSpan, line: Int, column: Int, isIncomplete: Bool) {
+        self.message = message
+        self.span = span
+        self.line = line
+        self.column = column
+        self.isIncomplete = isIncomplete
+    }
+
+    /// `syntax: message at line:column`.
+    public var description: String { "\(message) at line \(line), column \(column)" }
+
+    /// The error as vow prints it: the message, the place, the line and a caret under the culprit.
+    public func render(source: SourceText, colors: Bool = false) -> String {
+        let red = colors ? "\u{1B}[1;31m" : "", blue = colors ? "\u{1B}[34m" : "", reset = colors ? "\u{1B}[0m" : ""
+        let text = source.lineText(line)
+        let width = max(1, min(text.count - (column - 1), source.lineColumn(of: span.end).column - column))
+        return """
+            \(red)error[syntax]\(reset): \(message)
+              \(blue)-->\(reset) \(source.name):\(line):\(column)
+              \(blue)│\(reset) \(text)
+              \(blue)│\(reset) \(String(repeating: " ", count: column - 1))\(red)\(String(repeating: "^", count: width))\(reset)
+            """
+    }
+}
