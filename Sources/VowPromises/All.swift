@@ -16,7 +16,7 @@ extension Promise {
             result.settle(.success([]))
             return result
         }
-        let state = Mutex((values: [T?](repeating: nil, count: n), remaining: n))
+        let state = Locked((values: [T?](repeating: nil, count: n), remaining: n))
         for (i, p) in promises.enumerated() {
             p.whenSettled(on: executor) { r in
                 switch r {

@@ -14,7 +14,7 @@ extension Promise {
             result.settle(.failure(AggregateError(errors: [])))
             return result
         }
-        let state = Mutex((errors: [(any Error)?](repeating: nil, count: n), remaining: n))
+        let state = Locked((errors: [(any Error)?](repeating: nil, count: n), remaining: n))
         for (i, p) in promises.enumerated() {
             p.whenSettled(on: executor) { r in
                 switch r {

@@ -34,7 +34,7 @@ public final class SerialPromiseExecutor: PromiseExecutor {
         var draining = false
     }
 
-    private let state = Mutex(Queue())
+    private let state = Locked(Queue())
     private let queue: DispatchQueue
 
     /// A serial executor whose drains run on a new serial dispatch queue labelled `label`.
@@ -60,7 +60,7 @@ public final class SerialPromiseExecutor: PromiseExecutor {
         drainThread.withLock { $0 } == currentThreadToken()
     }
 
-    private let drainThread = Mutex<UInt>(0)
+    private let drainThread = Locked<UInt>(0)
 
     private func drain() {
         drainThread.withLock { $0 = currentThreadToken() }

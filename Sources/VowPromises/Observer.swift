@@ -30,7 +30,7 @@ public protocol PromiseObserver: Sendable {
 /// from 1; earlier ones report id 0.
 public enum PromiseObservation {
     private static let active = Atomic<Bool>(false)
-    private static let current = Mutex<(any PromiseObserver)?>(nil)
+    private static let current = Locked<(any PromiseObserver)?>(nil)
     private static let nextID = Atomic<Int>(1)
 
     /// Installs `observer`, replacing any other, and restarts ids at 1.

@@ -41,14 +41,14 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         var cancelledDependents: Int32 = 0
     }
 
-    private let storage: Mutex<Storage>
+    private let storage: Locked<Storage>
     /// The executor handlers run on when the caller names none.
     public let executor: any PromiseExecutor
 
     init(name: String?, executor: any PromiseExecutor, upstream: [AnyPromise], attributes: (any Sendable)? = nil) {
         var s = Storage()
         s.upstream = upstream
-        self.storage = Mutex(s)
+        self.storage = Locked(s)
         self.executor = executor
         super.init(name: name)
         for u in upstream { u.addDependent() }

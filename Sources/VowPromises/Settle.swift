@@ -13,7 +13,7 @@ extension Promise {
             result.settle(.success([]))
             return result
         }
-        let state = Mutex((outcomes: [Result<T, any Error>?](repeating: nil, count: n), remaining: n))
+        let state = Locked((outcomes: [Result<T, any Error>?](repeating: nil, count: n), remaining: n))
         for (i, p) in promises.enumerated() {
             p.whenSettled(on: executor) { r in
                 let done: [Result<T, any Error>]? = state.withLock { s in

@@ -54,7 +54,7 @@ extension Promise {
         _ attempt: @escaping @Sendable (_ number: Int) -> Promise<T>
     ) -> Promise<T> {
         let (result, resolver) = Promise<T>.pending(name: name, on: executor)
-        let current = Mutex<AnyPromise?>(nil)
+        let current = Locked<AnyPromise?>(nil)
         resolver.onCancel {
             let c = current.withLock { $0 }
             c?.cancel()

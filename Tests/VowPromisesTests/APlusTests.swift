@@ -58,15 +58,19 @@ final class ThenTests: XCTestCase {
     }
 
     func test_2_2_4_handlersNeverRunSynchronouslyEvenWhenSettled() {
-        let ran = Mutex(false)
-        let p = Promise<Int>.resolve(1)
-        let q = p.then { v -> Int in
+        // An executor that only runs jobs when told: a handler that ran inside `then` would
+        // show up before `runAll`.
+        let ex = ManualExecutor()
+        let ran = Locked(false)
+        let p = Promise<Int>.resolve(1, on: ex)
+        let q = p.then(on: ex) { v -> Int in
             ran.withLock { $0 = true }
             return v
         }
         XCTAssertFalse(ran.withLock { $0 }, "then ran inside the call that attached it")
-        _ = value(q)
+        ex.runAll()
         XCTAssertTrue(ran.withLock { $0 })
+        XCTAssertEqual(try q.result?.get(), 1)
     }
 
     func test_2_2_4_handlersNeverRunSynchronouslyOnOwnExecutorEither() {
@@ -146,7 +150,7 @@ final class ResolutionProcedureTests: XCTestCase {
     }
 
     func test_2_3_1_handlerReturningItsOwnPromiseRejectsInsteadOfHanging() {
-        let box = Mutex<Promise<Int>?>(nil)
+        let box = Locked<Promise<Int>?>(nil)
         let (gate, open) = Promise<Int>.pending()
         let p = gate.then { _ -> Promise<Int> in box.withLock { $0! } }
         box.withLock { $0 = p }

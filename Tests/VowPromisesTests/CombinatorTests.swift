@@ -100,7 +100,7 @@ final class CombinatorTests: XCTestCase {
     }
 
     func test_retry_reRunsTheFactoryUntilSuccess() {
-        let count = Mutex(0)
+        let count = Locked(0)
         let p = Promise<Int>.retry(attempts: 5, delay: 0.001) { n in
             count.withLock { $0 += 1 }
             return n < 3 ? .reject(TestError("try \(n)")) : .resolve(n)
@@ -115,7 +115,7 @@ final class CombinatorTests: XCTestCase {
     }
 
     func test_retry_exponentialBackoffDoublesTheWait() {
-        let times = Mutex<[UInt64]>([])
+        let times = Locked<[UInt64]>([])
         let p = Promise<Int>.retry(attempts: 3, delay: 0.04, backoff: .exponential) { _ in
             times.withLock { $0.append(DispatchTime.now().uptimeNanoseconds) }
             return .reject(TestError("no"))
@@ -127,7 +127,7 @@ final class CombinatorTests: XCTestCase {
     }
 
     func test_retry_shouldRetryCanStopEarly() {
-        let count = Mutex(0)
+        let count = Locked(0)
         let p = Promise<Int>.retry(attempts: 5, shouldRetry: { _, _ in .stop }) { _ in
             count.withLock { $0 += 1 }
             return .reject(TestError("fatal"))
@@ -139,7 +139,7 @@ final class CombinatorTests: XCTestCase {
 
 final class CancellationTests: XCTestCase {
     func test_cancelRipplesBackToTheSourceAndRunsItsCancelHandler() {
-        let stopped = Mutex(false)
+        let stopped = Locked(false)
         let (source, r) = Promise<Int>.pending()
         r.onCancel { stopped.withLock { $0 = true } }
         let tail = source.then { $0 + 1 }.then { $0 * 2 }
@@ -192,14 +192,14 @@ final class CancellationTests: XCTestCase {
     func test_cancelHandlerRegisteredAfterCancelRunsAtOnce() {
         let (p, r) = Promise<Int>.pending()
         p.cancel()
-        let ran = Mutex(false)
+        let ran = Locked(false)
         r.onCancel { ran.withLock { $0 = true } }
         XCTAssertTrue(ran.withLock { $0 })
     }
 
     func test_cancellingAnAdoptingPromiseCancelsTheAdoptedOne() {
         let (inner, r) = Promise<Int>.pending()
-        let stopped = Mutex(false)
+        let stopped = Locked(false)
         r.onCancel { stopped.withLock { $0 = true } }
         let outer = Promise<Int>.resolve(0).then { _ in inner }
         // wait until adoption happened
@@ -223,7 +223,7 @@ final class CancellationTests: XCTestCase {
     func test_asyncBridgeAwaitsValueAndCancelsTask() async throws {
         let v = try await Promise<Int>.delay(0.01, value: 12).value
         XCTAssertEqual(v, 12)
-        let started = Mutex(false)
+        let started = Locked(false)
         let p = Promise<Int>(operation: {
             started.withLock { $0 = true }
             try await Task.sleep(nanoseconds: 10_000_000_000)
@@ -266,7 +266,7 @@ final class ExecutorTests: XCTestCase {
 
     func test_observerSeesCreatedAttachedSettledAdoptedCancelled() {
         final class Recorder: PromiseObserver {
-            let events = Mutex<[String]>([])
+            let events = Locked<[String]>([])
             func promiseEvent(_ event: PromiseEvent) {
                 let s: String
                 switch event {
@@ -304,7 +304,7 @@ final class StressTests: XCTestCase {
     func test_settleAndAttachFromManyThreadsAtOnce() {
         let n = 2000
         let sources: [(Promise<Int>, Resolver<Int>)] = (0..<n).map { _ in Promise<Int>.pending() }
-        let derived = Mutex<[Promise<Int>]>([])
+        let derived = Locked<[Promise<Int>]>([])
         DispatchQueue.concurrentPerform(iterations: n * 2) { i in
             let (p, r) = sources[i / 2]
             if i % 2 == 0 {
@@ -331,7 +331,7 @@ final class StressTests: XCTestCase {
 
     func test_millionLongChainCancelsAndFreesWithoutStackOverflow() {
         let ex = SerialPromiseExecutor()
-        let stopped = Mutex(false)
+        let stopped = Locked(false)
         var tail: Promise<Int>?
         do {
             let (head, r) = Promise<Int>.pending(on: ex)
@@ -347,19 +347,44 @@ final class StressTests: XCTestCase {
         tail = nil  // frees the whole chain
     }
 
-    func test_millionPendingChainFreedWithoutSettling() {
-        // A chain whose source is simply dropped: freeing it must not recurse.
+    func test_millionLongSettledChainIsFreed() {
+        // Once a long chain has settled and nobody holds it, all of it is freed, without the
+        // recursion of a million nested deinits.
         let ex = SerialPromiseExecutor()
+        let settled = DispatchSemaphore(value: 0)
         weak var weakTail: Promise<Int>?
         do {
             let (head, r) = Promise<Int>.pending(on: ex)
             var p = head
             for _ in 0..<1_000_000 { p = p.then(on: ex) { $0 + 1 } }
             weakTail = p
+            p.whenSettled(on: ex) { _ in settled.signal() }
             r.fulfill(1)
         }
+        XCTAssertEqual(settled.wait(timeout: .now() + 300), .success, "the chain settled")
         drain(ex)
-        for _ in 0..<100 where weakTail != nil { Thread.sleep(forTimeInterval: 0.05) }
+        for _ in 0..<200 where weakTail != nil { Thread.sleep(forTimeInterval: 0.05) }
         XCTAssertNil(weakTail, "a settled chain is freed")
+    }
+
+    func test_millionPendingChainIsFreedOnceCancelled() {
+        // A pending promise and its dependents reference each other (the dependent must reach
+        // upstream to cancel it), so a chain that can never settle is freed by cancelling it,
+        // which settles every link and breaks the references; no deinit recursion either way.
+        let ex = SerialPromiseExecutor()
+        weak var weakHead: Promise<Int>?
+        weak var weakTail: Promise<Int>?
+        do {
+            let (head, _) = Promise<Int>.pending(on: ex)
+            weakHead = head
+            var p = head
+            for _ in 0..<1_000_000 { p = p.then(on: ex) { $0 + 1 } }
+            weakTail = p
+            p.cancel()
+        }
+        drain(ex)
+        for _ in 0..<200 where weakTail != nil || weakHead != nil { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertNil(weakTail, "a cancelled chain is freed")
+        XCTAssertNil(weakHead, "its source too")
     }
 }

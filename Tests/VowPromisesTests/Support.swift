@@ -15,7 +15,7 @@ func outcome<T>(_ p: Promise<T>, timeout: Double = 5, file: StaticString = #file
     -> Result<T, any Error>?
 {
     let sem = DispatchSemaphore(value: 0)
-    let box = Mutex<Result<T, any Error>?>(nil)
+    let box = Locked<Result<T, any Error>?>(nil)
     p.whenSettled(on: DispatchQueue.global()) { r in
         box.withLock { $0 = r }
         sem.signal()
@@ -49,7 +49,7 @@ func error<T>(_ p: Promise<T>, file: StaticString = #filePath, line: UInt = #lin
 
 /// A thread-safe log of events, to check ordering.
 final class Log: Sendable {
-    private let items = Mutex<[String]>([])
+    private let items = Locked<[String]>([])
     func add(_ s: String) { items.withLock { $0.append(s) } }
     var all: [String] { items.withLock { $0 } }
 }
@@ -58,4 +58,23 @@ final class Log: Sendable {
 func drain(_ ex: SerialPromiseExecutor) {
     let p = Promise<Int>.resolve(0, on: ex).then(on: ex) { $0 }.then(on: ex) { $0 }.then(on: ex) { $0 }
     _ = outcome(p)
+}
+
+/// An executor that queues jobs and runs them only when the test says so.
+final class ManualExecutor: PromiseExecutor, Sendable {
+    private let jobs = Locked<[@Sendable () -> Void]>([])
+
+    func enqueue(_ job: @escaping @Sendable () -> Void) { jobs.withLock { $0.append(job) } }
+
+    /// Runs queued jobs, and the jobs they enqueue, until none is left.
+    func runAll() {
+        while true {
+            let batch = jobs.withLock { q -> [@Sendable () -> Void] in
+                defer { q.removeAll() }
+                return q
+            }
+            if batch.isEmpty { return }
+            for job in batch { job() }
+        }
+    }
 }
