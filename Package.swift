@@ -77,7 +77,7 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "VowPromisesTests", dependencies: ["VowPromises"]),
-        .testTarget(name: "JMESPathTests", dependencies: ["JMESPath"]),
+        .testTarget(name: "JMESPathTests", dependencies: ["JMESPath", "VowValue"]),
         .testTarget(name: "VowValueTests", dependencies: ["VowValue", "JMESPath"]),
         .testTarget(name: "VowSyntaxTests", dependencies: ["VowSyntax"]),
         .testTarget(name: "VowRuntimeTests", dependencies: ["VowRuntime", "TestSupport"]),

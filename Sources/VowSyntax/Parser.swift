@@ -240,7 +240,10 @@ private struct ParserState {
             while e < b.count && (isIdent(b[e]) || b[e] == DASH) { e += 1 }
             let name = text(pos, e)
             let endsWord = e >= b.count || [SPACE, TAB, NL, CR, PIPE, SEMI, RPAREN, RBRACK, RBRACE, COMMA].contains(b[e])
-            if endsWord && !["true", "false", "null"].contains(name) {
+            // Inside a list or record literal, a lone word (`[a, b]`, `{name: Ada}`) is a value;
+            // write `(len)` to call a stage without arguments there.
+            let loneInLiteral = (context == .list || context == .record) && e < b.count && [COMMA, RBRACK, RBRACE].contains(b[e])
+            if endsWord && !loneInLiteral && !["true", "false", "null"].contains(name) {
                 pos = e
                 let nameSpan = SourceSpan(start: start, end: e)
                 var args: [Argument] = []

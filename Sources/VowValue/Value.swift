@@ -134,12 +134,10 @@ extension Value: Equatable {
     }
 }
 
-extension Value: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+extension Value: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
 {
-    /// `nil` is `.null`.
-    public init(nilLiteral: ()) { self = .null }
     /// A boolean literal.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An integer literal.

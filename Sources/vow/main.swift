@@ -1,3 +1,82 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import VowRuntime
 import VowShell
 
-print("vow")
+/// The vow command line: argument parsing only.
+struct Vow: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vow",
+        abstract: "An interactive shell for asynchronous work: pipelines of promises.",
+        discussion: """
+            With no arguments on a terminal, starts the REPL; with FILE, runs a script ($1… and \
+            $args are its arguments); with -c, runs SOURCE; a script piped on stdin runs too.
+            Exit status: 0 when every statement fulfilled, 1 at the first rejection, 2 for a \
+            syntax error (nothing runs), 130 when interrupted.
+            """,
+        version: "vow 0.1.0")
+
+    @Option(name: .customShort("c"), help: "Run SOURCE instead of a file.")
+    var command: String?
+
+    @Flag(name: .long, help: "Print each result as one compact JSON line.")
+    var json = false
+
+    @Option(name: .long, help: "Colour: auto, always or never.")
+    var color: String = "auto"
+
+    @Argument(help: "A script file, and its arguments.")
+    var script: [String] = []
+
+    func run() throws {
+        var options = SessionOptions()
+        let tty = isatty(1) == 1
+        let colors: Bool
+        switch color {
+        case "always": colors = true
+        case "never": colors = false
+        case "auto": colors = tty && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        default: throw ValidationError("--color must be auto, always or never")
+        }
+        let text: String
+        let name: String
+        if let command {
+            text = command
+            name = "<command>"
+            options.arguments = script
+        } else if let file = script.first {
+            guard let data = FileManager.default.contents(atPath: file), let s = String(data: data, encoding: .utf8) else {
+                FileHandle.standardError.write(Data("error[io]: cannot read \(file)\n".utf8))
+                throw ExitCode(1)
+            }
+            text = s.hasPrefix("#!") ? "#" + s : s
+            name = file
+            options.arguments = Array(script.dropFirst())
+        } else if isatty(0) == 0 {
+            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            name = "<stdin>"
+        } else {
+            let runner = Runner(session: Session(options: options), renderer: Renderer(colors: colors, jsonLines: json))
+            installInterrupt(runner, repl: true)
+            throw ExitCode(REPL(runner: runner).run())
+        }
+        let runner = Runner(session: Session(options: options), renderer: Renderer(colors: colors, jsonLines: json))
+        installInterrupt(runner, repl: false)
+        let status = runner.run(text, name: name)
+        throw ExitCode(status)
+    }
+}
+
+nonisolated(unsafe) var interruptSource: DispatchSourceSignal?
+
+/// Ctrl-C cancels the running statement instead of killing vow.
+func installInterrupt(_ runner: Runner, repl: Bool) {
+    signal(SIGINT, SIG_IGN)
+    let src = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    src.setEventHandler { runner.interrupt() }
+    src.resume()
+    interruptSource = src
+}
+
+Vow.main()

@@ -1,0 +1,289 @@
+// The interpreter: evaluates a syntax tree against a host value.
+//
+// Generic over the host's `JMESPathValue`, with no boxing: the host's values are passed and
+// returned as they are. Recursion follows the tree (whose depth the parser caps) and, for deep
+// equality and `to_string`, the data (capped at `maxValueDepth`).
+
+/// The deepest nesting of host values compared or serialised before an `invalid-value` error.
+let maxValueDepth = 512
+
+extension Node {
+    /// The result of this node applied to `v`.
+    func evaluate<V: JMESPathValue>(_ v: V) throws(JMESPathError) -> V {
+        switch self {
+        case .current:
+            return v
+        case .field(let key):
+            return v.jmesMember(key) ?? .jmesNull
+        case .subexpression(let steps):
+            var r = v
+            for s in steps { r = try s.evaluate(r) }
+            return r
+        case .index(let n):
+            guard v.jmesKind == .array, let a = v.jmesArray else { return .jmesNull }
+            let j = n < 0 ? a.count + n : n
+            return j >= 0 && j < a.count ? a[j] : .jmesNull
+        case .slice(let start, let stop, let step):
+            guard v.jmesKind == .array, let a = v.jmesArray else { return .jmesNull }
+            return .jmesArray(sliceArray(a, start, stop, step ?? 1))
+        case .listProjection(let left, let right):
+            let base = try left.evaluate(v)
+            guard base.jmesKind == .array, let a = base.jmesArray else { return .jmesNull }
+            return .jmesArray(try project(a, right))
+        case .objectProjection(let left, let right):
+            let base = try left.evaluate(v)
+            guard base.jmesKind == .object, let o = base.jmesObject else { return .jmesNull }
+            var out: [V] = []
+            out.reserveCapacity(o.count)
+            for field in o {
+                let x = try right.evaluate(field.value)
+                if x.jmesKind != .null { out.append(x) }
+            }
+            return .jmesArray(out)
+        case .filterProjection(let left, let right, let condition):
+            let base = try left.evaluate(v)
+            guard base.jmesKind == .array, let a = base.jmesArray else { return .jmesNull }
+            var out: [V] = []
+            for e in a where isTruthy(try condition.evaluate(e)) {
+                let x = try right.evaluate(e)
+                if x.jmesKind != .null { out.append(x) }
+            }
+            return .jmesArray(out)
+        case .flatten(let inner):
+            let base = try inner.evaluate(v)
+            guard base.jmesKind == .array, let a = base.jmesArray else { return .jmesNull }
+            var out: [V] = []
+            out.reserveCapacity(a.count)
+            for e in a {
+                if e.jmesKind == .array, let sub = e.jmesArray { out.append(contentsOf: sub) } else { out.append(e) }
+            }
+            return .jmesArray(out)
+        case .literal(let l):
+            return l.value(V.self)
+        case .multiSelectList(let items):
+            if v.jmesKind == .null { return .jmesNull }
+            var out: [V] = []
+            out.reserveCapacity(items.count)
+            for item in items { out.append(try item.evaluate(v)) }
+            return .jmesArray(out)
+        case .multiSelectHash(let pairs):
+            if v.jmesKind == .null { return .jmesNull }
+            var out: [(key: String, value: V)] = []
+            out.reserveCapacity(pairs.count)
+            for p in pairs { out.append((p.key, try p.value.evaluate(v))) }
+            return .jmesObject(out)
+        case .or(let a, let b):
+            let x = try a.evaluate(v)
+            return isTruthy(x) ? x : try b.evaluate(v)
+        case .and(let a, let b):
+            let x = try a.evaluate(v)
+            return isTruthy(x) ? try b.evaluate(v) : x
+        case .not(let a):
+            return .jmesBool(!isTruthy(try a.evaluate(v)))
+        case .compare(let op, let a, let b):
+            return try compareValues(op, try a.evaluate(v), try b.evaluate(v))
+        case .pipe(let a, let b):
+            return try b.evaluate(try a.evaluate(v))
+        case .expref:
+            // An expression reference is only meaningful as a function argument.
+            return .jmesNull
+        case .function(let f, let args):
+            return try f.call(args, on: v)
+        }
+    }
+
+    /// `right` applied to each element, nulls dropped.
+    private func project<V: JMESPathValue>(_ a: [V], _ right: Node) throws(JMESPathError) -> [V] {
+        var out: [V] = []
+        out.reserveCapacity(a.count)
+        if case .current = right {
+            for e in a where e.jmesKind != .null { out.append(e) }
+            return out
+        }
+        for e in a {
+            let x = try right.evaluate(e)
+            if x.jmesKind != .null { out.append(x) }
+        }
+        return out
+    }
+}
+
+/// Python-style slicing with the specification's clamping rules; `step` is never 0 here.
+func sliceArray<T>(_ a: [T], _ start: Int?, _ stop: Int?, _ step: Int) -> [T] {
+    let n = a.count
+    func clamp(_ x: Int?, _ missing: Int) -> Int {
+        guard var i = x else { return missing }
+        if i < 0 {
+            i = i < -n ? -1 : i + n
+            if i < 0 { i = step < 0 ? -1 : 0 }
+        } else if i >= n {
+            i = step < 0 ? n - 1 : n
+        }
+        return i
+    }
+    var out: [T] = []
+    if step > 0 {
+        var i = clamp(start, 0)
+        let end = clamp(stop, n)
+        while i < end {
+            out.append(a[i])
+            let (next, overflow) = i.addingReportingOverflow(step)
+            if overflow { break }
+            i = next
+        }
+    } else {
+        var i = clamp(start, n - 1)
+        let end = clamp(stop, -1)
+        while i > end {
+            out.append(a[i])
+            let (next, overflow) = i.addingReportingOverflow(step)
+            if overflow { break }
+            i = next
+        }
+    }
+    return out
+}
+
+/// JMESPath truthiness: false, null, "", [] and {} are false; everything else (0 too) is true.
+func isTruthy<V: JMESPathValue>(_ v: V) -> Bool {
+    switch v.jmesKind {
+    case .null: return false
+    case .boolean: return v.jmesBool ?? false
+    case .number: return true
+    case .string: return !(v.jmesString ?? "").isEmpty
+    case .array: return !(v.jmesArray ?? []).isEmpty
+    case .object: return !(v.jmesObject ?? []).isEmpty
+    }
+}
+
+/// Orders two numbers, exactly when both are integers.
+func compareNumbers<V: JMESPathValue>(_ a: V, _ b: V) -> Int {
+    if let x = a.jmesInt, let y = b.jmesInt { return x < y ? -1 : (x == y ? 0 : 1) }
+    let x = a.jmesNumber ?? 0, y = b.jmesNumber ?? 0
+    return x < y ? -1 : (x == y ? 0 : 1)
+}
+
+/// Orders two strings by Unicode code point (UTF-8 byte order is code point order).
+func compareStrings(_ a: String, _ b: String) -> Int {
+    if a == b { return 0 }
+    return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
+}
+
+/// A comparison; ordering applies to numbers only (anything else yields null).
+func compareValues<V: JMESPathValue>(_ op: Comparator, _ a: V, _ b: V) throws(JMESPathError) -> V {
+    switch op {
+    case .eq: return .jmesBool(try jmesEqual(a, b))
+    case .ne: return .jmesBool(!(try jmesEqual(a, b)))
+    default:
+        guard a.jmesKind == .number, b.jmesKind == .number else { return .jmesNull }
+        let c = compareNumbers(a, b)
+        switch op {
+        case .lt: return .jmesBool(c < 0)
+        case .lte: return .jmesBool(c <= 0)
+        case .gt: return .jmesBool(c > 0)
+        default: return .jmesBool(c >= 0)
+        }
+    }
+}
+
+/// Deep equality: 1 equals 1.0; objects compare as maps (key order ignored).
+func jmesEqual<V: JMESPathValue>(_ a: V, _ b: V, depth: Int = 0) throws(JMESPathError) -> Bool {
+    let k = a.jmesKind
+    guard k == b.jmesKind else { return false }
+    switch k {
+    case .null:
+        return true
+    case .boolean:
+        return a.jmesBool == b.jmesBool
+    case .number:
+        if let x = a.jmesInt, let y = b.jmesInt { return x == y }
+        return a.jmesNumber == b.jmesNumber
+    case .string:
+        return a.jmesString == b.jmesString
+    case .array:
+        guard depth < maxValueDepth else { throw tooDeepValue() }
+        let x = a.jmesArray ?? [], y = b.jmesArray ?? []
+        guard x.count == y.count else { return false }
+        for i in x.indices where !(try jmesEqual(x[i], y[i], depth: depth + 1)) { return false }
+        return true
+    case .object:
+        guard depth < maxValueDepth else { throw tooDeepValue() }
+        let x = a.jmesObject ?? [], y = b.jmesObject ?? []
+        guard x.count == y.count else { return false }
+        for field in x {
+            guard let other = b.jmesMember(field.key), try jmesEqual(field.value, other, depth: depth + 1) else { return false }
+        }
+        return true
+    }
+}
+
+func tooDeepValue() -> JMESPathError {
+    JMESPathError(kind: .invalidValue, message: "value nested more than \(maxValueDepth) levels deep")
+}
+
+/// Compact JSON text of a host value (for `to_string`).
+func jsonText<V: JMESPathValue>(_ v: V) throws(JMESPathError) -> String {
+    var out = ""
+    try writeJSON(v, into: &out, depth: 0)
+    return out
+}
+
+private func writeJSON<V: JMESPathValue>(_ v: V, into out: inout String, depth: Int) throws(JMESPathError) {
+    switch v.jmesKind {
+    case .null:
+        out += "null"
+    case .boolean:
+        out += (v.jmesBool ?? false) ? "true" : "false"
+    case .number:
+        if let i = v.jmesInt {
+            out += String(i)
+        } else if let d = v.jmesNumber, d.isFinite {
+            out += "\(d)"
+        } else {
+            out += "null"
+        }
+    case .string:
+        writeJSONString(v.jmesString ?? "", into: &out)
+    case .array:
+        guard depth < maxValueDepth else { throw tooDeepValue() }
+        out += "["
+        for (i, e) in (v.jmesArray ?? []).enumerated() {
+            if i > 0 { out += "," }
+            try writeJSON(e, into: &out, depth: depth + 1)
+        }
+        out += "]"
+    case .object:
+        guard depth < maxValueDepth else { throw tooDeepValue() }
+        out += "{"
+        for (i, field) in (v.jmesObject ?? []).enumerated() {
+            if i > 0 { out += "," }
+            writeJSONString(field.key, into: &out)
+            out += ":"
+            try writeJSON(field.value, into: &out, depth: depth + 1)
+        }
+        out += "}"
+    }
+}
+
+private func writeJSONString(_ s: String, into out: inout String) {
+    out += "\""
+    for u in s.unicodeScalars {
+        switch u {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case "\u{08}": out += "\\b"
+        case "\u{0C}": out += "\\f"
+        default:
+            if u.value < 0x20 {
+                let h = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+    }
+    out += "\""
+}

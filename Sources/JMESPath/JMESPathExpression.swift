@@ -1,0 +1,60 @@
+// The public entry point: a compiled expression, and a shared compile cache.
+
+import Synchronization
+
+/// A compiled JMESPath expression, immutable and safe to share between threads.
+///
+/// Compile once, search many values: the syntax tree is built in `init` (syntax errors, unknown
+/// functions and wrong argument counts are reported there), and `search` only walks it.
+public final class JMESPathExpression: Sendable {
+    /// The expression's text, as given.
+    public let source: String
+    let root: Node
+
+    /// Compiles `source`; throws `syntax`, `unknown-function`, `invalid-arity` (and `invalid-value`
+    /// for a slice step of 0) with the character offset of the culprit.
+    public init(_ source: String) throws(JMESPathError) {
+        self.source = source
+        self.root = try Parser.parse(source)
+    }
+
+    /// Evaluates the expression against `value`; throws `invalid-type` or `invalid-value` when a
+    /// function gets data it cannot use. Lookups that find nothing give the host's null.
+    public func search<V: JMESPathValue>(_ value: V) throws(JMESPathError) -> V {
+        try root.evaluate(value)
+    }
+
+    /// The largest number of expressions the shared cache keeps.
+    static let cacheCapacity = 512
+
+    private struct Cache {
+        var entries: [String: JMESPathExpression] = [:]
+        /// Insertion order, for evicting the oldest entry.
+        var order: [String] = []
+        var head = 0
+    }
+
+    private static let cache = Mutex(Cache())
+
+    /// A compiled expression from a bounded, thread-safe cache, so that a host evaluating the same
+    /// text over many values compiles it once. Errors are not cached.
+    public static func cached(_ source: String) throws(JMESPathError) -> JMESPathExpression {
+        if let hit = cache.withLock({ $0.entries[source] }) { return hit }
+        let compiled = try JMESPathExpression(source)
+        return cache.withLock { c in
+            if let raced = c.entries[source] { return raced }
+            if c.order.count < cacheCapacity {
+                c.order.append(source)
+            } else {
+                c.entries[c.order[c.head]] = nil
+                c.order[c.head] = source
+                c.head = (c.head + 1) % cacheCapacity
+            }
+            c.entries[source] = compiled
+            return compiled
+        }
+    }
+
+    /// How many expressions the shared cache holds (for tests).
+    static var cachedCount: Int { cache.withLock { $0.entries.count } }
+}

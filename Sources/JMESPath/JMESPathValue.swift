@@ -1,0 +1,42 @@
+// The value protocol: how the engine sees a host's values.
+//
+// The engine is generic over this protocol and never converts through Foundation, so a host keeps
+// its own representation (integers stay integers, object key order stays the host's) and the
+// interpreter is specialised on the host type.
+
+/// The JSON type of a value, as JMESPath sees it.
+public enum JMESKind: Sendable { case null, boolean, number, string, array, object }
+
+/// A host value type that JMESPath can search. The engine never converts through Foundation.
+public protocol JMESPathValue: Sendable {
+    /// The value's JSON type; every other accessor is consulted according to it.
+    var jmesKind: JMESKind { get }
+    /// The truth value, for `.boolean` (nil otherwise).
+    var jmesBool: Bool? { get }          // for .boolean
+    /// The numeric value, for `.number` (nil otherwise); integers are reported here too.
+    var jmesNumber: Double? { get }      // for .number
+    /// The exact integer, for a `.number` that is one (nil otherwise), so integer results stay integers.
+    var jmesInt: Int? { get }            // for .number when it is an exact integer, else nil
+    /// The text, for `.string` (nil otherwise).
+    var jmesString: String? { get }      // for .string
+    /// The elements, for `.array` (nil otherwise).
+    var jmesArray: [Self]? { get }       // for .array
+    /// The fields in the host's key order, for `.object` (nil otherwise); used by keys, values, merge.
+    var jmesObject: [(key: String, value: Self)]? { get }  // for .object, in the host's key order
+    /// One field of an object: the hot path of every field lookup, so it should not copy the object.
+    func jmesMember(_ key: String) -> Self?   // object field lookup (nil when absent or not an object)
+    /// The null value, the result of every lookup that finds nothing.
+    static var jmesNull: Self { get }
+    /// Makes a boolean (comparisons, `!`, predicates).
+    static func jmesBool(_ b: Bool) -> Self
+    /// Makes an integer number (lengths, integer arithmetic, integer literals).
+    static func jmesInt(_ i: Int) -> Self
+    /// Makes a floating-point number (averages, fractional literals and conversions).
+    static func jmesDouble(_ d: Double) -> Self
+    /// Makes a string.
+    static func jmesString(_ s: String) -> Self
+    /// Makes an array (projections, multiselect lists, function results).
+    static func jmesArray(_ a: [Self]) -> Self
+    /// Makes an object whose key order is the order given (multiselect hashes, merge).
+    static func jmesObject(_ o: [(key: String, value: Self)]) -> Self
+}

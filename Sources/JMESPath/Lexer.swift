@@ -1,0 +1,208 @@
+// The lexer: expression text to tokens, each with its character offset for error carets.
+
+/// A token kind. Literal payloads (names, numbers, JSON) travel with the kind.
+enum TokenKind: Sendable {
+    case unquotedIdentifier(String)
+    case quotedIdentifier(String)
+    case rawString(String)
+    case literal(Literal)
+    case number(Int)
+    case dot, star, flatten, filter, lbracket, rbracket, lbrace, rbrace, lparen, rparen
+    case comma, colon, pipe, or, and, not, expref, current
+    case eq, ne, lt, lte, gt, gte
+    case eof
+
+    /// Binding power for the Pratt parser (how tightly the token binds to its left).
+    var bindingPower: Int {
+        switch self {
+        case .pipe: return 1
+        case .or: return 2
+        case .and: return 3
+        case .eq, .ne, .lt, .lte, .gt, .gte: return 5
+        case .flatten: return 9
+        case .star: return 20
+        case .filter: return 21
+        case .dot: return 40
+        case .not: return 45
+        case .lbrace: return 50
+        case .lbracket: return 55
+        case .lparen: return 60
+        default: return 0
+        }
+    }
+
+    /// How the token reads in an error message.
+    var display: String {
+        switch self {
+        case .unquotedIdentifier(let s): return "identifier '\(s)'"
+        case .quotedIdentifier(let s): return "quoted identifier \"\(s)\""
+        case .rawString(let s): return "raw string '\(s)'"
+        case .literal: return "literal"
+        case .number(let n): return "number \(n)"
+        case .dot: return "'.'"
+        case .star: return "'*'"
+        case .flatten: return "'[]'"
+        case .filter: return "'[?'"
+        case .lbracket: return "'['"
+        case .rbracket: return "']'"
+        case .lbrace: return "'{'"
+        case .rbrace: return "'}'"
+        case .lparen: return "'('"
+        case .rparen: return "')'"
+        case .comma: return "','"
+        case .colon: return "':'"
+        case .pipe: return "'|'"
+        case .or: return "'||'"
+        case .and: return "'&&'"
+        case .not: return "'!'"
+        case .expref: return "'&'"
+        case .current: return "'@'"
+        case .eq: return "'=='"
+        case .ne: return "'!='"
+        case .lt: return "'<'"
+        case .lte: return "'<='"
+        case .gt: return "'>'"
+        case .gte: return "'>='"
+        case .eof: return "the end of the expression"
+        }
+    }
+}
+
+/// A token and where it starts.
+struct Token: Sendable {
+    let kind: TokenKind
+    /// Character offset of the token's first character.
+    let offset: Int
+}
+
+/// Splits an expression into tokens (all at once; expressions are short).
+struct Lexer {
+    private let chars: [Character]
+    private var pos = 0
+
+    /// Tokenizes `source`, ending with `.eof`.
+    static func tokenize(_ source: String) throws(JMESPathError) -> [Token] {
+        var lexer = Lexer(chars: Array(source))
+        var tokens: [Token] = []
+        while true {
+            let t = try lexer.next()
+            tokens.append(t)
+            if case .eof = t.kind { return tokens }
+        }
+    }
+
+    private init(chars: [Character]) { self.chars = chars }
+
+    private func syntax(_ message: String, at offset: Int) -> JMESPathError {
+        JMESPathError(kind: .syntax, message: message, offset: offset)
+    }
+
+    private func peek(_ n: Int = 0) -> Character? { pos + n < chars.count ? chars[pos + n] : nil }
+
+    private mutating func next() throws(JMESPathError) -> Token {
+        while let c = peek(), c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\r\n" { pos += 1 }
+        let start = pos
+        guard let c = peek() else { return Token(kind: .eof, offset: start) }
+        func one(_ k: TokenKind) -> Token { pos += 1; return Token(kind: k, offset: start) }
+        func two(_ k: TokenKind) -> Token { pos += 2; return Token(kind: k, offset: start) }
+        switch c {
+        case ".": return one(.dot)
+        case "*": return one(.star)
+        case "]": return one(.rbracket)
+        case "{": return one(.lbrace)
+        case "}": return one(.rbrace)
+        case "(": return one(.lparen)
+        case ")": return one(.rparen)
+        case ",": return one(.comma)
+        case ":": return one(.colon)
+        case "@": return one(.current)
+        case "[":
+            if peek(1) == "]" { return two(.flatten) }
+            if peek(1) == "?" { return two(.filter) }
+            return one(.lbracket)
+        case "|": return peek(1) == "|" ? two(.or) : one(.pipe)
+        case "&": return peek(1) == "&" ? two(.and) : one(.expref)
+        case "!": return peek(1) == "=" ? two(.ne) : one(.not)
+        case "<": return peek(1) == "=" ? two(.lte) : one(.lt)
+        case ">": return peek(1) == "=" ? two(.gte) : one(.gt)
+        case "=":
+            if peek(1) == "=" { return two(.eq) }
+            throw syntax("'=' is not an operator (use '==' to compare)", at: start)
+        case "\"":
+            return Token(kind: .quotedIdentifier(try quoted(start)), offset: start)
+        case "'":
+            return Token(kind: .rawString(try rawString(start)), offset: start)
+        case "`":
+            return Token(kind: .literal(try literal(start)), offset: start)
+        case "-", "0"..."9":
+            pos += 1
+            while let d = peek(), d.isASCII, d.isNumber { pos += 1 }
+            let text = String(chars[start..<pos])
+            if text == "-" { throw syntax("'-' must be followed by digits", at: start) }
+            guard let n = Int(text) else { throw syntax("number \(text) is too large", at: start) }
+            return Token(kind: .number(n), offset: start)
+        default:
+            if isIdentifierStart(c) {
+                pos += 1
+                while let d = peek(), isIdentifierStart(d) || (d.isASCII && d.isNumber) { pos += 1 }
+                return Token(kind: .unquotedIdentifier(String(chars[start..<pos])), offset: start)
+            }
+            throw syntax("unexpected character '\(c)'", at: start)
+        }
+    }
+
+    private func isIdentifierStart(_ c: Character) -> Bool {
+        guard let a = c.asciiValue else { return false }
+        return (a >= 0x41 && a <= 0x5A) || (a >= 0x61 && a <= 0x7A) || a == 0x5F
+    }
+
+    /// Reads `"..."` as a JSON string.
+    private mutating func quoted(_ start: Int) throws(JMESPathError) -> String {
+        pos += 1
+        while true {
+            guard let c = peek() else { throw syntax("unterminated quoted identifier (missing closing '\"')", at: start) }
+            pos += 1
+            if c == "\\" { guard peek() != nil else { continue }; pos += 1; continue }
+            if c == "\"" { break }
+        }
+        switch JSONReader.parseString(String(chars[start..<pos])) {
+        case .success(let s): return s
+        case .failure(let e): throw syntax("invalid quoted identifier: \(e.message)", at: start)
+        }
+    }
+
+    /// Reads `'...'`: only `\'` is an escape; other backslashes stay as written.
+    private mutating func rawString(_ start: Int) throws(JMESPathError) -> String {
+        pos += 1
+        var out = ""
+        while true {
+            guard let c = peek() else { throw syntax("unterminated raw string (missing closing \"'\")", at: start) }
+            pos += 1
+            if c == "'" { return out }
+            if c == "\\", peek() == "'" { out.append("'"); pos += 1; continue }
+            // `\\` is kept as written, and its second backslash escapes nothing.
+            if c == "\\", peek() == "\\" { out.append("\\\\"); pos += 1; continue }
+            out.append(c)
+        }
+    }
+
+    /// Reads `` `...` `` as JSON; `` \` `` is an escaped backtick.
+    private mutating func literal(_ start: Int) throws(JMESPathError) -> Literal {
+        pos += 1
+        var text = ""
+        while true {
+            guard let c = peek() else { throw syntax("unterminated literal (missing closing '`')", at: start) }
+            pos += 1
+            if c == "`" { break }
+            if c == "\\", peek() == "`" { text.append("`"); pos += 1; continue }
+            text.append(c)
+        }
+        if text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+            throw syntax("empty literal: expected JSON between the backticks", at: start)
+        }
+        switch JSONReader.parse(text) {
+        case .success(let v): return v
+        case .failure(let e): throw syntax("invalid JSON literal: \(e.message)", at: start)
+        }
+    }
+}

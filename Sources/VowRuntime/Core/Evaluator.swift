@@ -1,0 +1,440 @@
+import JMESPath
+import VowPromises
+import VowSyntax
+import VowValue
+
+/// The stages of one pipeline run and their promises: what error provenance is read from.
+final class PipelineRun: @unchecked Sendable {
+    struct Entry {
+        let name: String
+        let span: SourceSpan
+        let promise: Promise<Value>
+        let isHandler: Bool
+    }
+    let site: Site
+    let input: Value
+    var entries: [Entry] = []
+
+    init(site: Site, input: Value) {
+        self.site = site
+        self.input = input
+    }
+
+    /// The error as a `VowError`, its origin found when missing: the stage that started the final
+    /// streak of rejections before `index`.
+    func annotate(_ error: any Error, before index: Int? = nil) -> VowError {
+        var e = toVowError(error)
+        if e.origin != nil { return e }
+        let limit = min(index ?? entries.count, entries.count)
+        guard limit > 0 else { return e }
+        var j = limit - 1
+        while j > 0, let prev = entries[j - 1].promise.result, case .failure(let pe) = prev,
+            let cur = entries[j].promise.result, case .failure(let ce) = cur,
+            String(describing: pe) == String(describing: ce)
+        {
+            j -= 1
+        }
+        let stageInput: Value? = j == 0 ? (input.isNull ? nil : input) : (try? entries[j - 1].promise.result?.get())
+        e.origin = origin(for: j, input: stageInput)
+        return e
+    }
+
+    func origin(for j: Int, input: Value?) -> VowError.Origin {
+        let stmt = site.source.slice(site.statement)
+        let span = entries[j].span
+        let (line, _) = site.source.lineColumn(of: site.statement.start)
+        return VowError.Origin(
+            stage: entries[j].name, statement: stmt,
+            range: (span.start - site.statement.start)..<(span.end - site.statement.start),
+            sourceName: site.source.name, line: line, input: input, context: site.context)
+    }
+
+    /// The stages after the origin that the rejection skipped (handlers that ran are not listed).
+    func skipped(after error: VowError) -> [String] {
+        guard let origin = error.origin else { return [] }
+        let stmtStart = site.statement.start
+        guard let j = entries.firstIndex(where: { $0.span.start - stmtStart == origin.range.lowerBound && origin.context == site.context })
+        else {
+            // Born deeper (inside a def or a sub-pipeline): find the top-level stage that contains it.
+            let at = origin.range.lowerBound + stmtStart
+            guard let k = entries.firstIndex(where: { $0.span.start <= at && at < max($0.span.end, $0.span.start + 1) }) else {
+                return []
+            }
+            return entries[(k + 1)...].filter { !$0.isHandler }.map { site.source.slice($0.span) }
+        }
+        return entries[(j + 1)...].filter { !$0.isHandler }.map { site.source.slice($0.span) }
+    }
+}
+
+/// Converts any error that reaches the runtime into a `VowError` of the right kind.
+public func toVowError(_ error: any Error) -> VowError {
+    switch error {
+    case let e as VowError: return e
+    case let e as PromiseCancelledError: return VowError(.cancelled, e.reason)
+    case let e as PromiseTimeoutError: return VowError(.timeout, e.description)
+    case let e as AggregateError:
+        let inner = e.errors.map { toVowError($0) }
+        var d = Record()
+        d["errors"] = .list(inner.map { .record($0.record) })
+        let msg = inner.isEmpty ? "all promises rejected (there were none)"
+            : "all \(inner.count) promises rejected: " + inner.map(\.message).joined(separator: "; ")
+        return VowError(.aggregate, msg, details: d)
+    case is PromiseCycleError: return VowError(.type, String(describing: error))
+    case let e as JSONError: return VowError(.json, e.description)
+    case let e as JMESPathError:
+        var d = Record()
+        d["reason"] = .string(e.kind.rawValue)
+        return VowError(.pick, e.message, details: d)
+    default: return VowError(.user, String(describing: error))
+    }
+}
+
+/// Turns syntax trees into promise chains on the session's executor.
+///
+/// Call it on the session executor only.
+struct Evaluator: Sendable {
+    let session: Session
+
+    /// Builds a pipeline: the first stage runs now on `input`, each `|` is a `then`.
+    func pipeline(_ p: Pipeline, input: Value, scope: Scope, site: Site) -> (promise: Promise<Value>, run: PipelineRun) {
+        let run = PipelineRun(site: site, input: input)
+        let promise = stages(p.stages[...], input: input, scope: scope, site: site, run: run)
+        return (promise, run)
+    }
+
+    private func stages(_ stages: ArraySlice<Stage>, input: Value, scope: Scope, site: Site, run: PipelineRun) -> Promise<Value> {
+        var current: Promise<Value>? = nil
+        for (offset, node) in stages.enumerated() {
+            let i = run.entries.count
+            let priorRange = stages.startIndex..<(stages.startIndex + offset)
+            let rerun: (@Sendable () -> Promise<Value>)? = offset == 0 ? nil : { @Sendable [stages] in
+                let again = PipelineRun(site: site, input: input)
+                return self.stages(stages[priorRange], input: input, scope: scope, site: site, run: again)
+            }
+            let (name, promise, isHandler) = stage(
+                node, upstream: current, input: input, rerun: rerun, scope: scope, site: site, run: run, index: i)
+            run.entries.append(.init(name: name, span: node.span, promise: promise, isHandler: isHandler))
+            current = promise
+        }
+        return current ?? Promise.resolve(input, on: session.executor)
+    }
+
+    /// Applies one stage to the upstream promise.
+    private func stage(
+        _ node: Stage, upstream: Promise<Value>?, input: Value, rerun: (@Sendable () -> Promise<Value>)?,
+        scope: Scope, site: Site, run: PipelineRun, index: Int
+    ) -> (String, Promise<Value>, Bool) {
+        let ex = session.executor
+        switch node.head {
+        case .value(let arg):
+            // `$x | …`, `%2 | …`, `[a, b] | …`: the value itself, evaluated against the input.
+            let name = site.source.slice(arg.span)
+            let body: @Sendable (Value) throws -> Resolution<Value> = { v in
+                try self.argument(arg, input: v, scope: scope, site: site)
+            }
+            if let upstream {
+                return (name, upstream.then(name: name, on: ex, resolving: body), false)
+            }
+            do {
+                switch try body(input) {
+                case .value(let v): return (name, Promise.resolve(v, name: name, on: ex), false)
+                case .promise(let p): return (name, p, false)
+                }
+            } catch {
+                return (name, Promise.reject(error, name: name, on: ex), false)
+            }
+        case .named(let name, _):
+            let def: any StageDefinition.Type
+            if let user = session.defs[name] {
+                def = UserStageDefinition.self
+                return (name, applyUser(user, node: node, upstream: upstream, input: input, scope: scope, site: site, run: run, index: index), false)
+            } else if let d = session.registry.stage(named: name) {
+                def = d
+            } else {
+                let hint = session.registry.suggestion(for: name, extra: session.userStageNames).map { " (did you mean '\($0)'?)" } ?? ""
+                return (name, Promise.reject(VowError(.syntax, "unknown stage '\(name)'\(hint)"), name: name, on: ex), false)
+            }
+            let isHandler = def.name == "catch" || def.name == "finally"
+            switch makeCall(name, node: node, def: def, upstream: upstream, input: input, rerun: rerun, scope: scope, site: site, run: run, index: index) {
+            case .success(let call):
+                do {
+                    return (name, try def.init().apply(call), isHandler)
+                } catch {
+                    return (name, Promise.reject(error, name: name, on: ex), isHandler)
+                }
+            case .failure(let e):
+                return (name, Promise.reject(e, name: name, on: ex), isHandler)
+            }
+        }
+    }
+
+    /// Binds flags by the stage's declaration and makes the call.
+    func makeCall(
+        _ name: String, node: Stage, def: any StageDefinition.Type, upstream: Promise<Value>?, input: Value,
+        rerun: (@Sendable () -> Promise<Value>)?, scope: Scope, site: Site, run: PipelineRun, index: Int
+    ) -> Result<StageCall, VowError> {
+        var positional: [Argument] = []
+        var flags: [String: [Argument?]] = [:]
+        let specs = Dictionary(def.flags.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var i = 0
+        let args = node.arguments
+        var passThrough = false
+        while i < args.count {
+            let a = args[i]
+            if passThrough {
+                positional.append(a)
+                i += 1
+                continue
+            }
+            if case .flag(let f) = a.kind {
+                if let spec = specs[f] {
+                    if spec.value != nil {
+                        guard i + 1 < args.count, !isFlag(args[i + 1]) else {
+                            return .failure(VowError(.syntax, "\(name): --\(f) needs a value (\(spec.value!))"))
+                        }
+                        flags[f, default: []].append(args[i + 1])
+                        i += 2
+                    } else {
+                        flags[f, default: []].append(nil)
+                        i += 1
+                    }
+                    continue
+                }
+                if def.argumentStyle == .stage && !positional.isEmpty {
+                    positional.append(a)  // belongs to the inner stage
+                    i += 1
+                    continue
+                }
+                let hint = closest(to: f, among: def.flags.map(\.name)).map { " (did you mean --\($0)?)" } ?? ""
+                return .failure(VowError(.syntax, "\(name): unknown flag --\(f)\(hint)"))
+            }
+            positional.append(a)
+            if def.argumentStyle == .stage, positional.count == 1, case .word = a.kind { passThrough = false }
+            i += 1
+        }
+        return .success(StageCall(
+            session: session, name: name, node: node, positional: positional, flagNodes: flags,
+            upstream: upstream, pipelineInput: input, rerunUpstream: rerun, scope: scope, site: site, run: run, index: index))
+    }
+
+    private func isFlag(_ a: Argument) -> Bool {
+        if case .flag = a.kind { return true }
+        return false
+    }
+
+    /// Calls a `def` stage: arguments bound to its parameters, its body run on the input.
+    private func applyUser(
+        _ user: UserStage, node: Stage, upstream: Promise<Value>?, input: Value, scope: Scope, site: Site,
+        run: PipelineRun, index: Int
+    ) -> Promise<Value> {
+        let call = StageCall(
+            session: session, name: user.name, node: node, positional: node.arguments, flagNodes: [:],
+            upstream: upstream, pipelineInput: input, rerunUpstream: nil, scope: scope, site: site, run: run, index: index)
+        return call.chain { input, ctx in
+            let resolved = try ctx.evaluateArguments(call, input: input)
+            let start: @Sendable (StageArguments) throws -> Resolution<Value> = { args in
+                guard args.count == user.params.count else {
+                    throw VowError(.type, "\(user.name) takes \(user.params.count) argument(s) (\(user.params.map { "$" + $0 }.joined(separator: ", "))), got \(args.count)")
+                }
+                var locals: [String: Binding] = [:]
+                for (p, v) in zip(user.params, args.positional) { locals[p] = .value(v) }
+                let inner = Scope(session: self.session, locals: locals, parent: nil)
+                let innerSite = Site(source: user.source, statement: user.body.span, context: site.context + ["in stage \(user.name) (def)"])
+                let (p, innerRun) = self.pipeline(user.body, input: input, scope: inner, site: innerSite)
+                return .promise(p.recover(on: self.session.executor) { e -> Value in throw innerRun.annotate(e) })
+            }
+            switch resolved {
+            case .value(let a): return try start(a)
+            case .promise(let p): return .promise(p.then(on: self.session.executor, resolving: start))
+            }
+        }
+    }
+
+    // MARK: Arguments
+
+    /// Evaluates one argument against `input`: a value now, or a promise of one.
+    func argument(_ a: Argument, input: Value, scope: Scope, site: Site) throws -> Resolution<Value> {
+        switch a.kind {
+        case .word(let t), .string(let t):
+            return try template(t, input: input, scope: scope)
+        case .rawString(let s): return .value(.string(s))
+        case .number(let d, let isInteger, let text):
+            if isInteger, let i = Int(text) { return .value(.int(i)) }
+            return .value(.double(d))
+        case .boolean(let b): return .value(.bool(b))
+        case .null: return .value(.null)
+        case .duration(let s, _): return .value(.double(s))
+        case .list(let elements):
+            var values: [Value] = []
+            var promises: [Promise<Value>] = []
+            var allValues = true
+            for (i, e) in elements.enumerated() {
+                let elementSite = Site(source: site.source, statement: site.statement, context: site.context + ["element \(i + 1) of a list"])
+                let r = sync(e, input: input, scope: scope, site: elementSite)
+                switch r {
+                case .value(let v):
+                    values.append(v)
+                    promises.append(Promise.resolve(v, on: session.executor))
+                case .promise(let p):
+                    allValues = false
+                    promises.append(p)
+                }
+            }
+            if allValues { return .value(.list(values)) }
+            return .promise(Promise.all(promises, on: session.executor).then(on: session.executor) { Value.list($0) })
+        case .record(let fields):
+            var rec = Record()
+            var pairs: [(key: String, value: Promise<Value>)] = []
+            var allValues = true
+            for f in fields {
+                let fieldSite = Site(source: site.source, statement: site.statement, context: site.context + ["field \(f.key) of a record"])
+                switch sync(f.value, input: input, scope: scope, site: fieldSite) {
+                case .value(let v):
+                    rec[f.key] = v
+                    pairs.append((f.key, Promise.resolve(v, on: session.executor)))
+                case .promise(let p):
+                    allValues = false
+                    pairs.append((f.key, p))
+                }
+            }
+            if allValues { return .value(.record(rec)) }
+            return .promise(Promise.all(keyed: pairs, on: session.executor).then(on: session.executor) { kv in
+                Value.record(Record(kv.map { ($0.key, $0.value) }))
+            })
+        case .variable(let name, let path):
+            if name == "_" { return .value(try pick(input, path)) }
+            guard let b = scope.lookup(name) else {
+                let hint = closest(to: name, among: Array(session.globals.keys)).map { " (did you mean $\($0)?)" } ?? ""
+                throw VowError(.type, "unknown variable $\(name)\(hint)")
+            }
+            switch b {
+            case .value(let v): return .value(try pick(v, path))
+            case .promise(let p):
+                let barrier = detached(p)
+                guard let path else { return .promise(barrier) }
+                return .promise(barrier.then(on: session.executor) { v in try self.pick(v, path) })
+            }
+        case .job(let n):
+            guard let job = session.jobs.job(n) else { throw VowError(.type, "no job %\(n)") }
+            return .promise(detached(job.promise))
+        case .group(let p):
+            return sync(p, input: input, scope: scope, site: site)
+        case .flag(let f):
+            throw VowError(.syntax, "unexpected flag --\(f) here")
+        }
+    }
+
+    /// A sub-pipeline run on `input`: a value when it finished at once (one plain stage), else its promise.
+    func sync(_ p: Pipeline, input: Value, scope: Scope, site: Site) -> Resolution<Value> {
+        let (promise, run) = pipeline(p, input: input, scope: scope, site: site)
+        if case .success(let v)? = promise.result, p.stages.count == 1 { return .value(v) }
+        if promise.result == nil || p.stages.count > 1 {
+            return .promise(promise.recover(on: session.executor) { e -> Value in throw run.annotate(e) })
+        }
+        return .promise(promise.recover(on: session.executor) { e -> Value in throw run.annotate(e) })
+    }
+
+    /// A new promise that follows `p` but whose cancellation does not reach `p`: a variable or a
+    /// job may be shared by several statements, and cancelling one must not cancel the others.
+    func detached(_ p: Promise<Value>) -> Promise<Value> {
+        let (d, r) = Promise<Value>.pending(name: p.name, on: session.executor)
+        p.whenSettled(on: session.executor) { r.settle($0) }
+        return d
+    }
+
+    /// Interpolates a template: `{}`, `{PATH}`, `$name.PATH`, `${name.PATH}`.
+    func template(_ t: Template, input: Value, scope: Scope) throws -> Resolution<Value> {
+        if let lit = t.literalText { return .value(.string(lit)) }
+        // Variables bound to pending promises make the whole template wait for them.
+        var waits: [String: Promise<Value>] = [:]
+        for part in t.parts {
+            if case .variable(let name, _) = part, name != "_", case .promise(let p)? = scope.lookup(name) {
+                if case .success = p.result {} else { waits[name] = p }
+            }
+        }
+        let render: @Sendable ([String: Value]) throws -> Value = { settled in
+            var out = ""
+            for part in t.parts {
+                switch part {
+                case .literal(let s): out += s
+                case .input(let path): out += Self.interpolationText(try self.pick(input, path))
+                case .variable(let name, let path):
+                    let v: Value
+                    if name == "_" {
+                        v = input
+                    } else if let s = settled[name] {
+                        v = s
+                    } else {
+                        switch scope.lookup(name) {
+                        case .value(let x)?: v = x
+                        case .promise(let p)?: v = (try? p.result?.get()) ?? .null
+                        case nil: throw VowError(.type, "unknown variable $\(name)")
+                        }
+                    }
+                    out += Self.interpolationText(try self.pick(v, path))
+                }
+            }
+            return .string(out)
+        }
+        if waits.isEmpty { return .value(try render([:])) }
+        let names = Array(waits.keys)
+        return .promise(Promise.all(names.map { detached(waits[$0]!) }, on: session.executor).then(on: session.executor) { values in
+            try render(Dictionary(uniqueKeysWithValues: zip(names, values)))
+        })
+    }
+
+    /// How a value reads inside a string: text raw, everything else as compact JSON.
+    static func interpolationText(_ v: Value) -> String {
+        if case .string(let s) = v { return s }
+        return JSONWriter.compact(v)
+    }
+
+    /// `value.PATH` by JMESPath; a response is searched through its parsed body.
+    func pick(_ v: Value, _ path: String?) throws -> Value {
+        guard let path, !path.isEmpty else { return v }
+        return try Pick.search(path, in: v)
+    }
+}
+
+/// JMESPath searches on values, with responses read through their body.
+public enum Pick {
+    /// Searches `value` (a response's parsed body) with the compiled, cached expression.
+    public static func search(_ expression: String, in value: Value) throws -> Value {
+        let expr: JMESPathExpression
+        do { expr = try JMESPathExpression.cached(expression) } catch { throw pickError(error, expression) }
+        do { return try expr.search(target(value)) } catch { throw pickError(error, expression) }
+    }
+
+    /// What `pick` searches: a response's JSON body (or its text), else the value itself.
+    public static func target(_ v: Value) -> Value {
+        if case .response(let r) = v {
+            if let parsed = try? JSON.parse(r.body) { return parsed }
+            return .string(String(decoding: r.body, as: UTF8.self))
+        }
+        return v
+    }
+
+    static func pickError(_ e: JMESPathError, _ expression: String) -> VowError {
+        var d = Record()
+        d["reason"] = .string(e.kind.rawValue)
+        d["expression"] = .string(expression)
+        var msg = "\(e.kind.rawValue): \(e.message) in '\(expression)'"
+        if let off = e.offset {
+            d["offset"] = .int(off)
+            let prefix = String(expression.prefix(off))
+            msg += "\n    \(expression)\n    \(String(repeating: " ", count: prefix.count))^"
+        }
+        return VowError(.pick, msg, details: d)
+    }
+}
+
+/// The place-holder type used for `def` stages in `apply` dispatch.
+struct UserStageDefinition: StageDefinition {
+    static let name = "def"
+    static let group = StageGroup.control
+    static let synopsis = "def NAME(A, B) = PIPELINE"
+    static let summary = "Defines a stage."
+    static let help = "Defines a stage called NAME whose arguments are bound to $A, $B."
+    static let examples: [StageExample] = []
+    func apply(_ call: StageCall) throws -> Promise<Value> { throw VowError(.syntax, "def is a statement") }
+}

@@ -1,0 +1,55 @@
+/// The stages a session knows, by name and alias.
+public struct StageRegistry: Sendable {
+    /// Every stage, in registration order.
+    public let stages: [any StageDefinition.Type]
+    private let byName: [String: any StageDefinition.Type]
+
+    /// A registry of `stages`.
+    public init(_ stages: [any StageDefinition.Type]) {
+        self.stages = stages
+        var d: [String: any StageDefinition.Type] = [:]
+        for s in stages {
+            d[s.name] = s
+            for a in s.aliases { d[a] = s }
+        }
+        byName = d
+    }
+
+    /// The stage named `name` (or aliased so).
+    public func stage(named name: String) -> (any StageDefinition.Type)? { byName[name] }
+
+    /// Every name and alias.
+    public var names: [String] { byName.keys.sorted() }
+
+    /// The known name closest to `name`, for "did you mean …?".
+    public func suggestion(for name: String, extra: [String] = []) -> String? {
+        closest(to: name, among: names + extra)
+    }
+}
+
+/// The candidate within a small edit distance of `word`, if any.
+func closest(to word: String, among candidates: [String]) -> String? {
+    var best: (String, Int)? = nil
+    for c in candidates {
+        let d = editDistance(word, c)
+        if d <= min(3, max(2, c.count / 3)), d < c.count, best == nil || d < best!.1 { best = (c, d) }
+    }
+    return best?.0
+}
+
+/// Levenshtein distance over characters.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var prev = Array(0...b.count)
+    var cur = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        cur[0] = i
+        for j in 1...b.count {
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&prev, &cur)
+    }
+    return prev[b.count]
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Synchronization
+import VowPromises
+import VowSyntax
+import VowValue
+
+/// A variable's binding: `let` binds a promise; `def` parameters and script arguments bind values.
+public enum Binding: Sendable {
+    /// A promise bound by `let`, not its value: `$x` chains on it.
+    case promise(Promise<Value>)
+    /// A plain value.
+    case value(Value)
+}
+
+/// A stage defined with `def name(a, b) = pipeline`.
+public struct UserStage: Sendable {
+    /// Its name.
+    public let name: String
+    /// Its parameters, bound as `$a`, `$b`.
+    public let params: [String]
+    /// Its body.
+    public let body: Pipeline
+    /// The source it was defined in (for error origins).
+    public let source: SourceText
+}
+
+/// Options of a session that come from the command line.
+public struct SessionOptions: Sendable {
+    /// Script arguments: `$1`…, `$args`.
+    public var arguments: [String] = []
+    /// Extra directories to search for `vow-NAME` stages before PATH.
+    public var stagePath: [String] = []
+    /// Makes default options.
+    public init() {}
+}
+
+/// Where stage output (`print`) goes. Thread-safe.
+public final class OutputSink: Sendable {
+    private let lock = Mutex(())
+    private let write: @Sendable (String) -> Void
+
+    /// Standard output, unbuffered per call.
+    public static let standardOutput = OutputSink { s in
+        var s = s
+        s.withUTF8 { buf in
+            var off = 0
+            while off < buf.count {
+                let n = Foundation.write(1, buf.baseAddress! + off, buf.count - off)
+                if n <= 0 { break }
+                off += n
+            }
+        }
+    }
+
+    /// An output that calls `write` for each piece of text.
+    public init(_ write: @escaping @Sendable (String) -> Void) { self.write = write }
+
+    /// Writes `text` as one piece.
+    public func emit(_ text: String) { lock.withLock { _ in write(text) } }
+}
+
+/// One vow session: its variables, user stages, jobs, executor and HTTP engine.
+///
+/// Every handler of a session runs on its one serial executor, so a program always prints in the
+/// same order. Variables and definitions are only touched on that executor; the job table is
+/// locked because the REPL reads it from the terminal thread.
+public final class Session: @unchecked Sendable {
+    /// The session's serial executor.
+    public let executor: SerialPromiseExecutor
+    /// The stages this session knows.
+    public let registry: StageRegistry
+    /// Where `print` writes.
+    public let output: OutputSink
+    /// Command-line options.
+    public let options: SessionOptions
+    /// Background jobs.
+    public let jobs = JobTable()
+    /// Set by the shell: renders a value the way results print (for `print`).
+    public var renderValue: @Sendable (Value) -> String = { v in JSONWriter.compact(v) }
+
+    var globals: [String: Binding] = [:]
+    var simAttempts: [String: Int] = [:]
+
+    /// The attempt number of a `sim` stage for this seed and stage text (1, 2, …), so that `retry`
+    /// re-runs draw the next outcome. Called on the executor.
+    func nextSimAttempt(seed: Int, key: String) -> Int {
+        let k = "\(seed)|\(key)"
+        let n = (simAttempts[k] ?? 0) + 1
+        simAttempts[k] = n
+        return n
+    }
+
+    /// Forgets `sim` attempt counts; each top-level statement starts afresh.
+    func resetSimAttempts() { simAttempts = [:] }
+    var defs: [String: UserStage] = [:]
+
+    /// Makes a session.
+    public init(
+        registry: StageRegistry = .builtins, output: OutputSink = .standardOutput,
+        options: SessionOptions = SessionOptions()
+    ) {
+        self.executor = SerialPromiseExecutor(label: "vow.session")
+        self.registry = registry
+        self.output = output
+        self.options = options
+        globals["args"] = .value(.list(options.arguments.map { .string($0) }))
+        for (i, a) in options.arguments.enumerated() { globals["\(i + 1)"] = .value(.string(a)) }
+    }
+
+    /// Runs `body` on the session executor and waits for its result (from a non-executor thread).
+    public func onExecutor<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R {
+        let box = Mutex<R?>(nil)
+        let sem = DispatchSemaphore(value: 0)
+        executor.enqueue {
+            let r = body()
+            box.withLock { $0 = r }
+            sem.signal()
+        }
+        sem.wait()
+        return box.withLock { $0! }
+    }
+
+    /// The names of variables and their state, for `:vars` and completion. Call on the executor.
+    public func variableSummaries() -> [(name: String, summary: String)] {
+        globals.keys.sorted().map { name in
+            switch globals[name]! {
+            case .value(let v): return (name, JSONWriter.compact(v))
+            case .promise(let p):
+                switch p.result {
+                case nil: return (name, "<promise pending>")
+                case .success(let v)?: return (name, "<promise fulfilled> " + JSONWriter.compact(v))
+                case .failure(let e)?: return (name, "<promise rejected> " + String(describing: e))
+                }
+            }
+        }
+    }
+
+    /// The names of user-defined stages.
+    public var userStageNames: [String] { defs.keys.sorted() }
+    /// The names of global variables.
+    public var variableNames: [String] { globals.keys.sorted() }
+}
+
+/// Variables visible to a stage: `def` parameters over the session's globals.
+final class Scope: @unchecked Sendable {
+    let locals: [String: Binding]
+    let parent: Scope?
+    let session: Session
+
+    init(session: Session, locals: [String: Binding] = [:], parent: Scope? = nil) {
+        self.session = session
+        self.locals = locals
+        self.parent = parent
+    }
+
+    func lookup(_ name: String) -> Binding? {
+        var s: Scope? = self
+        while let cur = s {
+            if let b = cur.locals[name] { return b }
+            s = cur.parent
+        }
+        return session.globals[name]
+    }
+}

@@ -1,0 +1,271 @@
+import VowPromises
+import VowSyntax
+import VowValue
+
+/// Where a pipeline sits in the source, for error origins.
+struct Site: Sendable {
+    let source: SourceText
+    let statement: SourceSpan
+    let context: [String]
+}
+
+/// The arguments of one stage call after evaluation: positional values and flags.
+public struct StageArguments: Sendable {
+    /// The positional arguments, in order.
+    public var positional: [Value]
+    /// The flags given, by name; a switch has the value `true`. Repeatable flags keep every value.
+    public var flags: [String: [Value]]
+    /// The stage name, for error messages.
+    public let stage: String
+
+    /// The number of positional arguments.
+    public var count: Int { positional.count }
+
+    /// The positional argument at `i`, or nil.
+    public subscript(i: Int) -> Value? { i < positional.count ? positional[i] : nil }
+
+    /// True when the switch or flag was given.
+    public func has(_ flag: String) -> Bool { flags[flag] != nil }
+
+    /// The (last) value of a flag.
+    public func flag(_ name: String) -> Value? { flags[name]?.last }
+
+    /// Every value of a repeatable flag.
+    public func all(_ name: String) -> [Value] { flags[name] ?? [] }
+
+    /// A required positional string (numbers are turned into text).
+    public func string(_ i: Int, _ what: String) throws -> String {
+        guard let v = self[i] else { throw VowError(.type, "\(stage): missing \(what)") }
+        return try asString(v, what)
+    }
+
+    /// A value as text, or a type error naming it.
+    public func asString(_ v: Value, _ what: String) throws -> String {
+        switch v {
+        case .string(let s): return s
+        case .int, .double, .bool: return JSONWriter.compact(v)
+        default: throw VowError(.type, "\(stage): \(what) must be text, got \(v.typeName)")
+        }
+    }
+
+    /// A duration in seconds: a number, a duration literal, or text like `250ms`.
+    public func seconds(_ v: Value, _ what: String) throws -> Double {
+        if let d = v.doubleValue, d >= 0 { return d }
+        if case .string(let s) = v, let d = parseDuration(s) { return d }
+        throw VowError(.type, "\(stage): \(what) must be a duration like 250ms or 2s, got \(JSONWriter.compact(v))")
+    }
+
+    /// A whole number, or a type error.
+    public func integer(_ v: Value, _ what: String) throws -> Int {
+        if let i = v.intValue { return i }
+        if case .string(let s) = v, let i = Int(s) { return i }
+        throw VowError(.type, "\(stage): \(what) must be a whole number, got \(JSONWriter.compact(v))")
+    }
+}
+
+/// Parses `250ms`, `2s`, `1.5m`, `1h`, or a plain number of seconds.
+public func parseDuration(_ s: String) -> Double? {
+    let units: [(String, Double)] = [("ms", 0.001), ("us", 0.000001), ("s", 1), ("m", 60), ("h", 3600)]
+    for (u, f) in units where s.hasSuffix(u) {
+        if let n = Double(s.dropLast(u.count)), n >= 0 { return n * f }
+    }
+    if let n = Double(s), n >= 0 { return n }
+    return nil
+}
+
+/// One call of a stage in a pipeline: what `StageDefinition.apply` gets.
+public final class StageCall: @unchecked Sendable {
+    /// The session.
+    public let session: Session
+    /// The stage's name as written.
+    public let name: String
+    /// The syntax node.
+    public let node: Stage
+    /// Positional argument nodes (flags removed).
+    public let positional: [Argument]
+    /// Flag nodes by name: each value node, or nil for a switch.
+    public let flagNodes: [String: [Argument?]]
+    /// The upstream promise; nil for the first stage of a pipeline.
+    public let upstream: Promise<Value>?
+    /// The input of the first stage (null at the start of a statement).
+    public let pipelineInput: Value
+    /// Re-runs everything upstream of this stage (for `retry`); nil for the first stage.
+    public let rerunUpstream: (@Sendable () -> Promise<Value>)?
+    let scope: Scope
+    let site: Site
+    let run: PipelineRun
+    let index: Int
+
+    init(
+        session: Session, name: String, node: Stage, positional: [Argument], flagNodes: [String: [Argument?]],
+        upstream: Promise<Value>?, pipelineInput: Value, rerunUpstream: (@Sendable () -> Promise<Value>)?,
+        scope: Scope, site: Site, run: PipelineRun, index: Int
+    ) {
+        self.session = session
+        self.name = name
+        self.node = node
+        self.positional = positional
+        self.flagNodes = flagNodes
+        self.upstream = upstream
+        self.pipelineInput = pipelineInput
+        self.rerunUpstream = rerunUpstream
+        self.scope = scope
+        self.site = site
+        self.run = run
+        self.index = index
+    }
+
+    /// The executor everything runs on.
+    public var executor: SerialPromiseExecutor { session.executor }
+
+    /// A context for running on `input`.
+    public func context(_ input: Value) -> StageContext { StageContext(call: self, input: input) }
+
+    /// The stage's text in the source, e.g. `pick user.name`.
+    public var text: String { site.source.slice(node.span) }
+
+    /// Chains `body` on the upstream (one turn), or runs it now on the pipeline's input.
+    public func chain(_ body: @escaping @Sendable (Value, StageContext) throws -> Resolution<Value>) -> Promise<Value> {
+        if let upstream {
+            return upstream.then(name: name, attributes: traceInfo, on: executor, resolving: { input in
+                try body(input, self.context(input))
+            })
+        }
+        do {
+            switch try body(pipelineInput, context(pipelineInput)) {
+            case .value(let v): return Promise.resolve(v, name: name, on: executor)
+            case .promise(let p): return p
+            }
+        } catch {
+            return Promise.reject(error, name: name, on: executor)
+        }
+    }
+
+    /// Span information attached to trace events.
+    public var traceInfo: StageTraceInfo {
+        let (line, col) = site.source.lineColumn(of: node.span.start)
+        return StageTraceInfo(stage: name, text: text, line: line, column: col)
+    }
+
+    /// Runs a sub-pipeline (a group argument, a list element) on `input`, in this call's scope.
+    public func runPipeline(_ p: Pipeline, input: Value, context: [String] = []) -> Promise<Value> {
+        let site = Site(source: self.site.source, statement: self.site.statement, context: self.site.context + context)
+        return Evaluator(session: session).pipeline(p, input: input, scope: scope, site: site).promise
+    }
+
+    /// The inner stage of `then STAGE…`, `catch HANDLER…`, `each STAGE…`: a function from an
+    /// input to its promise, or nil when no stage was given.
+    /// Flags named in `own` belong to the calling stage (e.g. `each`'s `--limit`) and are not
+    /// passed on.
+    public func innerStage(context: [String] = [], own: Set<String> = []) -> (@Sendable (Value) -> Promise<Value>)? {
+        guard let first = positional.first else { return nil }
+        let ev = Evaluator(session: session)
+        let site = Site(source: self.site.source, statement: self.site.statement, context: self.site.context + context)
+        let scope = self.scope
+        if positional.count == 1, case .group(let p) = first.kind {
+            return { input in ev.pipeline(p, input: input, scope: scope, site: site).promise }
+        }
+        // The rest of the arguments form a stage: its name is the first word.
+        let inner: Stage
+        if case .word(let t) = first.kind, let n = t.literalText {
+            let rest = Array(positional.dropFirst()) + flagNodes.filter { !own.contains($0.key) }.flatMap { name, values in
+                values.flatMap { v -> [Argument] in
+                    let flag = Argument(kind: .flag(name), span: v?.span ?? first.span)
+                    return v.map { [flag, $0] } ?? [flag]
+                }
+            }
+            inner = Stage(head: .named(n, first.span), arguments: rest, span: SourceSpan(start: first.span.start, end: node.span.end))
+        } else {
+            inner = Stage(head: .value(first), arguments: [], span: first.span)
+        }
+        let pipe = Pipeline(stages: [inner], span: inner.span)
+        return { input in ev.pipeline(pipe, input: input, scope: scope, site: site).promise }
+    }
+
+    /// The error, converted to a `VowError` and given its origin within this pipeline (the stages
+    /// before this one) when it has none yet.
+    public func annotate(_ error: any Error) -> VowError {
+        run.annotate(error, before: index)
+    }
+}
+
+/// What a trace event says about the stage that made a promise.
+public struct StageTraceInfo: Sendable {
+    /// The stage name.
+    public let stage: String
+    /// The stage's source text.
+    public let text: String
+    /// 1-based line of the stage.
+    public let line: Int
+    /// 1-based column of the stage.
+    public let column: Int
+}
+
+/// What a stage's `run` sees: its input, the session, and helpers.
+public struct StageContext: Sendable {
+    /// The call.
+    public let call: StageCall
+    /// The stage's input.
+    public let input: Value
+
+    /// The session.
+    public var session: Session { call.session }
+
+    /// Evaluates the call's arguments against the input.
+    public func evaluateArguments(_ call: StageCall, input: Value) throws -> Resolution<StageArguments> {
+        let ev = Evaluator(session: session)
+        var pending: [Promise<Value>] = []
+        var slots: [(isFlag: Bool, name: String, index: Int)] = []
+        var args = StageArguments(positional: [], flags: [:], stage: call.name)
+        for a in call.positional {
+            switch try ev.argument(a, input: input, scope: call.scope, site: call.site) {
+            case .value(let v): args.positional.append(v)
+            case .promise(let p):
+                args.positional.append(.null)
+                slots.append((false, "", args.positional.count - 1))
+                pending.append(p)
+            }
+        }
+        for (name, nodes) in call.flagNodes {
+            var values: [Value] = []
+            for n in nodes {
+                guard let n else {
+                    values.append(.bool(true))
+                    continue
+                }
+                switch try ev.argument(n, input: input, scope: call.scope, site: call.site) {
+                case .value(let v): values.append(v)
+                case .promise(let p):
+                    values.append(.null)
+                    slots.append((true, name, values.count - 1))
+                    pending.append(p)
+                }
+            }
+            args.flags[name] = values
+        }
+        if pending.isEmpty { return .value(args) }
+        let fixed = args
+        let fixedSlots = slots
+        return .promise(Promise.all(pending, on: session.executor).then(on: session.executor) { values -> StageArguments in
+            var a = fixed
+            for (slot, v) in zip(fixedSlots, values) {
+                if slot.isFlag { a.flags[slot.name]![slot.index] = v } else { a.positional[slot.index] = v }
+            }
+            return a
+        })
+    }
+
+    /// A `VowError` of `kind` (its origin is filled in when it surfaces).
+    public func error(_ kind: VowError.Kind, _ message: String, details: Record = Record()) -> VowError {
+        VowError(kind, message, details: details)
+    }
+}
+
+extension SourceText {
+    /// The source text of `span`.
+    func slice(_ span: SourceSpan) -> String {
+        let bytes = Array(text.utf8)
+        let lo = max(0, min(span.start, bytes.count)), hi = max(lo, min(span.end, bytes.count))
+        return String(decoding: bytes[lo..<hi], as: UTF8.self)
+    }
+}

@@ -1,0 +1,136 @@
+import VowPromises
+import VowSyntax
+import VowValue
+
+/// The groups stages are listed under in `:help` and docs/stages.md.
+public enum StageGroup: String, Sendable, CaseIterable {
+    /// echo, print, resolve, reject, delay, sim…
+    case values
+    /// fetch and the HTTP verbs.
+    case http
+    /// json, text, pick, format…
+    case data
+    /// read, write, stdin, env, run.
+    case files = "files, processes"
+    /// then, catch, finally, timeout, retry, each, all…
+    case control
+    /// jobs, await, cancel.
+    case jobs
+}
+
+/// A flag a stage accepts.
+public struct FlagSpec: Sendable {
+    /// The name without dashes, e.g. `limit`.
+    public let name: String
+    /// The value's placeholder (`N`, `D`, `K:V`), or nil for a switch that takes no value.
+    public let value: String?
+    /// True when the flag may be given more than once (`--header`).
+    public let repeatable: Bool
+    /// One line of help.
+    public let help: String
+
+    /// Declares a flag.
+    public init(_ name: String, value: String? = nil, repeatable: Bool = false, help: String) {
+        self.name = name
+        self.value = value
+        self.repeatable = repeatable
+        self.help = help
+    }
+}
+
+/// A documented example: its source and the exact output it prints. The test suite runs every
+/// stage's examples, so help text cannot go stale.
+public struct StageExample: Sendable {
+    /// A vow program (one or more statements).
+    public let source: String
+    /// What it prints on stdout (plain, no colour); for a failing example, the first line it
+    /// prints on stderr (`error[kind]: …`).
+    public let output: String
+    /// True when the example is expected to fail.
+    public let fails: Bool
+    /// Needs the network fixture (skipped by the offline example test).
+    public let needsServer: Bool
+
+    /// Declares an example.
+    public init(_ source: String, _ output: String, fails: Bool = false, needsServer: Bool = false) {
+        self.source = source
+        self.output = output
+        self.fails = fails
+        self.needsServer = needsServer
+    }
+}
+
+/// How a stage takes its arguments.
+public enum ArgumentStyle: Sendable {
+    /// Arguments are values, evaluated against the stage's input before it runs.
+    case values
+    /// The arguments form another stage to run (`then STAGE…`, `catch HANDLER…`, `each STAGE…`).
+    case stage
+    /// The stage reads its arguments itself (combinators that need promises, not values).
+    case raw
+}
+
+/// One stage of vow: its name, flags, help and behaviour, in one type.
+///
+/// Add a stage by writing one type that conforms and adding it to `StageRegistry.builtins`:
+/// nothing else needs to change. Most stages conform to `ValueStage`, which handles chaining;
+/// control stages implement `apply` to act on the upstream promise itself.
+public protocol StageDefinition: Sendable {
+    /// The name typed in a pipeline.
+    static var name: String { get }
+    /// Other names that reach the same stage (`fail` for `reject`).
+    static var aliases: [String] { get }
+    /// The group it is listed under.
+    static var group: StageGroup { get }
+    /// The usage line, e.g. `delay DURATION [VALUE]`.
+    static var synopsis: String { get }
+    /// One sentence.
+    static var summary: String { get }
+    /// The full help text.
+    static var help: String { get }
+    /// Its flags.
+    static var flags: [FlagSpec] { get }
+    /// Examples that the test suite runs.
+    static var examples: [StageExample] { get }
+    /// How it takes arguments.
+    static var argumentStyle: ArgumentStyle { get }
+
+    /// Makes the stage.
+    init()
+
+    /// Builds this stage's promise from the call (the upstream promise, arguments, session).
+    func apply(_ call: StageCall) throws -> Promise<Value>
+}
+
+extension StageDefinition {
+    /// No aliases by default.
+    public static var aliases: [String] { [] }
+    /// No flags by default.
+    public static var flags: [FlagSpec] { [] }
+    /// Arguments are values by default.
+    public static var argumentStyle: ArgumentStyle { .values }
+}
+
+/// A stage that maps its input to a value or a promise: `upstream.then(run)`.
+///
+/// Its arguments are evaluated against the input first (interpolating `{}` and `$vars`); when
+/// they are all plain values the stage runs in the same turn, so one `|` costs one turn, as one
+/// `.then` does in JavaScript.
+public protocol ValueStage: StageDefinition {
+    /// Runs the stage on one input. Throw `VowError` to reject; return `.promise` to wait.
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value>
+}
+
+extension ValueStage {
+    /// Chains `run` on the upstream promise (or runs at once on the pipeline's input).
+    public func apply(_ call: StageCall) throws -> Promise<Value> {
+        call.chain { input, ctx in
+            let args = try ctx.evaluateArguments(call, input: input)
+            switch args {
+            case .value(let a): return try self.run(input, a, ctx)
+            case .promise(let p):
+                return .promise(p.then(on: ctx.session.executor, resolving: { a in try self.run(input, a, ctx) }))
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import VowPromises
+import VowSyntax
+import VowValue
+
+/// `timeout D`: a time limit on everything upstream.
+struct TimeoutStage: StageDefinition {
+    static let name = "timeout"
+    static let group = StageGroup.control
+    static let synopsis = "timeout DURATION"
+    static let summary = "Rejects with kind timeout if everything upstream has not settled in DURATION, and cancels it."
+    static let help = """
+        Applies to the whole pipeline before it: if it has not settled within DURATION, the chain
+        rejects with an error of kind `timeout` and everything upstream is cancelled (timers
+        cleared, requests aborted, processes killed).
+        """
+    static let argumentStyle = ArgumentStyle.raw
+    static let examples = [
+        StageExample("delay 5s done | timeout 100ms", "error[timeout]: timed out after 100ms", fails: true),
+        StageExample("delay 10ms done | timeout 2s", "done"),
+    ]
+
+    func apply(_ call: StageCall) throws -> Promise<Value> {
+        guard let upstream = call.upstream else { throw VowError(.type, "timeout: put it after the stages it limits: … | timeout 2s") }
+        guard let arg = call.positional.first else { throw VowError(.type, "timeout: missing DURATION (e.g. timeout 2s)") }
+        let ev = Evaluator(session: call.session)
+        guard case .value(let v) = try ev.argument(arg, input: .null, scope: call.scope, site: call.site) else {
+            throw VowError(.type, "timeout: DURATION must be a plain value")
+        }
+        let seconds = try StageArguments(positional: [], flags: [:], stage: "timeout").seconds(v, "DURATION")
+        return upstream.timeout(seconds, name: "timeout", on: call.executor)
+    }
+}
+
+/// `retry N`: re-runs everything upstream.
+struct RetryStage: StageDefinition {
+    static let name = "retry"
+    static let group = StageGroup.control
+    static let synopsis = "retry N [--delay D] [--backoff exp] [--on KINDS]"
+    static let summary = "Re-runs everything upstream up to N more times while it rejects."
+    static let help = """
+        When the pipeline before it rejects, runs it again, up to N retries (N+1 attempts in all),
+        waiting --delay between attempts (doubling each time with --backoff exp). --on takes a
+        comma-separated list of error kinds to retry (default: every kind but syntax, type and
+        cancelled). Rejects with the last error.
+        """
+    static let flags = [
+        FlagSpec("delay", value: "D", help: "wait between attempts (default 0)"),
+        FlagSpec("backoff", value: "exp", help: "exp doubles the delay after each attempt"),
+        FlagSpec("on", value: "KINDS", help: "comma-separated error kinds to retry"),
+    ]
+    static let argumentStyle = ArgumentStyle.raw
+    static let examples = [
+        StageExample("sim --fail 1.0 --seed 3 x | retry 2 --delay 10ms | catch pick message", "simulated failure (seed 3, attempt 3)"),
+    ]
+
+    func apply(_ call: StageCall) throws -> Promise<Value> {
+        guard let upstream = call.upstream, let rerun = call.rerunUpstream else {
+            throw VowError(.type, "retry: put it after the stages to retry: … | retry 3")
+        }
+        let ev = Evaluator(session: call.session)
+        func plain(_ a: Argument) throws -> Value {
+            guard case .value(let v) = try ev.argument(a, input: .null, scope: call.scope, site: call.site) else {
+                throw VowError(.type, "retry: arguments must be plain values")
+            }
+            return v
+        }
+        let args = StageArguments(positional: [], flags: [:], stage: "retry")
+        guard let nArg = call.positional.first else { throw VowError(.type, "retry: missing N (e.g. retry 3)") }
+        let n = try args.integer(try plain(nArg), "N")
+        func flag(_ name: String) throws -> Value? {
+            guard let node = call.flagNodes[name]?.last, let node else { return nil }
+            return try plain(node)
+        }
+        let delay = try flag("delay").map { try args.seconds($0, "--delay") } ?? 0
+        let backoff: RetryBackoff = try flag("backoff")?.stringValue == "exp" ? .exponential : .constant
+        let kinds: Set<String>? = try flag("on").map { Set(($0.stringValue ?? "").split(separator: ",").map(String.init)) }
+        let first = upstream
+        return Promise<Value>.retry(
+            attempts: n + 1, delay: delay, backoff: backoff, name: "retry", on: call.executor,
+            shouldRetry: { e, _ in
+                let k = toVowError(e).kind
+                if let kinds { return kinds.contains(k.rawValue) ? .retry : .stop }
+                return [.syntax, .type, .cancelled].contains(k) ? .stop : .retry
+            },
+            { attempt in attempt == 1 ? first : rerun() })
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import VowPromises
+import VowValue
+
+/// `read PATH`: a file's contents.
+struct ReadStage: ValueStage {
+    static let name = "read"
+    static let group = StageGroup.files
+    static let synopsis = "read [PATH]"
+    static let summary = "Reads a file: text when it is valid UTF-8, bytes otherwise."
+    static let help = "Reads PATH (or the input as the path) and fulfils with its text, or its bytes when it is not UTF-8. A missing or unreadable file rejects with kind io."
+    static let examples = [StageExample("read /nonexistent/file", "error[io]: cannot read /nonexistent/file: No such file or directory", fails: true)]
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        let path = args.count > 0 ? try args.string(0, "PATH") : try args.asString(input, "PATH")
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "No such file or directory"
+            throw VowError(.io, "cannot read \(path): \(reason)")
+        }
+        let bytes = [UInt8](data)
+        if let s = String(validating: bytes, as: UTF8.self) { return .value(.string(s)) }
+        return .value(.bytes(bytes))
+    }
+}
+
+/// `write PATH`: writes the input, passes it on.
+struct WriteStage: ValueStage {
+    static let name = "write"
+    static let group = StageGroup.files
+    static let synopsis = "write PATH"
+    static let summary = "Writes the input to PATH (text raw, other values as JSON) and passes it on."
+    static let help = "Writes the input to PATH, replacing it: a string as is, bytes as is, any other value as pretty JSON with a final newline. Fulfils with the input."
+    static let examples = [StageExample("echo hi | write /tmp/vow-example.txt | then read /tmp/vow-example.txt", "hi")]
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        let path = try args.string(0, "PATH")
+        let bytes: [UInt8]
+        switch input {
+        case .string(let s): bytes = Array(s.utf8)
+        case .bytes(let b): bytes = b
+        case .response(let r): bytes = r.body
+        default: bytes = Array((JSONWriter.pretty(input) + "\n").utf8)
+        }
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            throw VowError(.io, "cannot write \(path)")
+        }
+        return .value(input)
+    }
+}
+
+/// `stdin`: standard input as text.
+struct StdinStage: ValueStage {
+    static let name = "stdin"
+    static let group = StageGroup.files
+    static let synopsis = "stdin"
+    static let summary = "Reads all of standard input as text."
+    static let help = "Fulfils with everything on standard input (text when valid UTF-8, else bytes)."
+    static let examples: [StageExample] = []
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        let ex = ctx.session.executor
+        return .promise(Promise<Value>(name: "stdin", on: ex, operation: {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            let b = [UInt8](data)
+            return String(validating: b, as: UTF8.self).map(Value.string) ?? .bytes(b)
+        }))
+    }
+}
+
+/// `env NAME`: an environment variable.
+struct EnvStage: ValueStage {
+    static let name = "env"
+    static let group = StageGroup.files
+    static let synopsis = "env NAME"
+    static let summary = "The value of an environment variable, or null when it is not set."
+    static let help = "Fulfils with the environment variable NAME as a string, or null when it is not set."
+    static let examples = [StageExample("env VOW_SURELY_UNSET_VARIABLE", "null")]
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        let name = try args.string(0, "NAME")
+        return .value(ProcessInfo.processInfo.environment[name].map(Value.string) ?? .null)
+    }
+}
+
+/// `run CMD ARG…`: a subprocess, never through a shell.
+struct RunStage: ValueStage {
+    static let name = "run"
+    static let group = StageGroup.files
+    static let synopsis = "run CMD ARG…"
+    static let summary = "Runs a program with arguments (no shell); fulfils with its stdout, rejects on a non-zero exit."
+    static let help = """
+        Runs CMD (looked up on PATH) with the arguments exactly as given: nothing goes through a
+        shell, so `;`, `|` and `$(…)` in an argument arrive verbatim. The input, when not null, is
+        written to its standard input (text raw, other values as JSON). Fulfils with stdout as text;
+        a non-zero exit rejects with kind `process`, keeping `status`, `stdout` and `stderr`.
+        Cancelling kills the process.
+        """
+    static let examples = [
+        StageExample("run echo hello", "hello\n"),
+        StageExample("run echo '; rm -rf /'", "; rm -rf /\n"),
+        StageExample("run false", "error[process]: false exited with status 1", fails: true),
+    ]
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        guard args.count > 0 else { throw VowError(.type, "run: missing CMD") }
+        let argv = try args.positional.map { try args.asString($0, "argument") }
+        let ex = ctx.session.executor
+        let (p, r) = Promise<Value>.pending(name: "run", on: ex)
+        let proc = Process()
+        proc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        proc.arguments = ["--"] + argv
+        let out = Pipe(), err = Pipe(), inp = Pipe()
+        proc.standardOutput = out
+        proc.standardError = err
+        proc.standardInput = inp
+        let stdinBytes: [UInt8] = input.isNull ? [] : Array((input.stringValue ?? JSONWriter.compact(input)).utf8)
+        do { try proc.run() } catch { throw VowError(.process, "cannot start \(argv[0]): \(error.localizedDescription)") }
+        r.onCancel { if proc.isRunning { proc.terminate() } }
+        let box = UncheckedBox((proc, out, err, inp))
+        DispatchQueue.global().async {
+            let (proc, out, err, inp) = box.value
+            if !stdinBytes.isEmpty { inp.fileHandleForWriting.write(Data(stdinBytes)) }
+            try? inp.fileHandleForWriting.close()
+            let o = out.fileHandleForReading.readDataToEndOfFile()
+            let e = err.fileHandleForReading.readDataToEndOfFile()
+            proc.waitUntilExit()
+            let stdout = String(decoding: o, as: UTF8.self), stderr = String(decoding: e, as: UTF8.self)
+            if proc.terminationStatus == 0 && proc.terminationReason == .exit {
+                r.fulfill(.string(stdout))
+            } else {
+                var d = Record()
+                d["status"] = .int(Int(proc.terminationStatus))
+                d["stdout"] = .string(stdout)
+                d["stderr"] = .string(stderr)
+                let tail = stderr.isEmpty ? "" : ": " + stderr.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500)
+                r.reject(VowError(.process, "\(argv[0]) exited with status \(proc.terminationStatus)\(tail)", details: d))
+            }
+        }
+        return .promise(p)
+    }
+}
+
+/// Carries a non-Sendable value to one other thread that alone uses it.
+struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

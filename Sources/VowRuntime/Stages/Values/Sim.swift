@@ -1,0 +1,65 @@
+import VowPromises
+import VowValue
+
+/// `sim`: a simulated async operation whose delay and outcome come from a seed.
+struct SimStage: ValueStage {
+    static let name = "sim"
+    static let group = StageGroup.values
+    static let synopsis = "sim [--delay D] [--fail RATE] [--seed N] [VALUE]"
+    static let summary = "A repeatable simulated async operation, for lessons: seeded delay and failure."
+    static let help = """
+        Fulfils with VALUE (or the input) after a delay, or rejects with `simulated failure`, with no
+        network. --delay D fixes the delay (exact when no seed is given); with --seed N and no
+        --delay, the delay is drawn from the seed between 10ms and 100ms. --fail RATE (0 to 1) is the
+        probability of failure, drawn from the seed, so the same seed gives the same outcome on every
+        run; each re-run under `retry` draws again from the same sequence (attempt 1, 2, …).
+        """
+    static let flags = [
+        FlagSpec("delay", value: "D", help: "how long it takes (default: from the seed, or 10ms)"),
+        FlagSpec("fail", value: "RATE", help: "probability of failure, 0 to 1 (default 0)"),
+        FlagSpec("seed", value: "N", help: "the seed (default 1)"),
+    ]
+    static let examples = [
+        StageExample("sim --delay 10ms hello", "hello"),
+        StageExample("race [sim --delay 20ms a, sim --delay 10ms b]", "b"),
+        StageExample("sim --fail 1.0 x", "error[user]: simulated failure (seed 1, attempt 1)", fails: true),
+    ]
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        let seed = try args.flag("seed").map { try args.integer($0, "--seed") } ?? 1
+        let rate = args.flag("fail").flatMap(\.doubleValue) ?? 0
+        guard (0...1).contains(rate) else { throw VowError(.type, "sim: --fail must be between 0 and 1") }
+        let attempt = ctx.session.nextSimAttempt(seed: seed, key: ctx.call.text)
+        var rng = SplitMix64(seed: UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9 &+ UInt64(attempt))
+        let delay: Double
+        if let d = args.flag("delay") {
+            delay = try args.seconds(d, "--delay")
+        } else if args.has("seed") {
+            delay = 0.010 + 0.090 * rng.nextUnit()
+        } else {
+            delay = 0.010
+        }
+        let fails = rate > 0 && rng.nextUnit() < rate
+        let value = args[0] ?? input
+        let ex = ctx.session.executor
+        if fails {
+            let err = VowError(.user, "simulated failure (seed \(seed), attempt \(attempt))")
+            return .promise(Promise<Value>.delay(delay, value: .null, name: "sim", on: ex).then(on: ex) { _ -> Value in throw err })
+        }
+        return .promise(Promise.delay(delay, value: value, name: "sim", on: ex))
+    }
+}
+
+/// A small, fast, seedable generator (SplitMix64).
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}

@@ -1,0 +1,388 @@
+/// A JSON syntax error: what was expected, and where (line, column, a snippet with a caret).
+public struct JSONError: Error, Sendable, CustomStringConvertible {
+    /// What was wrong or expected.
+    public let message: String
+    /// Byte offset of the culprit.
+    public let offset: Int
+    /// 1-based line.
+    public let line: Int
+    /// 1-based column, in characters.
+    public let column: Int
+    /// The line, shortened around the column, and a caret under the culprit.
+    public let snippet: String
+
+    /// `message at line L, column C` and the snippet.
+    public var description: String { "\(message) at line \(line), column \(column)\n\(snippet)" }
+}
+
+/// Reads JSON into `Value`s, straight from UTF-8 bytes.
+///
+/// Key order is kept, a duplicate key keeps its last value, integers that fit 64 bits stay exact,
+/// and nesting deeper than `maxDepth` is an error rather than a stack overflow.
+public enum JSON {
+    /// Parses UTF-8 bytes.
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = 512) throws(JSONError) -> Value {
+        var r = JSONReader(bytes: bytes, maxDepth: maxDepth)
+        r.skipSpace()
+        let v = try r.value(depth: 0)
+        r.skipSpace()
+        if r.pos < bytes.count { throw r.fail("unexpected text after the JSON value") }
+        return v
+    }
+
+    /// Parses a string.
+    public static func parse(_ text: String, maxDepth: Int = 512) throws(JSONError) -> Value {
+        try parse(Array(text.utf8), maxDepth: maxDepth)
+    }
+}
+
+struct JSONReader {
+    let bytes: [UInt8]
+    let maxDepth: Int
+    var pos = 0
+
+    init(bytes: [UInt8], maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    func fail(_ message: String, at offset: Int? = nil) -> JSONError {
+        let off = min(offset ?? pos, bytes.count)
+        var lineStart = off
+        while lineStart > 0 && bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
+        var lineEnd = off
+        while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+        let line = bytes[0..<lineStart].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        let before = String(decoding: bytes[lineStart..<off], as: UTF8.self)
+        let column = before.count + 1
+        var text = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
+        var caret = column - 1
+        if caret > 40 {
+            let cut = caret - 30
+            text = "…" + String(text.dropFirst(cut))
+            caret = caret - cut + 1
+        }
+        if text.count > 70 { text = String(text.prefix(70)) + "…" }
+        let found = off < bytes.count ? "" : " (the input ended)"
+        return JSONError(
+            message: message + found, offset: off, line: line, column: column,
+            snippet: "    \(text)\n    \(String(repeating: " ", count: caret))^")
+    }
+
+    mutating func skipSpace() {
+        while pos < bytes.count {
+            let c = bytes[pos]
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { pos += 1 } else { break }
+        }
+    }
+
+    mutating func value(depth: Int) throws(JSONError) -> Value {
+        guard pos < bytes.count else { throw fail("expected a value") }
+        switch bytes[pos] {
+        case UInt8(ascii: "{"):
+            guard depth < maxDepth else { throw fail("nesting deeper than \(maxDepth) levels") }
+            pos += 1
+            var rec = Record()
+            skipSpace()
+            if pos < bytes.count && bytes[pos] == UInt8(ascii: "}") {
+                pos += 1
+                return .record(rec)
+            }
+            while true {
+                skipSpace()
+                guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+                let key = try string()
+                skipSpace()
+                guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else { throw fail("expected ':' after the key") }
+                pos += 1
+                skipSpace()
+                let v = try value(depth: depth + 1)
+                rec[key] = v
+                skipSpace()
+                guard pos < bytes.count else { throw fail("expected ',' or '}' after the member") }
+                if bytes[pos] == UInt8(ascii: ",") {
+                    pos += 1
+                    continue
+                }
+                if bytes[pos] == UInt8(ascii: "}") {
+                    pos += 1
+                    return .record(rec)
+                }
+                throw fail("expected ',' or '}' after the member")
+            }
+        case UInt8(ascii: "["):
+            guard depth < maxDepth else { throw fail("nesting deeper than \(maxDepth) levels") }
+            pos += 1
+            var list: [Value] = []
+            skipSpace()
+            if pos < bytes.count && bytes[pos] == UInt8(ascii: "]") {
+                pos += 1
+                return .list(list)
+            }
+            while true {
+                skipSpace()
+                list.append(try value(depth: depth + 1))
+                skipSpace()
+                guard pos < bytes.count else { throw fail("expected ',' or ']' after the element") }
+                if bytes[pos] == UInt8(ascii: ",") {
+                    pos += 1
+                    continue
+                }
+                if bytes[pos] == UInt8(ascii: "]") {
+                    pos += 1
+                    return .list(list)
+                }
+                throw fail("expected ',' or ']' after the element")
+            }
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): return try word("true", .bool(true))
+        case UInt8(ascii: "f"): return try word("false", .bool(false))
+        case UInt8(ascii: "n"): return try word("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+        default: throw fail("expected a value (an object, array, string, number, true, false or null)")
+        }
+    }
+
+    mutating func word(_ w: String, _ v: Value) throws(JSONError) -> Value {
+        let expected = Array(w.utf8)
+        let n = expected.count
+        guard pos + n <= bytes.count, bytes[pos..<pos + n].elementsEqual(expected) else {
+            throw fail("expected a value (an object, array, string, number, true, false or null)")
+        }
+        pos += n
+        return v
+    }
+
+    mutating func number() throws(JSONError) -> Value {
+        let start = pos
+        var isInteger = true
+        if bytes[pos] == UInt8(ascii: "-") { pos += 1 }
+        guard pos < bytes.count, bytes[pos] >= 0x30 && bytes[pos] <= 0x39 else { throw fail("expected a digit") }
+        if bytes[pos] == 0x30 {
+            pos += 1
+        } else {
+            while pos < bytes.count && bytes[pos] >= 0x30 && bytes[pos] <= 0x39 { pos += 1 }
+        }
+        if pos < bytes.count && bytes[pos] == UInt8(ascii: ".") {
+            isInteger = false
+            pos += 1
+            guard pos < bytes.count, bytes[pos] >= 0x30 && bytes[pos] <= 0x39 else { throw fail("expected a digit after '.'") }
+            while pos < bytes.count && bytes[pos] >= 0x30 && bytes[pos] <= 0x39 { pos += 1 }
+        }
+        if pos < bytes.count && (bytes[pos] == UInt8(ascii: "e") || bytes[pos] == UInt8(ascii: "E")) {
+            isInteger = false
+            pos += 1
+            if pos < bytes.count && (bytes[pos] == UInt8(ascii: "+") || bytes[pos] == UInt8(ascii: "-")) { pos += 1 }
+            guard pos < bytes.count, bytes[pos] >= 0x30 && bytes[pos] <= 0x39 else { throw fail("expected a digit in the exponent") }
+            while pos < bytes.count && bytes[pos] >= 0x30 && bytes[pos] <= 0x39 { pos += 1 }
+        }
+        let text = String(decoding: bytes[start..<pos], as: UTF8.self)
+        if isInteger, let i = Int(text) { return .int(i) }
+        guard let d = Double(text) else { throw fail("invalid number", at: start) }
+        return .double(d)
+    }
+
+    mutating func hex4() throws(JSONError) -> UInt32 {
+        guard pos + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[pos..<pos + 4], as: UTF8.self), radix: 16) else {
+            throw fail("expected four hex digits after \\u")
+        }
+        pos += 4
+        return v
+    }
+
+    mutating func string() throws(JSONError) -> String {
+        let open = pos
+        pos += 1
+        var out: [UInt8] = []
+        var runStart = pos
+        while true {
+            guard pos < bytes.count else { throw fail("unclosed string", at: open) }
+            let c = bytes[pos]
+            if c == UInt8(ascii: "\"") {
+                out.append(contentsOf: bytes[runStart..<pos])
+                pos += 1
+                break
+            }
+            if c < 0x20 { throw fail("control character in a string (escape it)") }
+            if c == UInt8(ascii: "\\") {
+                out.append(contentsOf: bytes[runStart..<pos])
+                pos += 1
+                guard pos < bytes.count else { throw fail("unclosed string", at: open) }
+                let e = bytes[pos]
+                pos += 1
+                switch e {
+                case UInt8(ascii: "\""): out.append(0x22)
+                case UInt8(ascii: "\\"): out.append(0x5C)
+                case UInt8(ascii: "/"): out.append(0x2F)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"):
+                    var code = try hex4()
+                    if (0xD800...0xDBFF).contains(code) {
+                        guard pos + 1 < bytes.count, bytes[pos] == UInt8(ascii: "\\"), bytes[pos + 1] == UInt8(ascii: "u") else {
+                            throw fail("lone high surrogate \\u\(String(code, radix: 16))")
+                        }
+                        pos += 2
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw fail("expected a low surrogate") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(code) {
+                        throw fail("lone low surrogate \\u\(String(code, radix: 16))")
+                    }
+                    out.append(contentsOf: Array(String(Character(Unicode.Scalar(code)!)).utf8))
+                default: throw fail("invalid escape '\\\(String(decoding: [e], as: UTF8.self))'", at: pos - 2)
+                }
+                runStart = pos
+                continue
+            }
+            pos += 1
+        }
+        guard let s = String(validating: out, as: UTF8.self) else { throw fail("invalid UTF-8 in a string", at: open) }
+        return s
+    }
+}
+
+/// Colours for pretty JSON on a terminal.
+public struct JSONColors: Sendable {
+    /// Object keys.
+    public var key: String
+    /// Strings.
+    public var string: String
+    /// Numbers.
+    public var number: String
+    /// true, false, null.
+    public var literal: String
+    /// Reset.
+    public var reset: String
+    /// The default ANSI palette.
+    public static let ansi = JSONColors(key: "\u{1B}[34;1m", string: "\u{1B}[32m", number: "\u{1B}[36m", literal: "\u{1B}[33m", reset: "\u{1B}[0m")
+}
+
+/// Writes `Value`s as JSON: compact, or pretty with optional colours.
+///
+/// Integers print without `.0`; other numbers as the shortest text that reads back the same
+/// (non-finite numbers print as null); control characters, DEL, C1 controls and U+2028/2029 are
+/// escaped so that a string can never inject terminal escapes.
+public enum JSONWriter {
+    /// One line, no spaces.
+    public static func compact(_ v: Value) -> String {
+        var out: [UInt8] = []
+        write(v.toJSONValue(), into: &out, indent: nil, level: 0, colors: nil)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Indented with `indent` spaces, optionally coloured.
+    public static func pretty(_ v: Value, indent: Int = 2, colors: JSONColors? = nil) -> String {
+        var out: [UInt8] = []
+        write(v.toJSONValue(), into: &out, indent: indent, level: 0, colors: colors)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func write(_ v: Value, into out: inout [UInt8], indent: Int?, level: Int, colors: JSONColors?) {
+        func paint(_ c: String?, _ body: (inout [UInt8]) -> Void) {
+            if let c { out.append(contentsOf: c.utf8) }
+            body(&out)
+            if c != nil, let r = colors?.reset { out.append(contentsOf: r.utf8) }
+        }
+        func newline(_ l: Int) {
+            guard let indent else { return }
+            out.append(0x0A)
+            out.append(contentsOf: repeatElement(0x20, count: indent * l))
+        }
+        switch v {
+        case .null: paint(colors?.literal) { $0.append(contentsOf: "null".utf8) }
+        case .bool(let b): paint(colors?.literal) { $0.append(contentsOf: (b ? "true" : "false").utf8) }
+        case .int(let i): paint(colors?.number) { $0.append(contentsOf: String(i).utf8) }
+        case .double(let d):
+            paint(colors?.number) { o in
+                if !d.isFinite {
+                    o.append(contentsOf: "null".utf8)
+                } else if d == d.rounded(), abs(d) < 1e16 {
+                    o.append(contentsOf: String(Int(d)).utf8)
+                } else {
+                    o.append(contentsOf: d.description.utf8)
+                }
+            }
+        case .string(let s): paint(colors?.string) { writeString(s, into: &$0) }
+        case .list(let l):
+            if l.isEmpty {
+                out.append(contentsOf: "[]".utf8)
+                return
+            }
+            out.append(UInt8(ascii: "["))
+            for (i, e) in l.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(level + 1)
+                write(e, into: &out, indent: indent, level: level + 1, colors: colors)
+            }
+            newline(level)
+            out.append(UInt8(ascii: "]"))
+        case .record(let r):
+            if r.isEmpty {
+                out.append(contentsOf: "{}".utf8)
+                return
+            }
+            out.append(UInt8(ascii: "{"))
+            for i in 0..<r.count {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(level + 1)
+                paint(colors?.key) { writeString(r.keys[i], into: &$0) }
+                out.append(UInt8(ascii: ":"))
+                if indent != nil { out.append(0x20) }
+                write(r.values[i], into: &out, indent: indent, level: level + 1, colors: colors)
+            }
+            newline(level)
+            out.append(UInt8(ascii: "}"))
+        case .bytes, .response, .opaque:
+            write(v.toJSONValue(), into: &out, indent: indent, level: level, colors: colors)
+        }
+    }
+
+    static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(0x22)
+        for scalar in s.unicodeScalars {
+            switch scalar.value {
+            case 0x22: out.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029:
+                let hex = String(scalar.value, radix: 16)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+            default: out.append(contentsOf: String(scalar).utf8)
+            }
+        }
+        out.append(0x22)
+    }
+}
+
+extension Value {
+    /// The value as plain JSON data: bytes become text (or `{bytes, base64}`), a response a record
+    /// `{status, statusText, url, headers, elapsed, body}`, an opaque value its display text.
+    public func toJSONValue() -> Value {
+        switch self {
+        case .bytes(let b):
+            if let s = String(validating: b, as: UTF8.self) { return .string(s) }
+            return ["bytes": .int(b.count)]
+        case .response(let r):
+            var headers = Record()
+            for h in r.headers {
+                let k = h.name.lowercased()
+                if case .string(let old)? = headers[k] { headers[k] = .string(old + ", " + h.value) } else { headers[k] = .string(h.value) }
+            }
+            let body: Value = (try? JSON.parse(r.body)) ?? Value.bytes(r.body).toJSONValue()
+            return [
+                "status": .int(r.status), "statusText": .string(r.statusText), "url": .string(r.url),
+                "headers": .record(headers), "elapsed": .double(r.elapsed), "body": body,
+            ]
+        case .opaque(let o): return .string(o.displayText)
+        default: return self
+        }
+    }
+}
