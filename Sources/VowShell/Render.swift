@@ -18,7 +18,40 @@ public struct Renderer: Sendable {
     public func value(_ v: Value) -> String {
         if jsonLines { return JSONWriter.compact(v) }
         if case .string(let s) = v { return s }
+        if case .response(let r) = v { return response(r) }
         return JSONWriter.pretty(v, colors: colors ? .ansi : nil)
+    }
+
+    /// A response: the status line, the headers (lower-case names), a blank line and the body
+    /// (pretty JSON when it parses, else its text, else its size).
+    public func response(_ r: HTTPResponse) -> String {
+        let bold = colors ? "\u{1B}[1m" : "", dim = colors ? "\u{1B}[2m" : "", reset = colors ? "\u{1B}[0m" : ""
+        var out = "\(bold)HTTP \(r.status) \(r.statusText)\(reset)\n"
+        for h in r.headers { out += "\(dim)\(h.name.lowercased()):\(reset) \(sanitize(h.value))\n" }
+        if r.body.isEmpty { return String(out.dropLast()) }
+        out += "\n"
+        if let parsed = try? JSON.parse(r.body) {
+            out += JSONWriter.pretty(parsed, colors: colors ? .ansi : nil)
+        } else if let text = String(validating: r.body, as: UTF8.self) {
+            out += sanitize(text)
+        } else {
+            out += "<\(r.body.count) bytes of binary data>"
+        }
+        return out
+    }
+
+    /// Text with terminal control characters (other than newline and tab) made visible.
+    func sanitize(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) }) else { return s }
+        var out = ""
+        for u in s.unicodeScalars {
+            if (u.value < 0x20 && u != "\n" && u != "\t") || u.value == 0x7F || (0x80..<0xA0).contains(u.value) {
+                out += "\\u{\(String(u.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+        return out
     }
 
     /// An error: kind and message, the statement with the rejecting stage underlined, the input
@@ -38,7 +71,7 @@ public struct Renderer: Sendable {
             while lineStart > 0 && bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
             var lineEnd = lo
             while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
-            let line = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
+            let line = VowError.redactingSecrets(String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self))
             let pad = String(decoding: bytes[lineStart..<lo], as: UTF8.self).count
             let width = max(1, String(decoding: bytes[lo..<min(hi, lineEnd)], as: UTF8.self).count)
             out += "\n  \(blue)│\(reset) \(line)"

@@ -133,3 +133,10 @@ public final class HTTPResponse: Sendable {
         return headers.first { $0.name.lowercased() == lower }?.value
     }
 }
+
+extension Record: ExpressibleByDictionaryLiteral {
+    /// A record literal; keys keep their written order.
+    public init(dictionaryLiteral elements: (String, Value)...) {
+        self.init(elements)
+    }
+}

@@ -96,7 +96,8 @@ public struct VowError: Error, Sendable, CustomStringConvertible {
         if let origin {
             r["stage"] = .string(origin.stage)
             r["at"] = .string(
-                String(decoding: Array(origin.statement.utf8)[clamped(origin.range, origin.statement.utf8.count)], as: UTF8.self))
+                VowError.redactingSecrets(
+                    String(decoding: Array(origin.statement.utf8)[clamped(origin.range, origin.statement.utf8.count)], as: UTF8.self)))
         }
         for (i, k) in details.keys.enumerated() where r[k] == nil {
             r[k] = details.values[i]
@@ -112,4 +113,22 @@ private func clamped(_ r: Range<Int>, _ count: Int) -> Range<Int> {
     let lo = max(0, min(r.lowerBound, count))
     let hi = max(lo, min(r.upperBound, count))
     return lo..<hi
+}
+
+extension VowError {
+    /// `source` with secrets masked, character for character (so that carets still line up):
+    /// the values of `--bearer`, `--auth`, Authorization/Cookie headers, and URL passwords.
+    public static func redactingSecrets(_ source: String) -> String {
+        var out = source
+        let patterns: [Regex<(Substring, Substring, Substring)>] = [
+            #/(?i)(--bearer\s+["']?)([^\s"']+)/#,
+            #/(?i)(--auth\s+["']?)([^\s"']+)/#,
+            #/(?i)((?:proxy-authorization|authorization|cookie)\s*:\s*)([^"'\n]+)/#,
+            #/(://[^/\s:@]+:)([^@\s/]+)(?=@)/#,
+        ]
+        for p in patterns {
+            out = out.replacing(p) { m in m.output.1 + String(repeating: "*", count: m.output.2.count) }
+        }
+        return out
+    }
 }

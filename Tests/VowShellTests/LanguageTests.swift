@@ -4,11 +4,15 @@ import XCTest
 
 @testable import VowRuntime
 @testable import VowShell
+import VowValue
 
 /// Runs vow source in-process, capturing stdout, stderr and the exit status.
-func runVow(_ source: String, json: Bool = false) -> (out: String, err: String, status: Int32) {
+func runVow(_ source: String, json: Bool = false, variables: [String: Value] = [:]) -> (out: String, err: String, status: Int32) {
     let out = Mutex(""), err = Mutex("")
-    let session = Session(output: OutputSink { s in out.withLock { $0 += s } })
+    var options = SessionOptions()
+    options.variables = variables
+    let session = Session(output: OutputSink { s in out.withLock { $0 += s } }, options: options)
+    defer { session.http.shutdown() }
     let runner = Runner(session: session, renderer: Renderer(colors: false, jsonLines: json), errors: { s in err.withLock { $0 += s + "\n" } })
     let status = runner.run(source, name: "<test>")
     return (out.withLock { $0 }, err.withLock { $0 }, status)

@@ -30,6 +30,8 @@ public struct SessionOptions: Sendable {
     public var arguments: [String] = []
     /// Extra directories to search for `vow-NAME` stages before PATH.
     public var stagePath: [String] = []
+    /// Variables defined before the first statement runs (e.g. a base URL for scripts and tests).
+    public var variables: [String: Value] = [:]
     /// Makes default options.
     public init() {}
 }
@@ -75,6 +77,8 @@ public final class Session: @unchecked Sendable {
     public let options: SessionOptions
     /// Background jobs.
     public let jobs = JobTable()
+    /// The session's HTTP client.
+    public let http = HTTPEngine()
     /// Set by the shell: renders a value the way results print (for `print`).
     public var renderValue: @Sendable (Value) -> String = { v in JSONWriter.compact(v) }
 
@@ -105,6 +109,7 @@ public final class Session: @unchecked Sendable {
         self.options = options
         globals["args"] = .value(.list(options.arguments.map { .string($0) }))
         for (i, a) in options.arguments.enumerated() { globals["\(i + 1)"] = .value(.string(a)) }
+        for (k, v) in options.variables { globals[k] = .value(v) }
     }
 
     /// Runs `body` on the session executor and waits for its result (from a non-executor thread).

@@ -41,7 +41,8 @@ struct RetryStage: StageDefinition {
         When the pipeline before it rejects, runs it again, up to N retries (N+1 attempts in all),
         waiting --delay between attempts (doubling each time with --backoff exp). --on takes a
         comma-separated list of error kinds to retry (default: every kind but syntax, type and
-        cancelled). Rejects with the last error.
+        cancelled). An HTTP 429 or 503 response with a Retry-After header waits that long instead
+        (at most 5 minutes). Rejects with the last error.
         """
     static let flags = [
         FlagSpec("delay", value: "D", help: "wait between attempts (default 0)"),
@@ -78,9 +79,18 @@ struct RetryStage: StageDefinition {
         return Promise<Value>.retry(
             attempts: n + 1, delay: delay, backoff: backoff, name: "retry", on: call.executor,
             shouldRetry: { e, _ in
-                let k = toVowError(e).kind
-                if let kinds { return kinds.contains(k.rawValue) ? .retry : .stop }
-                return [.syntax, .type, .cancelled].contains(k) ? .stop : .retry
+                let error = toVowError(e)
+                let k = error.kind
+                let go: Bool
+                if let kinds { go = kinds.contains(k.rawValue) } else { go = ![.syntax, .type, .cancelled].contains(k) }
+                guard go else { return .stop }
+                // An HTTP 429 or 503 with Retry-After says how long to wait (at most 5 minutes).
+                if k == .http, let status = error.details["status"]?.intValue, status == 429 || status == 503,
+                    let after = error.details["retryAfter"]?.doubleValue
+                {
+                    return .retryAfter(min(after, 300))
+                }
+                return .retry
             },
             { attempt in attempt == 1 ? first : rerun() })
     }

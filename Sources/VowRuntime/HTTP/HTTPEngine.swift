@@ -1,0 +1,336 @@
+import AsyncHTTPClient
+import Dispatch
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+import VowPromises
+import VowValue
+
+/// One HTTP request, as the stages describe it.
+public struct HTTPRequestSpec: Sendable {
+    /// GET, POST, …
+    public var method: String
+    /// The absolute URL, query included.
+    public var url: String
+    /// Request headers in order.
+    public var headers: [(name: String, value: String)] = []
+    /// The body, if any.
+    public var body: [UInt8]?
+    /// Seconds for the whole request, body included.
+    public var timeout: Double = 30
+    /// Follow redirects.
+    public var follow = true
+    /// The most redirects followed before giving up.
+    public var maxRedirects = 10
+    /// The largest body read; a larger one rejects without reading the rest.
+    public var maxSize = 64 << 20
+    /// Fulfil on 4xx/5xx instead of rejecting.
+    public var allowErrors = false
+    /// Skip TLS certificate verification.
+    public var insecure = false
+    /// The stage that made the request, for messages.
+    public var stage = "fetch"
+
+    /// Makes a request description.
+    public init(method: String, url: String) {
+        self.method = method
+        self.url = url
+    }
+
+    /// True when a header of that name is set (case-insensitive).
+    public func hasHeader(_ name: String) -> Bool {
+        headers.contains { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+}
+
+/// The session's HTTP client: one AsyncHTTPClient per session (a second one, made on first use,
+/// for `--insecure`), a shared connection pool sized for 64 concurrent requests per host,
+/// redirects followed here so that each request can set its own policy, and errors turned into
+/// `http`, `network` and `timeout` errors that name what failed.
+public final class HTTPEngine: Sendable {
+    private struct Clients {
+        var secure: HTTPClient?
+        var insecure: HTTPClient?
+        var closed = false
+    }
+
+    private let clients = Mutex(Clients())
+
+    /// Makes an engine; clients are created on the first request.
+    public init() {}
+
+    static func configuration(insecure: Bool) -> HTTPClient.Configuration {
+        var c = HTTPClient.Configuration()
+        c.redirectConfiguration = .disallow
+        c.decompression = .enabled(limit: .none)
+        c.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+        c.connectionPool.retryConnectionEstablishment = false
+        c.timeout.connect = .seconds(10)
+        if insecure {
+            var tls = c.tlsConfiguration ?? .makeClientConfiguration()
+            tls.certificateVerification = .none
+            c.tlsConfiguration = tls
+        }
+        return c
+    }
+
+    func client(insecure: Bool) throws -> HTTPClient {
+        try clients.withLock { c in
+            if c.closed { throw VowError(.network, "the HTTP client is shut down") }
+            if insecure {
+                if let client = c.insecure { return client }
+                let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.configuration(insecure: true))
+                c.insecure = client
+                return client
+            }
+            if let client = c.secure { return client }
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.configuration(insecure: false))
+            c.secure = client
+            return client
+        }
+    }
+
+    /// Shuts the clients down (open connections are closed); later requests reject.
+    public func shutdown() {
+        let all = clients.withLock { c -> [HTTPClient] in
+            c.closed = true
+            defer { c.secure = nil; c.insecure = nil }
+            return [c.secure, c.insecure].compactMap { $0 }
+        }
+        for client in all { try? client.syncShutdown() }
+    }
+
+    // MARK: Requests
+
+    /// Starts the request at once; the promise fulfils with a response value. Cancelling it aborts
+    /// the request (the server sees the connection close).
+    public func perform(_ spec: HTTPRequestSpec, on executor: any PromiseExecutor) -> Promise<Value> {
+        let (promise, resolver) = Promise<Value>.pending(name: "http", on: executor)
+        let task = Task {
+            do {
+                let response = try await self.run(spec)
+                resolver.fulfill(response)
+            } catch {
+                resolver.reject(Self.describe(error, spec))
+            }
+        }
+        let timer = OneShotTimer(after: spec.timeout) {
+            task.cancel()
+            resolver.reject(
+                VowError(
+                    .timeout, "no complete response within \(formatSeconds(spec.timeout)) — \(spec.method) \(redactURL(spec.url))",
+                    details: ["limit": .double(spec.timeout), "url": .string(redactURL(spec.url)), "method": .string(spec.method)]))
+        }
+        resolver.onCancel { task.cancel() }
+        promise.whenSettled(on: executor) { _ in timer.cancel() }
+        return promise
+    }
+
+    func run(_ spec: HTTPRequestSpec) async throws -> Value {
+        let client = try client(insecure: spec.insecure)
+        let start = ContinuousClock.now
+        var current = spec
+        var visited: [String] = []
+        while true {
+            guard let url = URL(string: current.url), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                url.host != nil
+            else {
+                throw VowError(.type, "\(spec.stage): invalid URL '\(redactURL(current.url))' (expected http:// or https://)")
+            }
+            var request = HTTPClientRequest(url: current.url)
+            request.method = HTTPMethod(rawValue: current.method)
+            for h in current.headers { request.headers.add(name: h.name, value: h.value) }
+            if let body = current.body { request.body = .bytes(body) }
+            let deadline = NIODeadline.now() + .nanoseconds(Int64((spec.timeout + 1) * 1e9))
+            let response = try await client.execute(request, deadline: deadline)
+            let status = Int(response.status.code)
+            if current.follow, (300..<400).contains(status), status != 304, let location = response.headers.first(name: "Location") {
+                // Drain nothing: dropping the body lets the client close or reuse the connection.
+                visited.append(current.url)
+                guard let next = URL(string: location, relativeTo: url)?.absoluteString else {
+                    throw VowError(.http, "\(status): redirect to an invalid Location '\(location)'")
+                }
+                if visited.count > current.maxRedirects || visited.contains(next) {
+                    let body = try await readBody(response, max: current.maxSize, spec: current)
+                    let resp = makeResponse(response, url: current.url, method: current.method, body: body, start: start)
+                    let loop = visited.contains(next)
+                    throw httpError(
+                        resp,
+                        message: loop
+                            ? "redirect loop: \(redactURL(next)) was already visited — \(current.method) \(redactURL(spec.url))"
+                            : "too many redirects (more than \(current.maxRedirects)) — \(current.method) \(redactURL(spec.url))",
+                        extra: ["redirects": .list(visited.map { .string(redactURL($0)) })])
+                }
+                let sameOrigin = URL(string: next).map { $0.host == url.host && $0.scheme == url.scheme && $0.port == url.port } ?? false
+                if status == 303 || ((status == 301 || status == 302) && current.method == "POST") {
+                    current.method = current.method == "HEAD" ? "HEAD" : "GET"
+                    current.body = nil
+                    current.headers.removeAll { ["content-type", "content-length"].contains($0.name.lowercased()) }
+                }
+                if !sameOrigin {
+                    current.headers.removeAll { ["authorization", "cookie"].contains($0.name.lowercased()) }
+                }
+                current.url = next
+                continue
+            }
+            let body = current.method == "HEAD" ? [] : try await readBody(response, max: current.maxSize, spec: current)
+            let resp = makeResponse(response, url: current.url, method: current.method, body: body, start: start)
+            if status >= 400 && !current.allowErrors {
+                throw httpError(resp, message: "\(status) \(resp.statusText) — \(current.method) \(redactURL(current.url))")
+            }
+            return .response(resp)
+        }
+    }
+
+    func readBody(_ response: HTTPClientResponse, max: Int, spec: HTTPRequestSpec) async throws -> [UInt8] {
+        if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > max {
+            throw VowError(
+                .http, "the body is \(length) bytes, over the limit of \(max) (--max-size) — \(spec.method) \(redactURL(spec.url))",
+                details: ["status": .int(Int(response.status.code)), "limit": .int(max), "size": .int(length)])
+        }
+        var out: [UInt8] = []
+        for try await chunk in response.body {
+            if out.count + chunk.readableBytes > max {
+                throw VowError(
+                    .http, "the body is over the limit of \(max) bytes (--max-size) — \(spec.method) \(redactURL(spec.url))",
+                    details: ["status": .int(Int(response.status.code)), "limit": .int(max)])
+            }
+            chunk.withUnsafeReadableBytes { out.append(contentsOf: $0) }
+        }
+        return out
+    }
+
+    func makeResponse(_ r: HTTPClientResponse, url: String, method: String, body: [UInt8], start: ContinuousClock.Instant) -> HTTPResponse {
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return HTTPResponse(
+            status: Int(r.status.code), statusText: r.status.reasonPhrase, url: url, method: method,
+            headers: r.headers.map { (name: $0.name, value: $0.value) }, elapsed: seconds, body: body)
+    }
+
+    func httpError(_ r: HTTPResponse, message: String, extra: Record = Record()) -> VowError {
+        var d = Record()
+        d["status"] = .int(r.status)
+        d["statusText"] = .string(r.statusText)
+        d["url"] = .string(redactURL(r.url))
+        d["method"] = .string(r.method)
+        var headers = Record()
+        for h in r.headers {
+            let k = h.name.lowercased()
+            let v = sensitiveHeaders.contains(k) ? "<redacted>" : h.value
+            if case .string(let old)? = headers[k] { headers[k] = .string(old + ", " + v) } else { headers[k] = .string(v) }
+        }
+        d["headers"] = .record(headers)
+        if let parsed = try? JSON.parse(r.body) {
+            d["body"] = parsed
+        } else if let text = String(validating: r.body, as: UTF8.self) {
+            d["body"] = .string(text)
+        } else {
+            d["body"] = Value.bytes(r.body).toJSONValue()
+        }
+        if let after = r.header("Retry-After"), let seconds = parseRetryAfter(after) {
+            d["retryAfter"] = .double(seconds)
+        }
+        for (k, v) in zip(extra.keys, extra.values) { d[k] = v }
+        return VowError(.http, message, details: d)
+    }
+
+    /// Turns a client failure into a `network` (or `timeout`) error naming host and port.
+    static func describe(_ error: any Error, _ spec: HTTPRequestSpec) -> any Error {
+        if error is VowError { return error }
+        let url = URL(string: spec.url)
+        let host = url?.host ?? "?"
+        let port = url?.port ?? (url?.scheme?.lowercased() == "https" ? 443 : 80)
+        let target = "\(host):\(port)"
+        let what = "\(spec.method) \(redactURL(spec.url))"
+        var details: Record = ["host": .string(host), "port": .int(port), "url": .string(redactURL(spec.url))]
+        let text = String(describing: error)
+        details["reason"] = .string(text)
+        if error is CancellationError {
+            return VowError(.cancelled, "request cancelled — \(what)", details: details)
+        }
+        if let e = error as? HTTPClientError {
+            switch e {
+            case .deadlineExceeded, .readTimeout:
+                return VowError(.timeout, "no complete response within \(formatSeconds(spec.timeout)) — \(what)", details: details)
+            case .connectTimeout:
+                return VowError(.network, "connecting to \(target) timed out — \(what)", details: details)
+            case .remoteConnectionClosed:
+                return VowError(.network, "\(target) closed the connection before the response was complete — \(what)", details: details)
+            case .cancelled:
+                return VowError(.cancelled, "request cancelled — \(what)", details: details)
+            default: break
+            }
+        }
+        if let e = error as? NIOConnectionError {
+            if e.connectionErrors.isEmpty, e.dnsAError != nil || e.dnsAAAAError != nil {
+                return VowError(.network, "cannot resolve host '\(host)' — \(what)", details: details)
+            }
+            if let first = e.connectionErrors.first?.error as? IOError {
+                return ioFailure(first.errnoCode, target: target, what: what, details: details)
+            }
+        }
+        if let e = error as? IOError {
+            return ioFailure(e.errnoCode, target: target, what: what, details: details)
+        }
+        if error is NIOConnectionError || text.contains("resolve") || text.contains("DNS") {
+            return VowError(.network, "cannot resolve host '\(host)' — \(what)", details: details)
+        }
+        let typeName = String(reflecting: type(of: error))
+        if typeName.contains("SSL") || typeName.contains("TLS") || text.contains("certificate") {
+            return VowError(.network, "TLS failure with \(target): \(text) — \(what)", details: details)
+        }
+        if text.contains("connectionRefused") || text.lowercased().contains("refused") {
+            return VowError(.network, "connection refused \(target) — \(what)", details: details)
+        }
+        if text.contains("NIOHTTPDecoderError") || text.contains("HTTPParserError") || typeName.contains("HTTPParserError") {
+            return VowError(.network, "protocol error from \(target): \(text) — \(what)", details: details)
+        }
+        return VowError(.network, "request to \(target) failed: \(text) — \(what)", details: details)
+    }
+
+    static func ioFailure(_ errno: Int32, target: String, what: String, details: Record) -> VowError {
+        switch errno {
+        case ECONNREFUSED: return VowError(.network, "connection refused \(target) — \(what)", details: details)
+        case ECONNRESET: return VowError(.network, "connection reset by \(target) — \(what)", details: details)
+        case ETIMEDOUT: return VowError(.network, "connecting to \(target) timed out — \(what)", details: details)
+        case ENETUNREACH, EHOSTUNREACH: return VowError(.network, "\(target) is unreachable — \(what)", details: details)
+        default: return VowError(.network, "request to \(target) failed: \(String(cString: strerror(errno))) — \(what)", details: details)
+        }
+    }
+}
+
+/// Header names whose values never appear in errors.
+let sensitiveHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
+
+/// The URL without a password (`user:pass@` becomes `user:***@`).
+func redactURL(_ s: String) -> String {
+    guard let at = s.firstIndex(of: "@"), let scheme = s.range(of: "://"), scheme.upperBound < at else { return s }
+    let userinfo = s[scheme.upperBound..<at]
+    if userinfo.contains("/") { return s }
+    if let colon = userinfo.firstIndex(of: ":") {
+        return String(s[..<colon]) + ":***" + String(s[at...])
+    }
+    return s
+}
+
+/// Seconds as vow writes durations: `200ms`, `1.5s`.
+func formatSeconds(_ s: Double) -> String {
+    if s < 1 { return "\(Int((s * 1000).rounded()))ms" }
+    if s == s.rounded() { return "\(Int(s))s" }
+    return "\(s)s"
+}
+
+/// A Retry-After value: seconds, or an HTTP date.
+func parseRetryAfter(_ s: String) -> Double? {
+    let t = s.trimmingCharacters(in: .whitespaces)
+    if let n = Double(t), n >= 0 { return n }
+    let f = DateFormatter()
+    f.locale = Locale(identifier: "en_US_POSIX")
+    f.timeZone = TimeZone(identifier: "GMT")
+    f.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+    if let d = f.date(from: t) { return max(0, d.timeIntervalSinceNow) }
+    return nil
+}

@@ -1,0 +1,288 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// A real HTTP/1.1 server on 127.0.0.1, on a free port, that the tests start themselves.
+///
+/// Its routes reflect requests and misbehave on demand, so that every way a server can fail is
+/// met for real:
+///
+/// | route | behaviour |
+/// | --- | --- |
+/// | `/user.json` | `{"user": {"name": "Ada Lovelace", "login": "ada"}}` |
+/// | `/followers/NAME` | `{"name": NAME, "count": 42}` |
+/// | `/echo` | any method; reflects `{method, path, query, headers, body, bodyText}` |
+/// | `/status/CODE` | answers CODE with a JSON body `{"error": …, "status": CODE}` |
+/// | `/redirect/N` | a chain of N redirects ending at `/echo` |
+/// | `/redirect-to?url=U&code=C` | one redirect to U (status C, default 302) |
+/// | `/loop` | redirects to itself |
+/// | `/cookie` | sets a cookie |
+/// | `/retry-after?key=K&fails=N&status=S&after=SECONDS` | answers S (429) with Retry-After the first N times per key |
+/// | `/gzip` | a gzip-encoded JSON body |
+/// | `/slow?ms=N` | headers at once, then the body a chunk every 50 ms for N ms |
+/// | `/stall` | never answers |
+/// | `/reset` | promises 100000 bytes, sends 10, closes the connection |
+/// | `/invalid-json` | a JSON content type with a broken body |
+/// | `/invalid-utf8` | bytes that are not UTF-8 |
+/// | `/big?bytes=N` | N bytes with a Content-Length; `/big-chunked?bytes=N` without one |
+/// | `/count?key=K` | how many requests K has seen |
+public final class FixtureServer: Sendable {
+    /// The port the server listens on.
+    public let port: Int
+    /// `http://127.0.0.1:PORT`.
+    public var base: String { "http://127.0.0.1:\(port)" }
+
+    private let channel: any Channel
+    private let group: MultiThreadedEventLoopGroup
+    let stats: Stats
+
+    /// Counters shared by every connection.
+    final class Stats: Sendable {
+        let opened = Atomic<Int>(0)
+        let closed = Atomic<Int>(0)
+        let hits = Mutex<[String: Int]>([:])
+
+        func hit(_ key: String) -> Int {
+            hits.withLock { h in
+                h[key, default: 0] += 1
+                return h[key]!
+            }
+        }
+    }
+
+    /// Connections the server has seen opened.
+    public var openedConnections: Int { stats.opened.load(ordering: .acquiring) }
+    /// Connections the server has seen closed (by either side).
+    public var closedConnections: Int { stats.closed.load(ordering: .acquiring) }
+
+    /// How many requests have hit `path` (query excluded).
+    public func hits(_ path: String) -> Int { stats.hits.withLock { $0["path:" + path] ?? 0 } }
+
+    /// Starts a server on a free port of 127.0.0.1.
+    public static func start() throws -> FixtureServer {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let stats = Stats()
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                stats.opened.wrappingAdd(1, ordering: .relaxed)
+                channel.closeFuture.whenComplete { _ in stats.closed.wrappingAdd(1, ordering: .releasing) }
+                return channel.pipeline.configureHTTPServerPipeline().flatMap {
+                    channel.pipeline.addHandler(FixtureHandler(stats: stats))
+                }
+            }
+        let channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
+        return FixtureServer(port: channel.localAddress!.port!, channel: channel, group: group, stats: stats)
+    }
+
+    private init(port: Int, channel: any Channel, group: MultiThreadedEventLoopGroup, stats: Stats) {
+        self.port = port
+        self.channel = channel
+        self.group = group
+        self.stats = stats
+    }
+
+    /// Waits (bounded) until at least `n` connections have been closed; returns whether they were.
+    public func waitForClosedConnections(_ n: Int, timeout: Double = 5) -> Bool {
+        let end = Date().addingTimeInterval(timeout)
+        while closedConnections < n {
+            if Date() > end { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return true
+    }
+
+    /// Stops listening and closes every connection.
+    public func shutdown() {
+        try? channel.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+}
+
+/// A gzip stream (mtime 0) of `{"compressed": true, "items": [1, 2, 3]}`.
+let gzippedJSON: [UInt8] = [
+    0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xff, 0xab, 0x56, 0x4a, 0xce, 0xcf, 0x2d, 0x28, 0x4a,
+    0x2d, 0x2e, 0x4e, 0x4d, 0x51, 0xb2, 0x52, 0x28, 0x29, 0x2a, 0x4d, 0xd5, 0x51, 0x50, 0xca, 0x2c, 0x49, 0xcd,
+    0x2d, 0x06, 0x72, 0xa3, 0x0d, 0x75, 0x14, 0x8c, 0x74, 0x14, 0x8c, 0x63, 0x6b, 0x01, 0xe9, 0x97, 0xf4, 0x84,
+    0x28, 0x00, 0x00, 0x00,
+]
+
+final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    let stats: FixtureServer.Stats
+    var head: HTTPRequestHead?
+    var body: [UInt8] = []
+
+    init(stats: FixtureServer.Stats) { self.stats = stats }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let h):
+            head = h
+            body = []
+        case .body(var buf):
+            body += buf.readBytes(length: buf.readableBytes) ?? []
+        case .end:
+            guard let head else { return }
+            respond(context: context, head: head, body: body)
+            self.head = nil
+        }
+    }
+
+    // MARK: Routing
+
+    func respond(context: ChannelHandlerContext, head: HTTPRequestHead, body: [UInt8]) {
+        let (path, query) = split(head.uri)
+        _ = stats.hit("path:" + path)
+        let parts = path.split(separator: "/").map(String.init)
+        let keepAlive = head.isKeepAlive
+        func send(_ status: HTTPResponseStatus, json: Any, headers: [(String, String)] = []) {
+            let data = (try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])) ?? Data()
+            write(context, status, [("Content-Type", "application/json")] + headers, Array(data), keepAlive: keepAlive)
+        }
+        switch parts.first ?? "" {
+        case "user.json":
+            send(.ok, json: ["user": ["name": "Ada Lovelace", "login": "ada"]])
+        case "followers":
+            send(.ok, json: ["name": parts.count > 1 ? parts[1] : "", "count": 42])
+        case "echo":
+            var headers: [String: String] = [:]
+            for (k, v) in head.headers { headers[k.lowercased()] = headers[k.lowercased()].map { $0 + ", " + v } ?? v }
+            let text = String(decoding: body, as: UTF8.self)
+            let parsed = (try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])) ?? NSNull()
+            send(.ok, json: [
+                "method": head.method.rawValue, "path": path, "uri": head.uri,
+                "query": query, "headers": headers, "body": parsed, "bodyText": text,
+            ])
+        case "status":
+            let code = Int(parts.count > 1 ? parts[1] : "") ?? 500
+            let status = HTTPResponseStatus(statusCode: code)
+            send(status, json: ["error": status.reasonPhrase, "status": code])
+        case "redirect":
+            let n = Int(parts.count > 1 ? parts[1] : "") ?? 0
+            let target = n <= 1 ? "/echo" : "/redirect/\(n - 1)"
+            write(context, .found, [("Location", target)], [], keepAlive: keepAlive)
+        case "redirect-to":
+            let code = Int(query["code"] ?? "") ?? 302
+            write(context, HTTPResponseStatus(statusCode: code), [("Location", query["url"] ?? "/echo")], [], keepAlive: keepAlive)
+        case "loop":
+            write(context, .found, [("Location", "/loop")], [], keepAlive: keepAlive)
+        case "cookie":
+            send(.ok, json: ["ok": true], headers: [("Set-Cookie", "session=s3cret; Path=/")])
+        case "retry-after":
+            let key = query["key"] ?? "default"
+            let n = stats.hit("retry:" + key)
+            let fails = Int(query["fails"] ?? "") ?? 1
+            if n <= fails {
+                let status = HTTPResponseStatus(statusCode: Int(query["status"] ?? "") ?? 429)
+                send(status, json: ["attempt": n], headers: [("Retry-After", query["after"] ?? "1")])
+            } else {
+                send(.ok, json: ["attempt": n])
+            }
+        case "count":
+            let key = query["key"] ?? "default"
+            send(.ok, json: ["count": stats.hits.withLock { $0["retry:" + key] ?? 0 }])
+        case "gzip":
+            write(context, .ok, [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], gzippedJSON, keepAlive: keepAlive)
+        case "slow":
+            slow(context, ms: Int(query["ms"] ?? "") ?? 1000)
+        case "stall":
+            break  // never answers; the connection stays open until the client gives up
+        case "reset":
+            var h = HTTPHeaders()
+            h.add(name: "Content-Type", value: "text/plain")
+            h.add(name: "Content-Length", value: "100000")
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: h))), promise: nil)
+            var buf = context.channel.allocator.buffer(capacity: 10)
+            buf.writeString("0123456789")
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buf))), promise: nil)
+            let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.eventLoop.scheduleTask(in: .milliseconds(20)) { ctx.value.close(promise: nil) }
+        case "invalid-json":
+            write(context, .ok, [("Content-Type", "application/json")], Array(#"{"a": 1,, "b": 2}"#.utf8), keepAlive: keepAlive)
+        case "invalid-utf8":
+            write(context, .ok, [("Content-Type", "text/plain")], [0x61, 0xFF, 0xFE, 0x62], keepAlive: keepAlive)
+        case "big":
+            let n = Int(query["bytes"] ?? "") ?? 1_000_000
+            write(context, .ok, [("Content-Type", "application/octet-stream")], [UInt8](repeating: 0x61, count: n), keepAlive: keepAlive)
+        case "big-chunked":
+            let n = Int(query["bytes"] ?? "") ?? 1_000_000
+            var h = HTTPHeaders()
+            h.add(name: "Content-Type", value: "application/octet-stream")
+            h.add(name: "Transfer-Encoding", value: "chunked")
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: h))), promise: nil)
+            var left = n
+            while left > 0 {
+                let k = min(left, 65536)
+                var buf = context.channel.allocator.buffer(capacity: k)
+                buf.writeRepeatingByte(0x61, count: k)
+                context.write(wrapOutboundOut(.body(.byteBuffer(buf))), promise: nil)
+                left -= k
+            }
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        default:
+            send(.notFound, json: ["error": "no route \(path)"])
+        }
+    }
+
+    func slow(_ context: ChannelHandlerContext, ms: Int) {
+        var h = HTTPHeaders()
+        h.add(name: "Content-Type", value: "text/plain")
+        h.add(name: "Transfer-Encoding", value: "chunked")
+        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: h))), promise: nil)
+        let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let chunks = max(1, ms / 50)
+        @Sendable func tick(_ i: Int) {
+            let context = ctx.value
+            guard context.channel.isActive else { return }
+            if i == chunks {
+                context.writeAndFlush(handler.value.wrapOutboundOut(.end(nil)), promise: nil)
+                return
+            }
+            var buf = context.channel.allocator.buffer(capacity: 8)
+            buf.writeString("chunk\(i)\n")
+            context.writeAndFlush(handler.value.wrapOutboundOut(.body(.byteBuffer(buf))), promise: nil)
+            context.eventLoop.scheduleTask(in: .milliseconds(50)) { tick(i + 1) }
+        }
+        tick(0)
+    }
+
+    func write(
+        _ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ headers: [(String, String)], _ body: [UInt8],
+        keepAlive: Bool
+    ) {
+        var h = HTTPHeaders()
+        for (k, v) in headers { h.add(name: k, value: v) }
+        h.add(name: "Content-Length", value: String(body.count))
+        if !keepAlive { h.add(name: "Connection", value: "close") }
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: h))), promise: nil)
+        if !body.isEmpty {
+            var buf = context.channel.allocator.buffer(capacity: body.count)
+            buf.writeBytes(body)
+            context.write(wrapOutboundOut(.body(.byteBuffer(buf))), promise: nil)
+        }
+        let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if !keepAlive {
+            let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
+            done.whenComplete { _ in ctx.value.close(promise: nil) }
+        }
+    }
+
+    func split(_ uri: String) -> (String, [String: String]) {
+        guard let q = uri.firstIndex(of: "?") else { return (uri, [:]) }
+        var query: [String: String] = [:]
+        for pair in uri[uri.index(after: q)...].split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1).map {
+                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+            }
+            query[kv[0]] = kv.count > 1 ? kv[1] : ""
+        }
+        return (String(uri[..<q]), query)
+    }
+}
