@@ -66,10 +66,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        // A loopback HTTP fixture server that misbehaves on demand, shared by the tests.
+        // forkpty, for driving the REPL through a real pseudo-terminal in tests.
+        .target(name: "CPTY", path: "Tests/CPTY"),
+        // A loopback HTTP fixture server that misbehaves on demand, and a pseudo-terminal driver,
+        // shared by the tests.
         .target(
             name: "TestSupport",
             dependencies: [
+                "CPTY",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

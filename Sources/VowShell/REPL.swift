@@ -1,66 +1,303 @@
 import CEditLine
 import Foundation
+import Synchronization
 import VowRuntime
 import VowSyntax
 
-/// The interactive loop: libedit line editing and history, continuation prompts.
+/// The interactive loop, on libedit in callback mode: the loop polls the terminal and a wake-up
+/// pipe, so that background job reports and Ctrl-C reach it while a line is being edited; a
+/// report is printed above the line, which is then redrawn intact.
 public final class REPL: @unchecked Sendable {
     let runner: Runner
     let historyPath: String
+    let historySize: Int32 = 1000
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let events = Mutex<[Event]>([])
+    private let editing = Atomic<Bool>(false)
+    private var buffer = ""
+    private var eofWarned = false
+    private var utf8 = true
 
-    /// Makes a REPL over `runner`.
+    enum Event {
+        case report(String, toStderr: Bool)
+        case interrupt
+    }
+
+    /// The REPL that libedit's C callbacks talk to.
+    nonisolated(unsafe) static var current: REPL?
+    /// The line libedit handed over (`.some(nil)` on end of input).
+    nonisolated(unsafe) static var completed: String??
+    /// Candidates of the completion in progress.
+    nonisolated(unsafe) static var candidates: [String] = []
+    nonisolated(unsafe) static var candidateIndex = 0
+
+    /// Makes a REPL over `runner`; history goes to `$VOW_HISTORY` or `~/.vow_history`.
     public init(runner: Runner) {
         self.runner = runner
         self.historyPath = ProcessInfo.processInfo.environment["VOW_HISTORY"] ?? (NSHomeDirectory() + "/.vow_history")
+        var fds: [Int32] = [0, 0]
+        _ = pipe(&fds)
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+        _ = fcntl(wakeRead, F_SETFL, fcntl(wakeRead, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(wakeWrite, F_SETFL, fcntl(wakeWrite, F_GETFL) | O_NONBLOCK)
+        let r = runner
+        runner.reportJob = { [weak self] text, isError in
+            guard let self else { return }
+            if self.editing.load(ordering: .acquiring) {
+                self.post(.report(text, toStderr: isError))
+            } else {
+                r.printDirect(text, toStderr: isError)
+            }
+        }
+        runner.spinner = isatty(2) == 1
+    }
+
+    /// Ctrl-C: cancels the running statement, or abandons the line being edited.
+    public func interrupt() {
+        if runner.isRunning {
+            runner.interrupt()
+        } else {
+            post(.interrupt)
+        }
+    }
+
+    private func post(_ e: Event) {
+        events.withLock { $0.append(e) }
+        var b: UInt8 = 1
+        _ = write(wakeWrite, &b, 1)
+    }
+
+    var prompt: String {
+        if !buffer.isEmpty { return utf8 ? "…> " : "...> " }
+        let n = runner.session.jobs.pendingCount
+        return n > 0 ? "vow[\(n) pending]> " : "vow> "
+    }
+
+    private func installHandler() {
+        REPL.completed = nil
+        rl_callback_handler_install(prompt) { line in
+            if let line {
+                REPL.completed = .some(String(cString: line))
+                free(line)
+            } else {
+                REPL.completed = .some(nil)
+            }
+        }
+        editing.store(true, ordering: .releasing)
+    }
+
+    private func removeHandler() {
+        editing.store(false, ordering: .releasing)
+        rl_callback_handler_remove()
     }
 
     /// Runs until Ctrl-D or `:quit`; returns the exit status (0).
     public func run() -> Int32 {
-        using_history()
-        stifle_history(1000)
-        _ = read_history(historyPath)
-        defer {
-            _ = write_history(historyPath)
-            chmod(historyPath, 0o600)
+        REPL.current = self
+        // libedit needs a UTF-8 locale for the `…>` prompt and for editing non-ASCII text.
+        setlocale(LC_CTYPE, "")
+        if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
+        utf8 = String(cString: nl_langinfo(nl_item(CODESET))) == "UTF-8"
+        vow_rl_setup { text, start, _ in
+            guard let text, let repl = REPL.current else { return nil }
+            let word = String(cString: text)
+            let bytes = Array(String(cString: vow_rl_line_buffer()).utf8)
+            let before = String(decoding: bytes[0..<min(Int(start), bytes.count)], as: UTF8.self)
+            guard let list = repl.completions(word: word, before: before) else { return nil }
+            vow_rl_completion_over()
+            REPL.candidates = list
+            REPL.candidateIndex = 0
+            return rl_completion_matches(text) { _, state in
+                if state == 0 { REPL.candidateIndex = 0 }
+                guard REPL.candidateIndex < REPL.candidates.count else { return nil }
+                defer { REPL.candidateIndex += 1 }
+                return strdup(REPL.candidates[REPL.candidateIndex])
+            }
         }
-        var buffer = ""
+        using_history()
+        stifle_history(historySize)
+        ensureHistoryFile()
+        _ = read_history(historyPath)
+        installHandler()
+        defer {
+            removeHandler()
+            saveHistory()
+        }
         while true {
-            let prompt = buffer.isEmpty ? (runner.session.jobs.pendingCount > 0 ? "vow[\(runner.session.jobs.pendingCount)]> " : "vow> ") : "…> "
-            guard let cline = readline(prompt) else {
-                print("")
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            let n = poll(&fds, 2, -1)
+            if n < 0 { continue }  // EINTR
+            if fds[1].revents != 0 {
+                var sink = [UInt8](repeating: 0, count: 64)
+                while read(wakeRead, &sink, sink.count) > 0 {}
+                for e in events.withLock({ q -> [Event] in defer { q.removeAll() }; return q }) {
+                    switch e {
+                    case .report(let text, let toStderr):
+                        // Above the line being edited, then the line again, intact.
+                        FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8))
+                        runner.printDirect(text, toStderr: toStderr)
+                        rl_forced_update_display()
+                    case .interrupt:
+                        buffer = ""
+                        removeHandler()
+                        FileHandle.standardOutput.write(Data("^C\n".utf8))
+                        installHandler()
+                    }
+                }
+            }
+            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                rl_callback_read_char()
+                if fds[0].revents & Int16(POLLIN) == 0, REPL.completed == nil { REPL.completed = .some(nil) }
+            }
+            guard let done = REPL.completed else { continue }
+            REPL.completed = nil
+            removeHandler()
+            guard let line = done else {
+                // Ctrl-D.
+                let pending = runner.session.jobs.pendingCount
+                if pending > 0 && !eofWarned {
+                    eofWarned = true
+                    FileHandle.standardOutput.write(Data("\n\(pending) job(s) still pending; Ctrl-D again to exit and cancel them\n".utf8))
+                    installHandler()
+                    continue
+                }
+                FileHandle.standardOutput.write(Data("\n".utf8))
+                for j in runner.session.jobs.all where j.promise.isPending { j.promise.cancel(reason: "cancelled: vow exited") }
                 return ExitStatus.ok
             }
-            let line = String(cString: cline)
-            free(cline)
-            buffer += buffer.isEmpty ? line : "\n" + line
-            if buffer.trimmingCharacters(in: .whitespaces).isEmpty {
-                buffer = ""
-                continue
-            }
-            if !Parser.isComplete(buffer) { continue }
-            let entry = buffer
+            eofWarned = false
+            if handle(line) == .quit { return ExitStatus.ok }
+            installHandler()
+        }
+    }
+
+    enum Outcome { case next, quit }
+
+    /// One line from the editor: continues an unfinished statement or runs a finished one.
+    func handle(_ line: String) -> Outcome {
+        buffer += buffer.isEmpty ? line : "\n" + line
+        if buffer.trimmingCharacters(in: .whitespaces).isEmpty {
             buffer = ""
-            if !entry.hasPrefix(" ") { add_history(entry) }
-            let trimmed = entry.trimmingCharacters(in: .whitespaces)
-            if trimmed == ":quit" || trimmed == ":q" { return ExitStatus.ok }
-            if trimmed == ":clear" {
-                print("\u{1B}[H\u{1B}[2J", terminator: "")
-                continue
+            return .next
+        }
+        if !Parser.isComplete(buffer) { return .next }
+        let entry = buffer
+        buffer = ""
+        if !entry.hasPrefix(" ") {
+            add_history(entry)
+            saveHistory()
+        }
+        let trimmed = entry.trimmingCharacters(in: .whitespaces)
+        let (command, argument) = splitMeta(trimmed)
+        switch command {
+        case ":quit", ":q", ":exit": return .quit
+        case ":clear":
+            FileHandle.standardOutput.write(Data("\u{1B}[H\u{1B}[2J".utf8))
+        case ":vars":
+            let vars = runner.session.onExecutor { self.runner.session.variableSummaries() }
+            if vars.isEmpty { print("no variables") }
+            for (n, s) in vars { print("$\(n) = \(s)") }
+        case ":jobs":
+            _ = runner.run("jobs", name: "<repl>")
+        case ":history":
+            if let list = history_list() {
+                var i = 0
+                while let entry = list[i] {
+                    print(String(format: "%5d  ", i + 1) + String(cString: entry.pointee.line))
+                    i += 1
+                }
             }
-            if trimmed == ":vars" {
-                for (n, s) in runner.session.onExecutor({ self.runner.session.variableSummaries() }) { print("$\(n) = \(s)") }
-                continue
+        case ":load":
+            guard !argument.isEmpty else {
+                runner.printDirect("error[syntax]: :load needs a FILE", toStderr: true)
+                break
             }
-            if trimmed == ":jobs" {
-                for j in runner.session.jobs.all { print("[\(j.id)] \(j.state)  \(j.statement)") }
-                continue
+            if let text = try? String(contentsOfFile: argument, encoding: .utf8) {
+                _ = runner.run(text.hasPrefix("#!") ? "#" + text : text, name: argument)
+            } else {
+                runner.printDirect("error[io]: cannot read \(argument)", toStderr: true)
             }
-            if trimmed.hasPrefix(":load ") {
-                let path = String(trimmed.dropFirst(6)).trimmingCharacters(in: .whitespaces)
-                if let text = try? String(contentsOfFile: path, encoding: .utf8) { _ = runner.run(text, name: path) } else { FileHandle.standardError.write(Data("error[io]: cannot read \(path)\n".utf8)) }
-                continue
-            }
+        default:
             _ = runner.run(entry, name: "<repl>")
         }
+        fflush(nil)
+        return .next
+    }
+
+    func splitMeta(_ s: String) -> (String, String) {
+        guard s.hasPrefix(":") else { return ("", s) }
+        let parts = s.split(separator: " ", maxSplits: 1)
+        return (String(parts[0]), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+    }
+
+    /// Completion candidates for `word`, given the line before it; nil means file names.
+    func completions(word: String, before: String) -> [String]? {
+        let session = runner.session
+        let variables: [String] = session.onExecutor { session.variableNames }
+        let defs: [String] = session.onExecutor { session.userStageNames }
+        let registry = session.registry
+        var stageNames: [String] = defs
+        for s in registry.stages { stageNames.append(s.name) }
+        var jobIDs: [Int] = []
+        for j in session.jobs.all { jobIDs.append(j.id) }
+        func flagNames(_ name: String) -> [String] {
+            guard let stage = registry.stage(named: name) else { return [] }
+            var out: [String] = []
+            for f in stage.flags { out.append(f.name) }
+            return out
+        }
+        return Completer.candidates(word: word, before: before, stages: stageNames, flags: flagNames, variables: variables, jobs: jobIDs)
+    }
+
+    private func ensureHistoryFile() {
+        let fd = open(historyPath, O_CREAT | O_WRONLY | O_APPEND, 0o600)
+        if fd >= 0 { close(fd) }
+        chmod(historyPath, 0o600)
+    }
+
+    private func saveHistory() {
+        ensureHistoryFile()
+        _ = write_history(historyPath)
+        _ = history_truncate_file(historyPath, historySize)
+        chmod(historyPath, 0o600)
+    }
+}
+
+/// Tab completion: stage names, flags of the stage being typed, `$variables`, `%jobs` and
+/// meta-commands; nil where file names are expected.
+public enum Completer {
+    /// The meta-commands.
+    public static let metaCommands = [":help", ":explain", ":trace", ":timeline", ":vars", ":jobs", ":load", ":history", ":clear", ":quit"]
+    /// Stages whose arguments start another stage.
+    static let wrappers: Set<String> = ["then", "catch", "finally", "tap", "each", "iterate"]
+
+    /// The candidates that start with `word`, sorted; nil to complete file names instead.
+    public static func candidates(
+        word: String, before: String, stages: [String], flags: (String) -> [String], variables: [String], jobs: [Int]
+    ) -> [String]? {
+        func matching(_ all: [String]) -> [String] { Array(Set(all.filter { $0.hasPrefix(word) })).sorted() }
+        if word.hasPrefix("$") { return matching(variables.map { "$" + $0 }) }
+        if word.hasPrefix("%") { return matching(jobs.map { "%\($0)" }) }
+        let statementStart = before.trimmingCharacters(in: .whitespaces).isEmpty
+        if word.hasPrefix(":") && statementStart { return matching(metaCommands) }
+        // The words of the stage being typed: after the last `|`, `(`, `[`, `{`, `,` or `;`.
+        let tail = before.split(omittingEmptySubsequences: false) { "|([{,;".contains($0) }.last.map(String.init) ?? before
+        let words = tail.split(separator: " ").map(String.init)
+        if word.hasPrefix("-") {
+            var names: [String] = []
+            for w in words where !w.hasPrefix("-") {
+                names += flags(w).map { "--" + $0 }
+                if !wrappers.contains(w) && !names.isEmpty { break }
+            }
+            return matching(names)
+        }
+        if words.isEmpty || (words.count == 1 && wrappers.contains(words[0])) || (words.last.map { wrappers.contains($0) } ?? false) {
+            var all = stages
+            if statementStart { all += ["let", "def"] }
+            return matching(all)
+        }
+        return nil
     }
 }

@@ -28,6 +28,23 @@ public final class Runner: @unchecked Sendable {
     let errorSink: @Sendable (String) -> Void
     private let current = Mutex<Promise<Value>?>(nil)
     private let interrupted = Atomic<Bool>(false)
+    /// Where background job reports go (text, and whether it is an error); by default straight
+    /// to stdout or stderr. The REPL routes them above the line being edited.
+    public var reportJob: (@Sendable (String, Bool) -> Void)?
+    /// Draw a spinner on stderr while a statement is pending for more than 150 ms.
+    public var spinner = false
+
+    /// True while a statement is running (not a background job).
+    public var isRunning: Bool { current.withLock { $0 != nil } }
+
+    /// Prints a result line to stdout, or an error to stderr.
+    public func printDirect(_ text: String, toStderr: Bool) {
+        if toStderr { errorSink(text) } else { session.output.emit(text + "\n") }
+    }
+
+    private func report(_ text: String, isError: Bool) {
+        if let reportJob { reportJob(text, isError) } else { printDirect(text, toStderr: isError) }
+    }
 
     /// Makes a runner.
     public init(session: Session, renderer: Renderer, errors: @escaping @Sendable (String) -> Void = { s in
@@ -49,6 +66,7 @@ public final class Runner: @unchecked Sendable {
 
     /// Parses, checks and runs `text`; returns the exit status.
     public func run(_ text: String, name: String) -> Int32 {
+        interrupted.store(false, ordering: .relaxed)
         let source = SourceText(text, name: name)
         let program: Program
         do {
@@ -85,8 +103,14 @@ public final class Runner: @unchecked Sendable {
                 p.whenSettled(on: self.session.executor) { r in
                     self.session.jobs.markSettled(id, reported: true)
                     switch r {
-                    case .success(let v): self.session.output.emit("[\(id)] fulfilled: \(Renderer(colors: false, jsonLines: true).value(v))\n")
-                    case .failure(let e): self.errorSink("[\(id)] rejected: " + self.renderer.error(run.explain(e)))
+                    case .success(let v): self.report("[\(id)] fulfilled: \(Renderer(colors: false, jsonLines: true).value(v))", isError: false)
+                    case .failure(let e):
+                        let error = run.explain(e)
+                        if error.kind == .cancelled {
+                            self.report("[\(id)] cancelled", isError: true)
+                        } else {
+                            self.report("[\(id)] rejected: " + self.renderer.error(error), isError: true)
+                        }
                     }
                 }
             }
@@ -94,7 +118,7 @@ public final class Runner: @unchecked Sendable {
                 switch s {
                 case .pipeline(let p, let run):
                     current.withLock { $0 = p }
-                    let r = wait(p)
+                    let r = wait(p, run: spinner ? run : nil)
                     current.withLock { $0 = nil }
                     if interrupted.load(ordering: .relaxed) {
                         errorSink("cancelled")
@@ -123,15 +147,32 @@ public final class Runner: @unchecked Sendable {
         return interrupted.load(ordering: .relaxed) ? ExitStatus.interrupted : status
     }
 
-    /// Waits for a promise from a non-executor thread.
-    func wait(_ p: Promise<Value>) -> Result<Value, any Error> {
+    /// Waits for a promise from a non-executor thread; with `run`, draws a spinner on stderr
+    /// naming the stage it waits for, after 150 ms, and erases it before returning.
+    func wait(_ p: Promise<Value>, run: StatementRun? = nil) -> Result<Value, any Error> {
         let sem = DispatchSemaphore(value: 0)
         let box = Mutex<Result<Value, any Error>?>(nil)
         p.whenSettled(on: DispatchQueue.global()) { r in
             box.withLock { $0 = r }
             sem.signal()
         }
-        sem.wait()
+        if let run {
+            let start = Date()
+            let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+            var frame = 0
+            var drawn = false
+            while sem.wait(timeout: .now() + (drawn ? 0.1 : 0.15)) == .timedOut {
+                let waitingFor = run.stages.first { $0.promise.isPending }?.text ?? "…"
+                let shown = waitingFor.count > 60 ? String(waitingFor.prefix(59)) + "…" : waitingFor
+                let line = "\r\u{1B}[2K\(frames[frame % frames.count]) \(shown) \(String(format: "%.1fs", Date().timeIntervalSince(start)))"
+                FileHandle.standardError.write(Data(line.utf8))
+                frame += 1
+                drawn = true
+            }
+            if drawn { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        } else {
+            sem.wait()
+        }
         return box.withLock { $0! }
     }
 
@@ -150,6 +191,8 @@ public final class Runner: @unchecked Sendable {
 public enum Help {
     /// `:help` (every stage by group) or `:help NAME` (one stage).
     public static func text(for topic: String?, registry: StageRegistry) -> String {
+        if topic == "syntax" { return syntax }
+        if topic == "keys" { return keys }
         if let topic, let s = registry.stage(named: topic) {
             var out = "\(s.synopsis)\n\n\(s.summary)\n\n\(s.help)"
             if !s.flags.isEmpty {
@@ -168,9 +211,32 @@ public enum Help {
             out += "\n\(g.rawValue):\n"
             for s in registry.stages where s.group == g { out += "  \(s.name.padding(toLength: 9, withPad: " ", startingAt: 0)) \(s.summary)\n" }
         }
-        out += "\n:help NAME shows a stage's flags and examples."
+        out += "\n:help NAME shows a stage's flags and examples; :help syntax the language; :help keys the keys."
         return out
     }
+
+    /// `:help syntax`.
+    public static let syntax = """
+        pipeline                  run it, wait, print its value or its error
+        pipeline &                run it in the background as job %N
+        let name = pipeline       bind the PROMISE to $name without waiting
+        def name(a, b) = pipeline define a stage, called as `name x y`
+        a | b | c                 each | is a then: b runs on a's value
+        'raw'  "interp {} {path} $var ${var.path}"  42  2.5s  true  null
+        [list, of, pipelines]  {key: pipeline, "k 2": $x}  (sub | pipeline)  %1  --flag value
+        # comment    ; or newline separates statements; a trailing | continues the line
+        """
+
+    /// `:help keys`.
+    public static let keys = """
+        Enter        run the statement (an unfinished one continues on a …> line)
+        Tab          complete stages, flags, $variables, %jobs, :commands, file names
+        Up/Down      history (kept in ~/.vow_history or $VOW_HISTORY)
+        Ctrl-R       search the history
+        Ctrl-C       cancel the running statement, or abandon the line being edited
+        Ctrl-D       exit (asks once when jobs are pending)
+        Ctrl-A/E     start/end of line;  Ctrl-W delete a word;  Ctrl-U delete the line
+        """
 }
 
 extension Help {

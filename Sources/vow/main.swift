@@ -58,12 +58,16 @@ struct Vow: ParsableCommand {
             name = "<stdin>"
         } else {
             let runner = Runner(session: Session(options: options), renderer: Renderer(colors: colors, jsonLines: json))
-            installInterrupt(runner, repl: true)
-            throw ExitCode(REPL(runner: runner).run())
+            let repl = REPL(runner: runner)
+            installInterrupt { repl.interrupt() }
+            let status = repl.run()
+            runner.session.http.shutdown()
+            throw ExitCode(status)
         }
         let runner = Runner(session: Session(options: options), renderer: Renderer(colors: colors, jsonLines: json))
-        installInterrupt(runner, repl: false)
+        installInterrupt { runner.interrupt() }
         let status = runner.run(text, name: name)
+        runner.session.http.shutdown()
         throw ExitCode(status)
     }
 }
@@ -71,12 +75,11 @@ struct Vow: ParsableCommand {
 nonisolated(unsafe) var interruptSource: DispatchSourceSignal?
 
 /// Ctrl-C cancels the running statement instead of killing vow.
-func installInterrupt(_ runner: Runner, repl: Bool) {
+func installInterrupt(_ handler: @escaping @Sendable () -> Void) {
     signal(SIGINT, SIG_IGN)
     let src = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-    src.setEventHandler { runner.interrupt() }
+    src.setEventHandler(handler: handler)
     src.resume()
     interruptSource = src
 }
-
 Vow.main()

@@ -179,15 +179,23 @@ final class ResolutionProcedureTests: XCTestCase {
 
     func test_adoptionCostsTwoExtraTurnsLikeJavaScript() {
         // JS: a.then(() => Promise.resolve()) settles two turns later than a plain value.
+        // As in a JS script, everything is attached within one turn of the executor.
         let ex = SerialPromiseExecutor()
         let log = Log()
-        let start = Promise<Int>.resolve(0, on: ex)
-        let adopting = start.then(on: ex) { _ in Promise<Int>.resolve(1, on: ex) }.then(on: ex) { v -> Int in log.add("adopted"); return v }
-        let plain = start.then(on: ex) { _ -> Int in log.add("p1"); return 0 }
-            .then(on: ex) { v -> Int in log.add("p2"); return v }
-            .then(on: ex) { v -> Int in log.add("p3"); return v }
-            .then(on: ex) { v -> Int in log.add("p4"); return v }
-        _ = value(Promise.all([adopting, plain], on: ex))
+        let both = Locked<Promise<[Int]>?>(nil)
+        let attached = DispatchSemaphore(value: 0)
+        ex.enqueue {
+            let start = Promise<Int>.resolve(0, on: ex)
+            let adopting = start.then(on: ex) { _ in Promise<Int>.resolve(1, on: ex) }.then(on: ex) { v -> Int in log.add("adopted"); return v }
+            let plain = start.then(on: ex) { _ -> Int in log.add("p1"); return 0 }
+                .then(on: ex) { v -> Int in log.add("p2"); return v }
+                .then(on: ex) { v -> Int in log.add("p3"); return v }
+                .then(on: ex) { v -> Int in log.add("p4"); return v }
+            both.withLock { $0 = Promise.all([adopting, plain], on: ex) }
+            attached.signal()
+        }
+        attached.wait()
+        _ = value(both.withLock { $0! })
         // Node prints: p1 p2 p3 adopted p4
         XCTAssertEqual(log.all, ["p1", "p2", "p3", "adopted", "p4"])
     }

@@ -1,0 +1,201 @@
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import VowShell
+
+/// The REPL through a real pseudo-terminal: the built `vow` binary, libedit and all.
+final class REPLTests: XCTestCase {
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["VOW_BINARY"] { return path }
+        // The test runner sits beside the built products.
+        let runner = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).resolvingSymlinksInPath()
+        for dir in [runner.deletingLastPathComponent(), Bundle(for: REPLTests.self).bundleURL, Bundle(for: REPLTests.self).bundleURL.deletingLastPathComponent()] {
+            let candidate = dir.appendingPathComponent("vow").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return runner.deletingLastPathComponent().appendingPathComponent("vow").path
+    }
+
+    var historyFile = ""
+
+    override func setUp() {
+        historyFile = NSTemporaryDirectory() + "vow-history-\(UUID().uuidString)"
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: historyFile)
+    }
+
+    func start(_ env: [String: String] = [:]) throws -> PseudoTerminal {
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: Self.binary), "no vow binary at \(Self.binary)")
+        var environment = ["VOW_HISTORY": historyFile]
+        for (k, v) in env { environment[k] = v }
+        let t = try PseudoTerminal(Self.binary, [], environment: environment)
+        XCTAssertTrue(t.waitFor("vow> "), "first prompt; got: \(t.plainOutput)")
+        return t
+    }
+
+    /// Ctrl-D at a fresh prompt (typed ahead while a statement runs, the terminal is not yet
+    /// back in editing mode); returns the exit status.
+    func quit(_ t: PseudoTerminal) -> Int32? {
+        t.clear()
+        t.type("\r")
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        t.type("\u{4}")
+        return t.waitExit()
+    }
+
+    func test_typingAPipelinePrintsItsResult() throws {
+        let t = try start()
+        t.clear()
+        t.type("echo [1, 2] | len | format \"n={}\"\r")
+        XCTAssertTrue(t.waitFor("n=2"), t.plainOutput)
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        XCTAssertEqual(quit(t), 0)
+    }
+
+    func test_historyIsWrittenPrivateAndRecalledInTheNextSession() throws {
+        let t = try start()
+        t.type("echo remembered-entry\r")
+        XCTAssertTrue(t.waitFor("remembered-entry\n"))
+        XCTAssertEqual(quit(t), 0)
+        let attributes = try FileManager.default.attributesOfItem(atPath: historyFile)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        XCTAssertTrue(try String(contentsOfFile: historyFile, encoding: .utf8).contains("remembered-entry"))
+
+        let second = try start()
+        second.clear()
+        second.type("\u{1B}[A")  // up arrow
+        XCTAssertTrue(second.waitFor("echo remembered-entry"), second.plainOutput)
+        second.type("\r")
+        XCTAssertTrue(second.waitFor("remembered-entry\n"), second.plainOutput)
+        XCTAssertEqual(quit(second), 0)
+    }
+
+    func test_tabCompletesStageNames() throws {
+        let t = try start()
+        t.clear()
+        t.type("fet\t")
+        // The completion redraws with cursor moves; running the line shows what it became.
+        XCTAssertTrue(t.waitFor("ch"), t.plainOutput)
+        t.type("\r")
+        XCTAssertTrue(t.waitFor("error[type]: fetch: missing URL"), t.plainOutput)
+        t.clear()
+        t.type("echo 1 | ea\t")
+        XCTAssertTrue(t.waitFor("ch"), t.plainOutput)
+        t.type("\u{3}")
+        XCTAssertTrue(t.waitFor("^C\nvow> "), t.plainOutput)
+        XCTAssertEqual(quit(t), 0)
+    }
+
+    func test_continuationPrompt() throws {
+        let t = try start()
+        t.type("echo [1, 2, 3] |\r")
+        XCTAssertTrue(t.waitFor("…> "), t.plainOutput)
+        t.type("len\r")
+        XCTAssertTrue(t.waitFor("3\n"), t.plainOutput)
+        XCTAssertEqual(quit(t), 0)
+    }
+
+    func test_ctrlCCancelsARunningStatementQuickly() throws {
+        let t = try start()
+        t.type("delay 10s\r")
+        Thread.sleep(forTimeInterval: 0.3)
+        t.clear()
+        let start = Date()
+        t.type("\u{3}")
+        XCTAssertTrue(t.waitFor("cancelled", timeout: 1), t.plainOutput)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1)
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        t.clear()
+        t.type("echo still-alive\r")
+        XCTAssertTrue(t.waitFor("still-alive\n"), t.plainOutput)
+        XCTAssertEqual(quit(t), 0)
+    }
+
+    func test_ctrlCDuringAStalledFetchClosesTheConnection() throws {
+        let server = try FixtureServer.start()
+        defer { server.shutdown() }
+        let t = try start()
+        t.type("fetch \(server.base)/stall\r")
+        Thread.sleep(forTimeInterval: 0.3)
+        let closedBefore = server.closedConnections
+        t.type("\u{3}")
+        XCTAssertTrue(t.waitFor("cancelled", timeout: 2), t.plainOutput)
+        XCTAssertTrue(server.waitForClosedConnections(closedBefore + 1), "the server saw the close")
+        XCTAssertEqual(quit(t), 0)
+    }
+
+    func test_jobResultPrintsAboveAHalfTypedLineWhichStaysIntact() throws {
+        let t = try start()
+        t.type("delay 300ms done-job &\r")
+        XCTAssertTrue(t.waitFor("[1] started"), t.plainOutput)
+        t.type("echo half")
+        XCTAssertTrue(t.waitFor("[1] fulfilled: \"done-job\"", timeout: 5), t.plainOutput)
+        // The line is redrawn after the report, and finishing it runs the whole line.
+        t.clear()
+        t.type("-typed\r")
+        XCTAssertTrue(t.waitFor("half-typed\n"), t.plainOutput)
+        XCTAssertEqual(quit(t), 0)
+    }
+
+    func test_ctrlCOnAnEmptyLineAndOnAContinuationIsHarmless() throws {
+        let t = try start()
+        t.type("\u{3}")
+        XCTAssertTrue(t.waitFor("^C\nvow> "), t.plainOutput)
+        t.type("echo [1,\r")
+        XCTAssertTrue(t.waitFor("…> "), t.plainOutput)
+        t.clear()
+        t.type("\u{3}")
+        XCTAssertTrue(t.waitFor("^C\nvow> "), t.plainOutput)
+        t.clear()
+        t.type("echo fresh\r")
+        XCTAssertTrue(t.waitFor("fresh\n"), t.plainOutput)
+        XCTAssertEqual(quit(t), 0)
+    }
+
+    func test_metaCommands() throws {
+        let t = try start()
+        t.type("let x = resolve 5\r")
+        t.type(":vars\r")
+        XCTAssertTrue(t.waitFor("$x = <promise fulfilled> 5"), t.plainOutput)
+        t.type(":help fetch\r")
+        XCTAssertTrue(t.waitFor("--max-redirects"), t.plainOutput)
+        t.type(":history\r")
+        XCTAssertTrue(t.waitFor("let x = resolve 5"), t.plainOutput)
+        t.type(":quit\r")
+        XCTAssertEqual(t.waitExit(), 0)
+    }
+}
+
+/// Completion candidates, rule by rule.
+final class CompleterTests: XCTestCase {
+    func candidates(_ word: String, _ before: String) -> [String]? {
+        Completer.candidates(
+            word: word, before: before, stages: ["fetch", "format", "then", "each", "json"],
+            flags: { $0 == "fetch" ? ["header", "timeout"] : $0 == "each" ? ["limit"] : [] },
+            variables: ["user", "url"], jobs: [1, 12])
+    }
+
+    func test_stagesAtTheStartAndAfterAPipe() {
+        XCTAssertEqual(candidates("f", ""), ["fetch", "format"])
+        XCTAssertEqual(candidates("j", "echo x | "), ["json"])
+        XCTAssertEqual(candidates("fe", "echo x | then "), ["fetch"])
+    }
+
+    func test_flagsOfTheStageBeingTyped() {
+        XCTAssertEqual(candidates("--t", "fetch http://x "), ["--timeout"])
+        XCTAssertEqual(candidates("--", "echo [1] | each fetch "), ["--header", "--limit", "--timeout"])
+    }
+
+    func test_variablesJobsAndMetaCommands() {
+        XCTAssertEqual(candidates("$u", "echo "), ["$url", "$user"])
+        XCTAssertEqual(candidates("%1", "await "), ["%1", "%12"])
+        XCTAssertEqual(candidates(":hi", ""), [":history"])
+    }
+
+    func test_argumentsFallBackToFileNames() {
+        XCTAssertNil(candidates("./sr", "read "))
+    }
+}
