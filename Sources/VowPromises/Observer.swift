@@ -14,6 +14,9 @@ public enum PromiseEvent: Sendable {
     case adopted(id: Int, adopted: Int)
     /// The promise was cancelled (it rejects with a cancellation error right after).
     case cancelled(id: Int)
+    /// A promise made elsewhere was given attributes afterwards (e.g. the interpreter names the
+    /// promise a stage returned as that stage's).
+    case labelled(id: Int, attributes: any Sendable)
 }
 
 /// Receives every promise event while installed. Called synchronously, from any thread: an
@@ -49,6 +52,12 @@ public enum PromiseObservation {
     /// True while an observer is installed.
     @inline(__always)
     public static var isActive: Bool { active.load(ordering: .relaxed) }
+
+    /// Attaches `attributes` to a promise that already exists; observers see `.labelled`.
+    public static func label(_ promise: AnyPromise, _ attributes: any Sendable) {
+        guard isActive, promise.id != 0 else { return }
+        emit(.labelled(id: promise.id, attributes: attributes))
+    }
 
     static func takeID() -> Int {
         nextID.wrappingAdd(1, ordering: .relaxed).oldValue

@@ -34,6 +34,19 @@ public final class Runner: @unchecked Sendable {
     /// Draw a spinner on stderr while a statement is pending for more than 150 ms.
     public var spinner = false
 
+    /// Records promise events (for `:timeline`, `--trace`, `:trace on`); nil until enabled.
+    public private(set) var tracer: Tracer?
+
+    /// Starts recording promise events through the promise core's observer hook.
+    @discardableResult
+    public func enableTracing() -> Tracer {
+        if let tracer { return tracer }
+        let t = Tracer()
+        PromiseObservation.install(t)
+        tracer = t
+        return t
+    }
+
     /// True while a statement is running (not a background job).
     public var isRunning: Bool { current.withLock { $0 != nil } }
 
@@ -84,6 +97,9 @@ public final class Runner: @unchecked Sendable {
             }
             return ExitStatus.syntax
         }
+        if tracer == nil, program.statements.contains(where: { if case .meta("timeline", _, _) = $0.kind { return true } else { return false } }) {
+            enableTracing()
+        }
         var status = ExitStatus.ok
         var jobs: [(Int, Promise<Value>, StatementRun)] = []
         var pending = program.statements[...]
@@ -96,6 +112,9 @@ public final class Runner: @unchecked Sendable {
                 batch.append(st)
                 if case .pipeline(_, false) = st.kind { break }
                 if case .meta = st.kind { break }
+            }
+            if batch.contains(where: { if case .meta = $0.kind { return false } else { return true } }) {
+                tracer?.clearMemory()
             }
             let started = interpreter.start(batch, in: source) { [self] s in
                 guard case .job(let id, let p, let run) = s else { return }
@@ -124,16 +143,24 @@ public final class Runner: @unchecked Sendable {
                         errorSink("cancelled")
                         return ExitStatus.interrupted
                     }
-                    switch r {
-                    case .success(let v): session.output.emit(renderer.value(v) + "\n")
-                    case .failure(let e):
-                        errorSink(renderer.error(run.explain(e)))
-                        return ExitStatus.rejected
+                    // Printed from the executor, so that it comes after any job report already
+                    // queued there: the transcript's order is the order of events.
+                    let failed: Bool = session.onExecutor { [self] in
+                        switch r {
+                        case .success(let v):
+                            session.output.emit(renderer.value(v) + "\n")
+                            return false
+                        case .failure(let e):
+                            errorSink(renderer.error(run.explain(e)))
+                            return true
+                        }
                     }
+                    if failed { return ExitStatus.rejected }
                 case .job(let id, let p, let run): jobs.append((id, p, run))
                 case .bound, .defined: break
                 case .meta(let name, let argument):
                     if let text = meta(name, argument) { session.output.emit(text + "\n") }
+                    if name == "explain", explainProblems(argument) { return ExitStatus.syntax }
                 }
             }
         }
@@ -145,6 +172,22 @@ public final class Runner: @unchecked Sendable {
         // Let job reports (queued on the executor) print before exiting.
         if !jobs.isEmpty { session.onExecutor {} }
         return interrupted.load(ordering: .relaxed) ? ExitStatus.interrupted : status
+    }
+
+    /// Reports why `:explain TEXT` cannot explain it; true when it could not.
+    func explainProblems(_ text: String) -> Bool {
+        let source = SourceText(text, name: "<explain>")
+        do {
+            let program = try Parser.parse(source)
+            guard program.statements.count == 1, case .pipeline = program.statements[0].kind else {
+                errorSink("error[syntax]: :explain takes one pipeline, e.g. :explain fetch $u | json")
+                return true
+            }
+            return false
+        } catch {
+            errorSink(error.render(source: source, colors: renderer.colors))
+            return true
+        }
     }
 
     /// Waits for a promise from a non-executor thread; with `run`, draws a spinner on stderr
@@ -180,6 +223,35 @@ public final class Runner: @unchecked Sendable {
     func meta(_ name: String, _ argument: String) -> String? {
         switch name {
         case "help": return Help.text(for: argument.isEmpty ? nil : argument, registry: session.registry)
+        case "explain":
+            let source = SourceText(argument, name: "<explain>")
+            guard let program = try? Parser.parse(source), program.statements.count == 1,
+                case .pipeline(let pipeline, _) = program.statements[0].kind
+            else { return nil }
+            return Explainer.explain(pipeline, source: source)
+        case "timeline":
+            guard let tracer else { return "no timeline: nothing was recorded" }
+            let columns = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "") ?? 80
+            return Timeline.render(tracer.entries, width: max(40, columns), colors: renderer.colors)
+        case "trace":
+            let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
+            switch parts.first {
+            case "on":
+                let path = parts.count > 1 ? parts[1] : "vow-trace.jsonl"
+                do {
+                    try enableTracing().startFile(path)
+                    return "tracing to \(path)"
+                } catch {
+                    errorSink(renderer.error(toVowError(error)))
+                    return nil
+                }
+            case "off":
+                if let path = tracer?.stopFile() { return "trace written to \(path)" }
+                return "tracing was off"
+            default:
+                errorSink("error[syntax]: :trace on [FILE] | :trace off")
+                return nil
+            }
         default:
             errorSink("error[syntax]: unknown meta-command :\(name) (try :help)")
             return nil

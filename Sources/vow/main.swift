@@ -23,11 +23,25 @@ struct Vow: ParsableCommand {
     @Flag(name: .long, help: "Print each result as one compact JSON line.")
     var json = false
 
+    @Option(name: .long, help: ArgumentHelp("Record every promise event as JSON Lines to FILE (see docs/trace-format.md).", valueName: "FILE"))
+    var trace: String?
+
     @Option(name: .long, help: "Colour: auto, always or never.")
     var color: String = "auto"
 
     @Argument(help: "A script file, and its arguments.")
     var script: [String] = []
+
+    /// `--trace FILE`: records the run through the promise core's observer hook.
+    func startTrace(_ runner: Runner) throws {
+        guard let trace else { return }
+        do {
+            try runner.enableTracing().startFile(trace)
+        } catch {
+            FileHandle.standardError.write(Data("error[io]: cannot create the trace file \(trace)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
 
     func run() throws {
         var options = SessionOptions()
@@ -58,15 +72,20 @@ struct Vow: ParsableCommand {
             name = "<stdin>"
         } else {
             let runner = Runner(session: Session(options: options), renderer: Renderer(colors: colors, jsonLines: json))
+            try startTrace(runner)
+            runner.enableTracing()
             let repl = REPL(runner: runner)
             installInterrupt { repl.interrupt() }
             let status = repl.run()
+            runner.tracer?.stopFile()
             runner.session.http.shutdown()
             throw ExitCode(status)
         }
         let runner = Runner(session: Session(options: options), renderer: Renderer(colors: colors, jsonLines: json))
         installInterrupt { runner.interrupt() }
+        try startTrace(runner)
         let status = runner.run(text, name: name)
+        runner.tracer?.stopFile()
         runner.session.http.shutdown()
         throw ExitCode(status)
     }

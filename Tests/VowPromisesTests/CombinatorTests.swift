@@ -276,6 +276,7 @@ final class ExecutorTests: XCTestCase {
                 case .rejected: s = "rejected"
                 case .adopted: s = "adopted"
                 case .cancelled: s = "cancelled"
+                case .labelled: s = "labelled"
                 }
                 events.withLock { $0.append(s) }
             }

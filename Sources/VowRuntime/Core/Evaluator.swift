@@ -50,8 +50,9 @@ final class PipelineRun: @unchecked Sendable {
     }
 
     /// The stages after the origin that the rejection skipped (handlers that ran are not listed).
-    func skipped(after error: VowError) -> [String] {
+    func skipped(after error: VowError, before limit: Int? = nil) -> [String] {
         guard let origin = error.origin else { return [] }
+        let end = min(limit ?? entries.count, entries.count)
         let stmtStart = site.statement.start
         guard let j = entries.firstIndex(where: { $0.span.start - stmtStart == origin.range.lowerBound && origin.context == site.context })
         else {
@@ -60,9 +61,11 @@ final class PipelineRun: @unchecked Sendable {
             guard let k = entries.firstIndex(where: { $0.span.start <= at && at < max($0.span.end, $0.span.start + 1) }) else {
                 return []
             }
-            return entries[(k + 1)...].filter { !$0.isHandler }.map { site.source.slice($0.span) }
+            guard k + 1 < end else { return [] }
+            return entries[(k + 1)..<end].filter { !$0.isHandler }.map { site.source.slice($0.span) }
         }
-        return entries[(j + 1)...].filter { !$0.isHandler }.map { site.source.slice($0.span) }
+        guard j + 1 < end else { return [] }
+        return entries[(j + 1)..<end].filter { !$0.isHandler }.map { site.source.slice($0.span) }
     }
 }
 

@@ -131,14 +131,17 @@ public final class StageCall: @unchecked Sendable {
                 try body(input, self.context(input))
             })
         }
+        let p: Promise<Value>
         do {
             switch try body(pipelineInput, context(pipelineInput)) {
-            case .value(let v): return Promise.resolve(v, name: name, on: executor)
-            case .promise(let p): return p
+            case .value(let v): p = Promise.resolve(v, name: name, on: executor)
+            case .promise(let promise): p = promise
             }
         } catch {
-            return Promise.reject(error, name: name, on: executor)
+            p = Promise.reject(error, name: name, on: executor)
         }
+        if PromiseObservation.isActive { PromiseObservation.label(p, traceInfo) }
+        return p
     }
 
     /// Span information attached to trace events.
@@ -180,6 +183,11 @@ public final class StageCall: @unchecked Sendable {
         }
         let pipe = Pipeline(stages: [inner], span: inner.span)
         return { input in ev.pipeline(pipe, input: input, scope: scope, site: site).promise }
+    }
+
+    /// The stages between the error's origin and this stage, which the rejection skipped.
+    public func skippedBefore(_ error: VowError) -> [String] {
+        run.skipped(after: error, before: index)
     }
 
     /// The error, converted to a `VowError` and given its origin within this pipeline (the stages

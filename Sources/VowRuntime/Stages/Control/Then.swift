@@ -50,7 +50,9 @@ struct CatchStage: StageDefinition {
             throw VowError(.type, "catch: nothing to catch here (put it after a stage: … | catch …)")
         }
         return upstream.recover(name: "catch", attributes: call.traceInfo, on: call.executor, resolving: { error in
-            let record = Value.record(call.annotate(error).record)
+            var annotated = call.annotate(error)
+            if annotated.skipped.isEmpty { annotated.skipped = call.skippedBefore(annotated) }
+            let record = Value.record(annotated.record)
             guard let inner else { return .value(.null) }
             return .promise(inner(record))
         })

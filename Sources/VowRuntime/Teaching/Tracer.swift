@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+import VowPromises
+import VowValue
+
+/// Records promise events through the promise core's observer hook: in memory (for `:timeline`)
+/// and, optionally, as JSON Lines to a file (`--trace FILE`, `:trace on`). docs/trace-format.md
+/// documents the lines.
+public final class Tracer: PromiseObserver, @unchecked Sendable {
+    /// One recorded event and its time in microseconds since the tracer started.
+    public struct Entry: Sendable {
+        /// Microseconds since the tracer started (monotonic).
+        public let micros: UInt64
+        /// The event.
+        public let event: PromiseEvent
+    }
+
+    private struct State {
+        var entries: [Entry] = []
+        var file: FileHandle?
+        var path: String?
+    }
+
+    private let state = Mutex(State())
+    private let origin = DispatchTime.now().uptimeNanoseconds
+    /// Keep at most this many events in memory (the oldest are dropped).
+    let memoryLimit = 200_000
+
+    /// A tracer that only records in memory.
+    public init() {}
+
+    /// Starts writing JSON Lines to `path` (truncating it); throws when it cannot be created.
+    public func startFile(_ path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw VowError(.io, "cannot create the trace file \(path)")
+        }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        state.withLock {
+            try? $0.file?.close()
+            $0.file = handle
+            $0.path = path
+        }
+    }
+
+    /// Stops writing to the file; returns its path.
+    @discardableResult
+    public func stopFile() -> String? {
+        state.withLock { s in
+            try? s.file?.synchronize()
+            try? s.file?.close()
+            s.file = nil
+            let path = s.path
+            s.path = nil
+            return path
+        }
+    }
+
+    /// Whether a trace file is being written.
+    public var isWritingFile: Bool { state.withLock { $0.file != nil } }
+
+    /// Forgets the events kept in memory (at the start of each statement).
+    public func clearMemory() { state.withLock { $0.entries.removeAll(keepingCapacity: true) } }
+
+    /// The events kept in memory.
+    public var entries: [Entry] { state.withLock { $0.entries } }
+
+    /// Receives one event from the promise core.
+    public func promiseEvent(_ event: PromiseEvent) {
+        let micros = (DispatchTime.now().uptimeNanoseconds &- origin) / 1000
+        let entry = Entry(micros: micros, event: event)
+        state.withLock { s in
+            if s.entries.count >= memoryLimit { s.entries.removeFirst(s.entries.count / 2) }
+            s.entries.append(entry)
+            if let file = s.file {
+                file.write(Data((JSONWriter.compact(.record(Self.record(entry))) + "\n").utf8))
+            }
+        }
+    }
+
+    /// The trace line of an entry (see docs/trace-format.md).
+    public static func record(_ e: Entry) -> Record {
+        var r: Record = ["t": .int(Int(e.micros))]
+        switch e.event {
+        case .created(let id, let parents, let name, let attributes):
+            r["event"] = "created"
+            r["id"] = .int(id)
+            r["parents"] = .list(parents.map { .int($0) })
+            r["name"] = name.map { .string($0) } ?? .null
+            if let info = attributes as? StageTraceInfo {
+                r["stage"] = .string(info.stage)
+                r["text"] = .string(info.text)
+                r["line"] = .int(info.line)
+                r["column"] = .int(info.column)
+            }
+        case .handlerAttached(let id, let child):
+            r["event"] = "handler-attached"
+            r["id"] = .int(id)
+            r["child"] = .int(child)
+        case .fulfilled(let id, let value):
+            r["event"] = "fulfilled"
+            r["id"] = .int(id)
+            let v: Value = (value as? Value) ?? .string(String(describing: value))
+            let text = JSONWriter.compact(v)
+            if text.count > 200 {
+                r["value"] = .string(String(text.prefix(199)) + "…")
+                r["truncated"] = true
+            } else {
+                r["value"] = v.toJSONValue()
+            }
+        case .rejected(let id, let error):
+            r["event"] = "rejected"
+            r["id"] = .int(id)
+            let e = toVowError(error)
+            r["error"] = ["kind": .string(e.kind.rawValue), "message": .string(e.message)]
+        case .adopted(let id, let adopted):
+            r["event"] = "adopted"
+            r["id"] = .int(id)
+            r["adopted"] = .int(adopted)
+        case .cancelled(let id):
+            r["event"] = "cancelled"
+            r["id"] = .int(id)
+        case .labelled(let id, let attributes):
+            r["event"] = "labelled"
+            r["id"] = .int(id)
+            if let info = attributes as? StageTraceInfo {
+                r["stage"] = .string(info.stage)
+                r["text"] = .string(info.text)
+                r["line"] = .int(info.line)
+                r["column"] = .int(info.column)
+            }
+        }
+        return r
+    }
+}

@@ -1,0 +1,75 @@
+import VowPromises
+import VowRuntime
+import VowValue
+
+/// `:timeline`: the promises of the last statement as a terminal Gantt chart.
+public enum Timeline {
+    struct Row {
+        let id: Int
+        let label: String
+        let start: UInt64
+        var end: UInt64?
+        var outcome: Character = "…"
+    }
+
+    /// One row per stage promise: a bar from creation to settlement, scaled to `width` columns,
+    /// coloured by outcome (green fulfilled, red rejected, yellow cancelled) and marked ✓ ✗ ⊘.
+    public static func render(_ entries: [Tracer.Entry], width: Int, colors: Bool) -> String {
+        var rows: [Row] = []
+        var index: [Int: Int] = [:]
+        var createdAt: [Int: UInt64] = [:]
+        for e in entries {
+            switch e.event {
+            case .created(let id, _, _, nil):
+                createdAt[id] = e.micros
+            case .labelled(let id, let attributes):
+                guard index[id] == nil, let info = attributes as? StageTraceInfo else { continue }
+                index[id] = rows.count
+                rows.append(Row(id: id, label: info.text, start: createdAt[id] ?? e.micros))
+            case .created(let id, _, _, let attributes):
+                guard let info = attributes as? StageTraceInfo else { continue }
+                index[id] = rows.count
+                rows.append(Row(id: id, label: info.text, start: e.micros))
+            case .fulfilled(let id, _):
+                if let i = index[id], rows[i].end == nil { rows[i].end = e.micros; rows[i].outcome = "✓" }
+            case .rejected(let id, let error):
+                if let i = index[id], rows[i].end == nil {
+                    rows[i].end = e.micros
+                    rows[i].outcome = toVowError(error).kind == .cancelled ? "⊘" : "✗"
+                }
+            case .cancelled(let id):
+                if let i = index[id] { rows[i].outcome = "⊘"; if rows[i].end == nil { rows[i].end = e.micros } }
+            default: break
+            }
+        }
+        guard let t0 = rows.map(\.start).min() else { return "no timeline: the last statement made no promises" }
+        let t1 = max(rows.map { $0.end ?? $0.start }.max() ?? t0, t0 + 1)
+        let labelWidth = min(30, max(8, rows.map(\.label.count).max() ?? 8))
+        let barWidth = max(10, width - labelWidth - 14)
+        func col(_ t: UInt64) -> Int { Int(Double(t - t0) / Double(t1 - t0) * Double(barWidth - 1)) }
+        func ms(_ micros: UInt64) -> String {
+            micros >= 10_000 ? "\(micros / 1000)ms" : String(format: "%.1fms", Double(micros) / 1000)
+        }
+        var out = ""
+        for r in rows {
+            let label = r.label.count > labelWidth ? String(r.label.prefix(labelWidth - 1)) + "…" : r.label.padding(toLength: labelWidth, withPad: " ", startingAt: 0)
+            let a = col(r.start), b = max(a, col(r.end ?? t1))
+            let bar = String(repeating: " ", count: a) + String(repeating: "█", count: b - a + 1)
+            let colour: String
+            switch r.outcome {
+            case "✓": colour = "\u{1B}[32m"
+            case "✗": colour = "\u{1B}[31m"
+            case "⊘": colour = "\u{1B}[33m"
+            default: colour = "\u{1B}[2m"
+            }
+            let took = r.end.map { ms($0 - r.start) } ?? "pending"
+            let padded = bar.padding(toLength: barWidth, withPad: " ", startingAt: 0)
+            out += "\(label) │\(colors ? colour : "")\(padded)\(colors ? "\u{1B}[0m" : "") \(r.outcome) \(took)\n"
+        }
+        let axisLeft = "0", axisRight = ms(t1 - t0)
+        out += String(repeating: " ", count: labelWidth) + " └" + String(repeating: "─", count: barWidth) + "\n"
+        out += String(repeating: " ", count: labelWidth + 2) + axisLeft
+            + String(repeating: " ", count: max(1, barWidth - axisLeft.count - axisRight.count)) + axisRight
+        return out
+    }
+}
