@@ -137,23 +137,11 @@ public final class Runner: @unchecked Sendable {
                 switch s {
                 case .pipeline(let p, let run):
                     current.withLock { $0 = p }
-                    let r = wait(p, run: spinner ? run : nil)
+                    let failed = waitAndPrint(p, run: run)
                     current.withLock { $0 = nil }
                     if interrupted.load(ordering: .relaxed) {
                         errorSink("cancelled")
                         return ExitStatus.interrupted
-                    }
-                    // Printed from the executor, so that it comes after any job report already
-                    // queued there: the transcript's order is the order of events.
-                    let failed: Bool = session.onExecutor { [self] in
-                        switch r {
-                        case .success(let v):
-                            session.output.emit(renderer.value(v) + "\n")
-                            return false
-                        case .failure(let e):
-                            errorSink(renderer.error(run.explain(e)))
-                            return true
-                        }
                     }
                     if failed { return ExitStatus.rejected }
                 case .job(let id, let p, let run): jobs.append((id, p, run))
@@ -172,6 +160,35 @@ public final class Runner: @unchecked Sendable {
         // Let job reports (queued on the executor) print before exiting.
         if !jobs.isEmpty { session.onExecutor {} }
         return interrupted.load(ordering: .relaxed) ? ExitStatus.interrupted : status
+    }
+
+    /// Waits for a statement's promise and prints its value or error from the executor, so that
+    /// it comes after any job report already queued there; returns true when it rejected. With
+    /// the spinner on, the spinner is erased first.
+    func waitAndPrint(_ p: Promise<Value>, run: StatementRun) -> Bool {
+        let printOutcome: @Sendable (Result<Value, any Error>) -> Bool = { [self] r in
+            if interrupted.load(ordering: .relaxed) { return false }
+            switch r {
+            case .success(let v):
+                session.output.emit(renderer.value(v) + "\n")
+                return false
+            case .failure(let e):
+                errorSink(renderer.error(run.explain(e)))
+                return true
+            }
+        }
+        if spinner {
+            let r = wait(p, run: run)
+            return session.onExecutor { printOutcome(r) }
+        }
+        let sem = DispatchSemaphore(value: 0)
+        let failed = Atomic<Bool>(false)
+        p.whenSettled(on: session.executor) { r in
+            failed.store(printOutcome(r), ordering: .releasing)
+            sem.signal()
+        }
+        sem.wait()
+        return failed.load(ordering: .acquiring)
     }
 
     /// Reports why `:explain TEXT` cannot explain it; true when it could not.

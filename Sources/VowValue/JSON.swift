@@ -22,26 +22,35 @@ public struct JSONError: Error, Sendable, CustomStringConvertible {
 public enum JSON {
     /// Parses UTF-8 bytes.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = 512) throws(JSONError) -> Value {
-        var r = JSONReader(bytes: bytes, maxDepth: maxDepth)
+        try bytes.withUnsafeBufferPointer { buf throws(JSONError) in try parse(buffer: buf, maxDepth: maxDepth) }
+    }
+
+    /// Parses a string, reading its UTF-8 storage in place.
+    public static func parse(_ text: String, maxDepth: Int = 512) throws(JSONError) -> Value {
+        var text = text
+        let result = text.withUTF8 { buf in
+            Result { () throws(JSONError) -> Value in try parse(buffer: buf, maxDepth: maxDepth) }
+        }
+        return try result.get()
+    }
+
+    /// Parses UTF-8 bytes in memory that stays valid for the call.
+    public static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512) throws(JSONError) -> Value {
+        var r = JSONReader(bytes: buffer, maxDepth: maxDepth)
         r.skipSpace()
         let v = try r.value(depth: 0)
         r.skipSpace()
-        if r.pos < bytes.count { throw r.fail("unexpected text after the JSON value") }
+        if r.pos < buffer.count { throw r.fail("unexpected text after the JSON value") }
         return v
-    }
-
-    /// Parses a string.
-    public static func parse(_ text: String, maxDepth: Int = 512) throws(JSONError) -> Value {
-        try parse(Array(text.utf8), maxDepth: maxDepth)
     }
 }
 
 struct JSONReader {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     var pos = 0
 
-    init(bytes: [UInt8], maxDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
     }
@@ -176,6 +185,18 @@ struct JSONReader {
             guard pos < bytes.count, bytes[pos] >= 0x30 && bytes[pos] <= 0x39 else { throw fail("expected a digit in the exponent") }
             while pos < bytes.count && bytes[pos] >= 0x30 && bytes[pos] <= 0x39 { pos += 1 }
         }
+        if isInteger && pos - start <= 18 {
+            // Up to 18 digits cannot overflow: accumulate directly.
+            var i = start
+            let negative = bytes[i] == UInt8(ascii: "-")
+            if negative { i += 1 }
+            var n = 0
+            while i < pos {
+                n = n &* 10 &+ Int(bytes[i] &- 0x30)
+                i += 1
+            }
+            return .int(negative ? -n : n)
+        }
         let text = String(decoding: bytes[start..<pos], as: UTF8.self)
         if isInteger, let i = Int(text) { return .int(i) }
         guard let d = Double(text) else { throw fail("invalid number", at: start) }
@@ -199,6 +220,13 @@ struct JSONReader {
             guard pos < bytes.count else { throw fail("unclosed string", at: open) }
             let c = bytes[pos]
             if c == UInt8(ascii: "\"") {
+                if out.isEmpty {
+                    // No escapes: the text is the bytes between the quotes.
+                    let raw = UnsafeBufferPointer(rebasing: bytes[runStart..<pos])
+                    pos += 1
+                    guard let s = String(validating: raw, as: UTF8.self) else { throw fail("invalid UTF-8 in a string", at: open) }
+                    return s
+                }
                 out.append(contentsOf: bytes[runStart..<pos])
                 pos += 1
                 break

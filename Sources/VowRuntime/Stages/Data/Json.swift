@@ -38,15 +38,17 @@ struct JsonStage: ValueStage {
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        let bytes: [UInt8]
-        switch input {
-        case .string(let s): bytes = Array(s.utf8)
-        case .bytes(let b): bytes = b
-        case .response(let r): bytes = r.body
-        case .list, .record, .int, .double, .bool, .null: return .value(input)
-        case .opaque: throw VowError(.type, "json: expected text, bytes or a response, got \(input.typeName)")
+        do {
+            switch input {
+            case .string(let s): return .value(try JSON.parse(s))
+            case .bytes(let b): return .value(try JSON.parse(b))
+            case .response(let r): return .value(try JSON.parse(r.body))
+            case .list, .record, .int, .double, .bool, .null: return .value(input)
+            case .opaque: throw VowError(.type, "json: expected text, bytes or a response, got \(input.typeName)")
+            }
+        } catch let error as JSONError {
+            throw VowError(.json, error.description)
         }
-        do { return .value(try JSON.parse(bytes)) } catch { throw VowError(.json, error.description) }
     }
 }
 
