@@ -66,6 +66,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // JMESPath benchmark cases, ns per evaluation (run by scripts/bench jmespath).
+        .executableTarget(name: "JMESPathBench", dependencies: ["JMESPath", "VowValue"], path: "Benchmarks/JMESPathBench"),
+        // The fixture server as a program, for scripts/bench http.
+        .executableTarget(name: "FixtureServe", dependencies: ["TestSupport"], path: "Benchmarks/FixtureServe"),
         // forkpty, for driving the REPL through a real pseudo-terminal in tests.
         .target(name: "CPTY", path: "Tests/CPTY"),
         // A loopback HTTP fixture server that misbehaves on demand, and a pseudo-terminal driver,

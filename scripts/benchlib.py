@@ -44,6 +44,7 @@ def ensure_tool(name, package):
         return True
     sudo = [] if os.geteuid() == 0 else ["sudo"]
     sys.stderr.write("bench: installing %s\n" % package)
-    subprocess.run(sudo + ["apt-get", "update", "-qq"], check=False)
-    r = subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", package], env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+    subprocess.run(sudo + ["apt-get", "update", "-qq"], check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    r = subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", package], env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return r.returncode == 0 and which(name) is not None

@@ -133,6 +133,10 @@ func residentBytes() -> Int {
 
 func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
 
+if CommandLine.arguments.dropFirst().first == "--memory" {
+    print(String(format: "%.1f", bytesPerPendingPromise()))
+    exit(0)
+}
 if ProcessInfo.processInfo.environment["ONLY_CHAIN"] != nil {
     print(vowChain())
     exit(0)

@@ -11,6 +11,7 @@ import Synchronization
 ///
 /// | route | behaviour |
 /// | --- | --- |
+/// | `/bench.json` | a 1 KB JSON document (for scripts/bench http) |
 /// | `/user.json` | `{"user": {"name": "Ada Lovelace", "login": "ada"}}` |
 /// | `/followers/NAME` | `{"name": NAME, "count": 42}` |
 /// | `/echo` | any method; reflects `{method, path, query, headers, body, bodyText}` |
@@ -102,6 +103,17 @@ public final class FixtureServer: Sendable {
     }
 }
 
+/// A 1 KB JSON document for the HTTP benchmark.
+let benchDocument: [UInt8] = {
+    var items: [String] = []
+    var i = 0
+    while items.joined(separator: ",").utf8.count < 960 {
+        items.append("{\"id\":\(i),\"name\":\"item-\(i)\",\"ok\":true}")
+        i += 1
+    }
+    return Array(("{\"items\":[" + items.joined(separator: ",") + "]}").utf8)
+}()
+
 /// A gzip stream (mtime 0) of `{"compressed": true, "items": [1, 2, 3]}`.
 let gzippedJSON: [UInt8] = [
     0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xff, 0xab, 0x56, 0x4a, 0xce, 0xcf, 0x2d, 0x28, 0x4a,
@@ -146,6 +158,8 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
             write(context, status, [("Content-Type", "application/json")] + headers, Array(data), keepAlive: keepAlive)
         }
         switch parts.first ?? "" {
+        case "bench.json":
+            write(context, .ok, [("Content-Type", "application/json")], benchDocument, keepAlive: keepAlive)
         case "user.json":
             send(.ok, json: ["user": ["name": "Ada Lovelace", "login": "ada"]])
         case "followers":
