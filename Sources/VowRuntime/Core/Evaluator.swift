@@ -153,6 +153,8 @@ struct Evaluator: Sendable {
                 return (name, applyUser(user, node: node, upstream: upstream, input: input, scope: scope, site: site, run: run, index: index), false)
             } else if let d = session.registry.stage(named: name) {
                 def = d
+            } else if ExternalStage.find(name) != nil {
+                def = ExternalStage.self
             } else {
                 let hint = session.registry.suggestion(for: name, extra: session.userStageNames).map { " (did you mean '\($0)'?)" } ?? ""
                 return (name, Promise.reject(VowError(.syntax, "unknown stage '\(name)'\(hint)"), name: name, on: ex), false)
@@ -182,6 +184,10 @@ struct Evaluator: Sendable {
         var i = 0
         let args = node.arguments
         var passThrough = false
+        if def.argumentStyle == .passthrough {
+            positional = args
+            i = args.count
+        }
         while i < args.count {
             let a = args[i]
             if passThrough {

@@ -109,6 +109,8 @@ public struct Interpreter: Sendable {
                     if known.contains(name) {
                     } else if let def = session.registry.stage(named: name) {
                         checkFlags(def, s)
+                    } else if ExternalStage.find(name) != nil {
+                        // An external stage takes any arguments.
                     } else {
                         let hint = session.registry.suggestion(for: name, extra: Array(known)).map { " (did you mean '\($0)'?)" } ?? ""
                         problems.append(("unknown stage '\(name)'\(hint)", span))
@@ -126,21 +128,28 @@ public struct Interpreter: Sendable {
             default: break
             }
         }
-        func checkFlags(_ def: any StageDefinition.Type, _ s: Stage) {
+        func checkFlags(_ def: any StageDefinition.Type, _ s: Stage, outer: [String] = []) {
             // Stages whose arguments form another stage check that stage instead.
+            if def.argumentStyle == .passthrough { return }
             if def.argumentStyle == .stage {
                 let own = Set(def.flags.map(\.name))
                 var rest = s.arguments
                 rest.removeAll { if case .flag(let f) = $0.kind { return own.contains(f) } else { return false } }
-                if let first = rest.first, case .word(let t) = first.kind, let inner = t.literalText {
+                if let first = rest.first, case .word(let t) = first.kind, let inner = t.literalText,
+                    let innerDef = session.registry.stage(named: inner)
+                {
                     let innerStage = Stage(head: .named(inner, first.span), arguments: Array(rest.dropFirst()), span: s.span)
-                    visit(Pipeline(stages: [innerStage], span: s.span))
+                    checkFlags(innerDef, innerStage, outer: outer + def.flags.map(\.name))
+                    for a in innerStage.arguments { visit(a) }
+                } else if let first = rest.first, case .word(let t) = first.kind, t.literalText != nil {
+                    visit(Pipeline(stages: [Stage(head: .named(t.literalText!, first.span), arguments: Array(rest.dropFirst()), span: s.span)], span: s.span))
                 }
                 return
             }
             for a in s.arguments {
                 if case .flag(let f) = a.kind, !def.flags.contains(where: { $0.name == f }) {
-                    let hint = closest(to: f, among: def.flags.map(\.name)).map { " (did you mean --\($0)?)" } ?? ""
+                    // A misspelt flag may be meant for the stage around this one (`each … --limt`).
+                    let hint = closest(to: f, among: def.flags.map(\.name) + outer).map { " (did you mean --\($0)?)" } ?? ""
                     problems.append(("\(def.name): unknown flag --\(f)\(hint)", a.span))
                 }
             }

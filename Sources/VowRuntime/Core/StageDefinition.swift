@@ -68,6 +68,8 @@ public enum ArgumentStyle: Sendable {
     case stage
     /// The stage reads its arguments itself (combinators that need promises, not values).
     case raw
+    /// Every argument, flags included, is passed on as it is written (external `vow-NAME` stages).
+    case passthrough
 }
 
 /// One stage of vow: its name, flags, help and behaviour, in one type.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VowPromises
 import VowValue
 
@@ -104,39 +105,125 @@ struct RunStage: ValueStage {
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         guard args.count > 0 else { throw VowError(.type, "run: missing CMD") }
         let argv = try args.positional.map { try args.asString($0, "argument") }
-        let ex = ctx.session.executor
-        let (p, r) = Promise<Value>.pending(name: "run", on: ex)
-        let proc = Process()
-        proc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        proc.arguments = ["--"] + argv
-        let out = Pipe(), err = Pipe(), inp = Pipe()
-        proc.standardOutput = out
-        proc.standardError = err
-        proc.standardInput = inp
         let stdinBytes: [UInt8] = input.isNull ? [] : Array((input.stringValue ?? JSONWriter.compact(input)).utf8)
-        do { try proc.run() } catch { throw VowError(.process, "cannot start \(argv[0]): \(error.localizedDescription)") }
-        r.onCancel { if proc.isRunning { proc.terminate() } }
-        let box = UncheckedBox((proc, out, err, inp))
+        return .promise(
+            runProcess(argv, stdin: stdinBytes, name: "run", on: ctx.session.executor).then(on: ctx.session.executor) { .string($0) })
+    }
+}
+
+/// Runs `argv` (looked up on PATH, never through a shell) with `stdin`; fulfils with its standard
+/// output, or rejects with kind `process` keeping status, stdout and stderr. Cancelling kills it.
+func runProcess(_ argv: [String], stdin stdinBytes: [UInt8], name: String, on ex: any PromiseExecutor) -> Promise<String> {
+    let (p, r) = Promise<String>.pending(name: name, on: ex)
+    // A process that exits without reading all its input must not kill vow with SIGPIPE.
+    ignoreBrokenPipes
+    let proc = Process()
+    proc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    proc.arguments = ["--"] + argv
+    let out = Pipe(), err = Pipe(), inp = Pipe()
+    proc.standardOutput = out
+    proc.standardError = err
+    proc.standardInput = inp
+    do { try proc.run() } catch {
+        r.reject(VowError(.process, "cannot start \(argv[0]): \(error.localizedDescription)"))
+        return p
+    }
+    r.onCancel { if proc.isRunning { proc.terminate() } }
+    let box = UncheckedBox((proc, out, err, inp))
+    // Standard input is written on its own thread, so that a process that writes a lot before
+    // reading all its input cannot deadlock against us.
+    let writer = UncheckedBox(inp)
+    DispatchQueue.global().async {
+        if !stdinBytes.isEmpty { try? writer.value.fileHandleForWriting.write(contentsOf: Data(stdinBytes)) }
+        try? writer.value.fileHandleForWriting.close()
+    }
+    DispatchQueue.global().async {
+        let (proc, out, err, _) = box.value
+        final class DataBox: @unchecked Sendable { var data = Data() }
+        let errData = DataBox()
+        let group = DispatchGroup()
+        group.enter()
+        let errPipe = UncheckedBox(err)
         DispatchQueue.global().async {
-            let (proc, out, err, inp) = box.value
-            if !stdinBytes.isEmpty { inp.fileHandleForWriting.write(Data(stdinBytes)) }
-            try? inp.fileHandleForWriting.close()
-            let o = out.fileHandleForReading.readDataToEndOfFile()
-            let e = err.fileHandleForReading.readDataToEndOfFile()
-            proc.waitUntilExit()
-            let stdout = String(decoding: o, as: UTF8.self), stderr = String(decoding: e, as: UTF8.self)
-            if proc.terminationStatus == 0 && proc.terminationReason == .exit {
-                r.fulfill(.string(stdout))
-            } else {
-                var d = Record()
-                d["status"] = .int(Int(proc.terminationStatus))
-                d["stdout"] = .string(stdout)
-                d["stderr"] = .string(stderr)
-                let tail = stderr.isEmpty ? "" : ": " + stderr.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500)
-                r.reject(VowError(.process, "\(argv[0]) exited with status \(proc.terminationStatus)\(tail)", details: d))
-            }
+            // Written before leave(), read after wait(): the group orders the two.
+            errData.data = errPipe.value.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
         }
-        return .promise(p)
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        proc.waitUntilExit()
+        let stdout = String(decoding: o, as: UTF8.self)
+        let stderr = String(decoding: errData.data, as: UTF8.self)
+        if proc.terminationStatus == 0 && proc.terminationReason == .exit {
+            r.fulfill(stdout)
+        } else {
+            var d = Record()
+            d["status"] = .int(Int(proc.terminationStatus))
+            d["stdout"] = .string(stdout)
+            d["stderr"] = .string(stderr)
+            let tail = stderr.isEmpty ? "" : ": " + stderr.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500)
+            r.reject(VowError(.process, "\(argv[0]) exited with status \(proc.terminationStatus)\(tail)", details: d))
+        }
+    }
+    return p
+}
+
+/// Ignores SIGPIPE once, process-wide: writes to a closed pipe fail with EPIPE instead.
+let ignoreBrokenPipes: Void = {
+    signal(SIGPIPE, SIG_IGN)
+}()
+
+/// A stage that is an executable `vow-NAME` on PATH: it gets the input as JSON on stdin and its
+/// arguments (flags included) as its argv; its standard output, parsed as JSON, is the value.
+struct ExternalStage: StageDefinition {
+    static let name = "vow-NAME"
+    static let group = StageGroup.files
+    static let synopsis = "NAME ARG…"
+    static let summary = "An executable vow-NAME on PATH, run as stage NAME."
+    static let help = """
+        When NAME is not a built-in stage or a def, vow looks for an executable vow-NAME on PATH. It
+        runs it (never through a shell) with the stage's arguments, flags included, as its argv,
+        writes the input to its stdin as JSON, and parses its stdout as JSON (empty output is null).
+        A non-zero exit rejects with kind process; output that is not JSON rejects with kind json.
+        """
+    static let examples: [StageExample] = []
+    static let argumentStyle = ArgumentStyle.passthrough
+
+    /// The executable for stage `name`, if one is on PATH.
+    static func find(_ name: String) -> String? {
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return nil }
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let path = "\(dir)/vow-\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    func apply(_ call: StageCall) throws -> Promise<Value> {
+        guard let path = Self.find(call.name) else { throw VowError(.syntax, "unknown stage '\(call.name)'") }
+        let ev = Evaluator(session: call.session)
+        return call.chain { input, ctx in
+            var argv = [path]
+            for a in call.positional {
+                if case .flag(let f) = a.kind {
+                    argv.append("--" + f)
+                    continue
+                }
+                guard case .value(let v) = try ev.argument(a, input: input, scope: call.scope, site: call.site) else {
+                    throw VowError(.type, "\(call.name): arguments of an external stage must be plain values")
+                }
+                argv.append(v.stringValue ?? JSONWriter.compact(v))
+            }
+            let ex = ctx.session.executor
+            let stage = call.name
+            return .promise(
+                runProcess(argv, stdin: Array((JSONWriter.compact(input) + "\n").utf8), name: stage, on: ex).then(on: ex) { out -> Value in
+                    if out.allSatisfy(\.isWhitespace) { return .null }
+                    do { return try JSON.parse(out) } catch let error as JSONError {
+                        throw VowError(.json, "vow-\(stage) printed something that is not JSON: \(error.message) at line \(error.line), column \(error.column)")
+                    }
+                })
+        }
     }
 }
 

@@ -1,0 +1,148 @@
+import Foundation
+import JMESPath
+import VowSyntax
+import VowValue
+import XCTest
+
+@testable import VowRuntime
+@testable import VowShell
+
+/// An executable `vow-NAME` on PATH is stage NAME.
+final class ExternalStageTests: XCTestCase {
+    var dir = ""
+    var oldPath = ""
+
+    override func setUp() {
+        dir = NSTemporaryDirectory() + "vow-ext-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        oldPath = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        setenv("PATH", dir + ":" + oldPath, 1)
+    }
+
+    override func tearDown() {
+        setenv("PATH", oldPath, 1)
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func install(_ name: String, _ script: String) {
+        let path = dir + "/vow-" + name
+        _ = FileManager.default.createFile(atPath: path, contents: Data(("#!/bin/sh\n" + script).utf8), attributes: [.posixPermissions: 0o755])
+    }
+
+    func test_inputAsJSONOnStdinArgumentsInArgvJSONStdoutIsTheValue() {
+        // Echoes its argv and its stdin back as JSON.
+        install("wrap", #"printf '{"args": "%s", "input": %s}' "$*" "$(cat)""#)
+        let r = runVow(#"echo {n: 1} | wrap a "b c" --flag 2 | to-json"#)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(r.out, #"{"args":"a b c --flag 2","input":{"n":1}}"# + "\n")
+    }
+
+    func test_nonZeroExitRejectsWithProcessAndBadOutputWithJson() {
+        install("boom", "echo broken >&2; exit 3")
+        let r = runVow("echo 1 | boom")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.hasPrefix("error[process]: "), r.err)
+        XCTAssertTrue(r.err.contains("status 3: broken"), r.err)
+        install("text", "echo not json")
+        XCTAssertTrue(runVow("echo 1 | text2").err.contains("unknown stage 'text2'"))
+        install("nojson", "echo not json")
+        XCTAssertTrue(runVow("echo 1 | nojson").err.hasPrefix("error[json]: vow-nojson printed something that is not JSON"))
+    }
+
+    func test_runPassesArgumentsVerbatimWithoutAShell() {
+        XCTAssertEqual(runVow("run printf '%s|' '; rm -rf /' '$(id)' '*'").out, "; rm -rf /|$(id)|*|\n")
+    }
+
+    func test_runHandlesLargeInputAndOutputWithoutDeadlock() {
+        // 1 MB through `cat`: stdin is written while stdout is read.
+        let r = runVow("echo '\(String(repeating: "x", count: 1_000_000))' | run cat | len")
+        XCTAssertEqual(r.out, "1000000\n", r.err)
+    }
+}
+
+/// Random and hostile input never crashes or hangs the parsers: a deterministic stream of
+/// random programs, JSON texts and JMESPath expressions, each of which must either parse or give
+/// an error.
+final class RobustnessTests: XCTestCase {
+    struct Rng {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func pick<T>(_ xs: [T]) -> T { xs[Int(next() % UInt64(xs.count))] }
+    }
+
+    static let vowPieces = [
+        "echo", "fetch", "|", "[", "]", "{", "}", "(", ")", "'", "\"", "$x", "${a.b}", "{}", "%1", "--limit", "3",
+        "2.5s", "let", "=", "def", "&", ";", "\n", "#", ":", ",", "\\", "then", "catch", "all", "\u{0}", "é", "😀", " ",
+    ]
+
+    func test_theVowParserNeverCrashesOnRandomPrograms() {
+        var rng = Rng(state: 1)
+        for _ in 0..<20_000 {
+            var s = ""
+            for _ in 0..<Int(rng.next() % 24) { s += rng.pick(Self.vowPieces) + (rng.next() % 2 == 0 ? " " : "") }
+            _ = try? Parser.parse(SourceText(s))
+            _ = Parser.isComplete(s)
+        }
+        for _ in 0..<2_000 {
+            let bytes = (0..<Int(rng.next() % 64)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            _ = try? Parser.parse(SourceText(String(decoding: bytes, as: UTF8.self)))
+        }
+    }
+
+    func test_deepNestingIsAnErrorNotACrash() {
+        let deep = String(repeating: "[", count: 100_000)
+        XCTAssertThrowsError(try Parser.parse(SourceText("echo " + deep)))
+        let r = runVow("echo " + String(repeating: "(", count: 50_000))
+        XCTAssertEqual(r.status, 2)
+        XCTAssertThrowsError(try JMESPathExpression(String(repeating: "[", count: 100_000)))
+        XCTAssertThrowsError(try JMESPathExpression(String(repeating: "!", count: 100_000) + "a"))
+    }
+
+    func test_theJSONParserNeverCrashesOnRandomText() {
+        var rng = Rng(state: 2)
+        let pieces = ["{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "d83d", "1", "-", "e", ".", "true", "null", " ", "\u{7f}", "é"]
+        for _ in 0..<20_000 {
+            var s = ""
+            for _ in 0..<Int(rng.next() % 30) { s += rng.pick(pieces) }
+            _ = try? JSON.parse(s)
+        }
+        for _ in 0..<2_000 {
+            _ = try? JSON.parse((0..<Int(rng.next() % 64)).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+        }
+    }
+
+    func test_jmespathNeverCrashesOnRandomExpressions() throws {
+        var rng = Rng(state: 3)
+        let pieces = ["a", "b", ".", "[", "]", "*", "?", "`1`", "'x'", "|", "||", "&&", "!", "(", ")", "{", "}", ":", ",", "@", "&",
+                      "sort_by(", "length(", "[0]", "[-1]", "[::2]", "==", "<", "\"q\"", " "]
+        let data = try JSON.parse(#"{"a": [{"b": 1}, {"b": "x"}, [1, 2]], "b": {"c": null}}"#)
+        for _ in 0..<20_000 {
+            var s = ""
+            for _ in 0..<Int(rng.next() % 16) { s += rng.pick(pieces) }
+            if let e = try? JMESPathExpression(s) { _ = try? e.search(data) }
+        }
+    }
+
+    func test_badProgramsGiveClearErrorsAndStatus2() {
+        let cases: [(String, String)] = [
+            ("echo \"unclosed", "unclosed"),
+            ("echo hi | nosuchstage", "unknown stage 'nosuchstage'"),
+            ("echo [1] | each len --limt 2", "len: unknown flag --limt (did you mean --limit?)"),
+            ("echo {\"a\": 1", "unclosed"),
+        ]
+        for (source, message) in cases {
+            let r = runVow(source)
+            XCTAssertEqual(r.status, 2, source)
+            XCTAssertTrue(r.err.contains(message), "\(source): \(r.err)")
+            XCTAssertTrue(r.err.contains("^"), "a caret for \(source): \(r.err)")
+        }
+        let long = runVow("echo '" + String(repeating: "a", count: 1_000_000) + "' | len")
+        XCTAssertEqual(long.out, "1000000\n", "a 1 MB line works")
+    }
+}
