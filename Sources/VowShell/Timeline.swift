@@ -25,11 +25,11 @@ public enum Timeline {
             case .labelled(let id, let attributes):
                 guard index[id] == nil, let info = attributes as? StageTraceInfo else { continue }
                 index[id] = rows.count
-                rows.append(Row(id: id, label: info.text, start: createdAt[id] ?? e.micros))
+                rows.append(Row(id: id, label: VowError.redactingSecrets(info.text), start: createdAt[id] ?? e.micros))
             case .created(let id, _, _, let attributes):
                 guard let info = attributes as? StageTraceInfo else { continue }
                 index[id] = rows.count
-                rows.append(Row(id: id, label: info.text, start: e.micros))
+                rows.append(Row(id: id, label: VowError.redactingSecrets(info.text), start: e.micros))
             case .fulfilled(let id, _):
                 if let i = index[id], rows[i].end == nil { rows[i].end = e.micros; rows[i].outcome = "✓" }
             case .rejected(let id, let error):

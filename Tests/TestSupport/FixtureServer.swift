@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1, on a free port, that the tests start themselves.
@@ -32,8 +33,10 @@ import Synchronization
 public final class FixtureServer: Sendable {
     /// The port the server listens on.
     public let port: Int
-    /// `http://127.0.0.1:PORT`.
-    public var base: String { "http://127.0.0.1:\(port)" }
+    /// Whether the server speaks TLS (with a self-signed certificate).
+    public let tls: Bool
+    /// `http://127.0.0.1:PORT` (or `https://`).
+    public var base: String { "\(tls ? "https" : "http")://127.0.0.1:\(port)" }
 
     private let channel: any Channel
     private let group: MultiThreadedEventLoopGroup
@@ -61,25 +64,39 @@ public final class FixtureServer: Sendable {
     /// How many requests have hit `path` (query excluded).
     public func hits(_ path: String) -> Int { stats.hits.withLock { $0["path:" + path] ?? 0 } }
 
-    /// Starts a server on a free port of 127.0.0.1.
-    public static func start() throws -> FixtureServer {
+    /// Starts a server on a free port of 127.0.0.1; with `tls`, HTTPS with a self-signed
+    /// certificate for 127.0.0.1, which a client that verifies certificates must refuse.
+    public static func start(tls: Bool = false) throws -> FixtureServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let stats = Stats()
+        let sslContext: NIOSSLContext? = try tls ? {
+            let cert = try NIOSSLCertificate(bytes: Array(selfSignedCertificate.utf8), format: .pem)
+            let key = try NIOSSLPrivateKey(bytes: Array(selfSignedKey.utf8), format: .pem)
+            return try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: [.certificate(cert)], privateKey: .privateKey(key)))
+        }() : nil
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 stats.opened.wrappingAdd(1, ordering: .relaxed)
                 channel.closeFuture.whenComplete { _ in stats.closed.wrappingAdd(1, ordering: .releasing) }
+                if let sslContext {
+                    do {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
+                    } catch {
+                        return channel.eventLoop.makeFailedFuture(error)
+                    }
+                }
                 return channel.pipeline.configureHTTPServerPipeline().flatMap {
                     channel.pipeline.addHandler(FixtureHandler(stats: stats))
                 }
             }
         let channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
-        return FixtureServer(port: channel.localAddress!.port!, channel: channel, group: group, stats: stats)
+        return FixtureServer(port: channel.localAddress!.port!, channel: channel, group: group, stats: stats, tls: tls)
     }
 
-    private init(port: Int, channel: any Channel, group: MultiThreadedEventLoopGroup, stats: Stats) {
+    private init(port: Int, channel: any Channel, group: MultiThreadedEventLoopGroup, stats: Stats, tls: Bool) {
+        self.tls = tls
         self.port = port
         self.channel = channel
         self.group = group
@@ -300,3 +317,58 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
         return (String(uri[..<q]), query)
     }
 }
+
+/// A self-signed certificate for 127.0.0.1 (test use only; its key is below and public).
+let selfSignedCertificate = """
+-----BEGIN CERTIFICATE-----
+MIIDHDCCAgSgAwIBAgIUXfO3tmBYnu3O2jw7LRt/RSErKn8wDQYJKoZIhvcNAQEL
+BQAwFDESMBAGA1UEAwwJMTI3LjAuMC4xMCAXDTI2MTEyMjIyNDU0NloYDzIxMjYx
+MDI5MjI0NTQ2WjAUMRIwEAYDVQQDDAkxMjcuMC4wLjEwggEiMA0GCSqGSIb3DQEB
+AQUAA4IBDwAwggEKAoIBAQDFwNjEteRosc+dic71qlJWLkWJJ0mgHAO4McPwoxr9
+yHGRWcRp6P2HT5Cy+mXn6oIMRa0SFxMQPdq1aYolh4Lyj3ZsQVm0dFecGIUsPRfn
+py/AaLa6atn4QEf//eCvPM/2hMTlcTJQXAUg5zTaRj0FbyRAGHBhlHr621mween3
+9b/cMUXW2AEbdpJiUMDvabEkUyYgI0bRnoNZJWG4CWzewdYapy1MxM1uHxGCnepw
+CNMJjSO8FZ3qpSWzpYB4boeTpxfptnyFP21XAprZXZFkwBh0vnxV+Lp2250i4QI7
+g0lDQWR/4pyjz2o6b41zjGh6tgz/3XD6h/rbYkJOgoLvAgMBAAGjZDBiMB0GA1Ud
+DgQWBBSYJ9HLPxLLbUdafV8KSULw5Ux2CDAfBgNVHSMEGDAWgBSYJ9HLPxLLbUda
+fV8KSULw5Ux2CDAPBgNVHRMBAf8EBTADAQH/MA8GA1UdEQQIMAaHBH8AAAEwDQYJ
+KoZIhvcNAQELBQADggEBAGnahiemhgFvwnc7ngiISOyM+5MUASF6tKKxHwXugcvw
+UVsRngKCII4KjOJbgYcg6fwt0/5Z98BnYYmZbzHL8u25mLUdn2kVUX+ganSqut83
+jg4GBETe0BGkUNWlIJaYvUEmTnFIRk5vDrMp4IiE13d6u0sMn/MAho7OASpGvDkV
+JyAhSjrnMwxriu0C21e3gYrMhdtnXp+pOgGXTXk58cdyjUIlD+9jVtStLsXkLq8X
+a0OOrHBIKXNsB05zRjWvWp0u9dmiEOB+wcTHEMWhH6+9N/Bxk+Ry5ieivVaeMmaV
+UwKWXlDkxLo50RVAUrqryWbbNyVCLDJ0HMaP9fFBVBE=
+-----END CERTIFICATE-----
+"""
+
+/// The key of `selfSignedCertificate`.
+let selfSignedKey = """
+-----BEGIN PRIVATE KEY-----
+MIIEvAIBADANBgkqhkiG9w0BAQEFAASCBKYwggSiAgEAAoIBAQDFwNjEteRosc+d
+ic71qlJWLkWJJ0mgHAO4McPwoxr9yHGRWcRp6P2HT5Cy+mXn6oIMRa0SFxMQPdq1
+aYolh4Lyj3ZsQVm0dFecGIUsPRfnpy/AaLa6atn4QEf//eCvPM/2hMTlcTJQXAUg
+5zTaRj0FbyRAGHBhlHr621mween39b/cMUXW2AEbdpJiUMDvabEkUyYgI0bRnoNZ
+JWG4CWzewdYapy1MxM1uHxGCnepwCNMJjSO8FZ3qpSWzpYB4boeTpxfptnyFP21X
+AprZXZFkwBh0vnxV+Lp2250i4QI7g0lDQWR/4pyjz2o6b41zjGh6tgz/3XD6h/rb
+YkJOgoLvAgMBAAECggEADY3mTbVZ7oMhg97KPLRr6FRLl9cFiN/isWFX2MqVMwfm
+INxSRiAeIIQnmtzm1zqPp1+vOSozuE1FDGIrgd8D7rQ+nbTs/R1sU9qqZhnZ5Zrj
+/wAuZiCkyAs/5B/2oow8hN0c0c0sca2c/GBckwl1bUXs6ifCrC2NMFyQjTQOAVzL
+3J2XqjKvMXQ2A8bPkfFfucDtdicZKRqaia4yU2tyTthedKyy30wzL6eyJrd1hBnO
+bKq42QJsTP9cCfy+S2vcQiahHzYGLn14nvIm+ELa5gv+ZYVAesl64LhRVKKBc88d
+O5JpHCL8gVmWp0UMjZuGrOHfJy4ohseB4Q5ERlqXwQKBgQDwR8xYGqNjrawZaFmL
+bbEB1ANLvZmB88bYGHjvENMXvFKgaCQPBa8iF1Ft8b9Se7MTDSUsJvdugi6CsNfZ
+h5qsOzRRgqTs2wPkFOuB2doFwPl+ns5jzhY6WcfnGnfiPGoutG3wxzQRX5RxcJgW
+0t/3doISBkWswzs7R7RMcMkY5wKBgQDSsM51YkFNLcSTa6vKjNZz3ZxDwVaEV5ZD
+vgKd36VAQmygx4hjHz6PiT8Pe1lzgXs4NVS7aofiY+xu9Yl5y4wRQfGQCwVmX+/n
+YdjBUtfwWNb9I+umjFUR4hS759JS7YNGLF4Da2XJtWhV+br6dy4ikxpyXdIkIlNS
+Wf9EP8/cuQKBgEiQZlX1NYLU4DSMHv7MkbhLnvMwvztPs61vNpZ8LkPsy8dFrB4d
+SVayVBUv/OecE+ic/6zl17O3/PPbFFTNbxi0iIhVPBmLyxEGgFkmwYEbVj23F/1s
+L6pPkt9oTuwz8p1IQCuG/WKBywK3TjcWWC0TzRREcKZMD4dHkFvFc/XhAoGAQgrX
+/KWa8JVbHBbRF8HD6zfZJsfw1bUazgs+iLw08YqgwFkrYF7H3nhYAwNYS8OXm0vk
+TocbJxTJZRKkUEBEnJg+HzfFLoz+B1p9dkQAmj9OzLS4xlEQzXU/qJMHM6Vt085O
+feXpVyv9E44fVSmMlZvk21qbZ2Y3FgZN5NfX0UkCgYBBPD7uWMQ+CT7+uDxBgSDl
+iRNQ0UJJJxzZUeLI9a+Z+dOMB6EUTLJ8NGu5X12HFZ4Mvz452Dcqc9khsXbg82Up
+qrGVdD0MIL6vyLnWq4+pdt3WBQr/gV7GZDmNSAmRuXme4I/kYIBDvync/TJ9F5mU
+z5MaUkk898eFN9dPKlLAfA==
+-----END PRIVATE KEY-----
+"""

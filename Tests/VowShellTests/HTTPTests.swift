@@ -212,4 +212,14 @@ final class HTTPTests: XCTestCase {
         }
         XCTAssertGreaterThan(count, 10)
     }
+
+    func test_tlsCertificatesAreVerifiedUnlessInsecure() throws {
+        let tls = try FixtureServer.start(tls: true)
+        defer { tls.shutdown() }
+        let refused = runVow("fetch \(tls.base)/user.json")
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.err.hasPrefix("error[network]: TLS failure with 127.0.0.1:\(tls.port)"), refused.err)
+        let insecure = runVow("fetch \(tls.base)/user.json --insecure | json | pick user.name")
+        XCTAssertEqual(insecure.out, "Ada Lovelace\n", insecure.err)
+    }
 }

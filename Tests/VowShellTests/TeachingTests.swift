@@ -102,6 +102,17 @@ final class TeachingTests: XCTestCase {
         XCTAssertTrue(SchemaValidator.validate(["t": 1, "event": "cancelled", "id": 1] as Value, against: schema).isEmpty)
     }
 
+    func test_secretsNeverAppearInTracesExplainOrTimeline() throws {
+        let source = #"echo 1 | then echo x --never --bearer S3CRET1 | catch echo "Authorization: Bearer S3CRET2""#
+        let lines = try trace("get http://127.0.0.1:1/ --header 'Cookie: S3CRET3' --bearer S3CRET5 | catch echo 0")
+        XCTAssertTrue(lines.contains { $0.recordValue?["stage"] == "get" }, "the get stage was traced")
+        for line in lines { XCTAssertFalse(JSONWriter.compact(line).contains("S3CRET"), JSONWriter.compact(line)) }
+        let explained = runVow(":explain " + source).out
+        XCTAssertFalse(explained.contains("S3CRET"), explained)
+        let timeline = runVow("echo 1 | tap echo 'Cookie: S3CRET4' | len\n:timeline").out
+        XCTAssertFalse(timeline.contains("S3CRET4"), timeline)
+    }
+
     func test_raceIsTheSameOnEveryRun() {
         for _ in 0..<5 {
             XCTAssertEqual(runVow("race [sim --delay 20ms a, sim --delay 10ms b]").out, "b\n")

@@ -92,6 +92,12 @@ public final class HTTPEngine: Sendable {
         }
     }
 
+    deinit {
+        // A session dropped without `shutdown()` still closes its clients, without blocking.
+        let all = clients.withLock { c in [c.secure, c.insecure].compactMap { $0 } }
+        for client in all { client.shutdown { _ in } }
+    }
+
     /// Shuts the clients down (open connections are closed); later requests reject.
     public func shutdown() {
         let all = clients.withLock { c -> [HTTPClient] in

@@ -1,4 +1,5 @@
 import VowSyntax
+import VowValue
 
 /// `:explain PIPELINE`: the promise chain a pipeline becomes, without running it.
 ///
@@ -77,7 +78,8 @@ public enum Explainer {
         if !finallies.isEmpty {
             out += "  (finally at \(finallies.joined(separator: ", ")) runs on both paths and passes the outcome on)\n"
         }
-        return out.hasSuffix("\n") ? String(out.dropLast()) : out
+        // Secrets typed in the pipeline (--bearer, --auth, Authorization/Cookie headers) are masked.
+        return VowError.redactingSecrets(out.hasSuffix("\n") ? String(out.dropLast()) : out)
     }
 
     static func describe(

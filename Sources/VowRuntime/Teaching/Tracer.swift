@@ -88,7 +88,7 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
             r["name"] = name.map { .string($0) } ?? .null
             if let info = attributes as? StageTraceInfo {
                 r["stage"] = .string(info.stage)
-                r["text"] = .string(info.text)
+                r["text"] = .string(VowError.redactingSecrets(info.text))
                 r["line"] = .int(info.line)
                 r["column"] = .int(info.column)
             }
@@ -99,7 +99,13 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         case .fulfilled(let id, let value):
             r["event"] = "fulfilled"
             r["id"] = .int(id)
-            let v: Value = (value as? Value) ?? .string(String(describing: value))
+            var v: Value = (value as? Value) ?? .string(String(describing: value))
+            if case .response = v, case .record(var response) = v.toJSONValue(), case .record(var headers)? = response["headers"] {
+                // Cookies a server sets are secrets too.
+                if headers["set-cookie"] != nil { headers["set-cookie"] = "<redacted>" }
+                response["headers"] = .record(headers)
+                v = .record(response)
+            }
             let text = JSONWriter.compact(v)
             if text.count > 200 {
                 r["value"] = .string(String(text.prefix(199)) + "…")
@@ -124,7 +130,7 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
             r["id"] = .int(id)
             if let info = attributes as? StageTraceInfo {
                 r["stage"] = .string(info.stage)
-                r["text"] = .string(info.text)
+                r["text"] = .string(VowError.redactingSecrets(info.text))
                 r["line"] = .int(info.line)
                 r["column"] = .int(info.column)
             }
