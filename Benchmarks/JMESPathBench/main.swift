@@ -14,6 +14,19 @@ guard let data = FileManager.default.contents(atPath: path), let suites = try? J
 
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
+func rss() -> Int {
+    guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    return (Int(s.split(separator: " ")[1]) ?? 0) * 4096
+}
+
+if let expr = ProcessInfo.processInfo.environment["VOW_LEAK_CHECK"] {
+    // Compiles EXPR 2,000,000 times and reports resident memory before and after.
+    let before = rss()
+    for _ in 0..<2_000_000 { _ = try? JMESPathExpression(expr) }
+    print("leak check: \(expr): \(before / 1_000_000) MB -> \(rss() / 1_000_000) MB")
+    exit(0)
+}
+
 var total = 0.0
 var count = 0
 for suite in suites.listValue ?? [] {

@@ -7,17 +7,21 @@ public struct Renderer: Sendable {
     public var colors: Bool
     /// `--json`: one compact JSON line per result.
     public var jsonLines: Bool
+    /// Output goes to a terminal: control characters in raw strings are shown escaped, so that
+    /// data (a response body, a file) cannot send escape sequences to the terminal.
+    public var terminal: Bool
 
     /// Makes a renderer.
-    public init(colors: Bool, jsonLines: Bool) {
+    public init(colors: Bool, jsonLines: Bool, terminal: Bool = false) {
         self.colors = colors
         self.jsonLines = jsonLines
+        self.terminal = terminal
     }
 
     /// A result: strings raw, everything else JSON (pretty, coloured on a terminal).
     public func value(_ v: Value) -> String {
         if jsonLines { return JSONWriter.compact(v) }
-        if case .string(let s) = v { return s }
+        if case .string(let s) = v { return terminal ? sanitize(s) : s }
         if case .response(let r) = v { return response(r) }
         return JSONWriter.pretty(v, colors: colors ? .ansi : nil)
     }

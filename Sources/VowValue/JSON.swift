@@ -200,6 +200,9 @@ struct JSONReader {
         let text = String(decoding: bytes[start..<pos], as: UTF8.self)
         if isInteger, let i = Int(text) { return .int(i) }
         guard let d = Double(text) else { throw fail("invalid number", at: start) }
+        // Beyond a double's range: the largest finite double, as jq does, so that it prints and
+        // reads back the same (an infinity has no JSON form).
+        if d.isInfinite { return .double(d < 0 ? -Double.greatestFiniteMagnitude : Double.greatestFiniteMagnitude) }
         return .double(d)
     }
 

@@ -60,9 +60,14 @@ struct Vow: ParsableCommand {
             name = "<command>"
             options.arguments = script
         } else if let file = script.first {
-            guard let data = FileManager.default.contents(atPath: file), let s = String(data: data, encoding: .utf8) else {
-                FileHandle.standardError.write(Data("error[io]: cannot read \(file)\n".utf8))
+            guard let data = FileManager.default.contents(atPath: file) else {
+                let reason = FileManager.default.fileExists(atPath: file) ? "permission denied or not a file" : "no such file"
+                FileHandle.standardError.write(Data("error[io]: cannot read \(file): \(reason)\n".utf8))
                 throw ExitCode(1)
+            }
+            guard let s = String(data: data, encoding: .utf8) else {
+                FileHandle.standardError.write(Data("error[syntax]: \(file) is not UTF-8 text; nothing ran\n".utf8))
+                throw ExitCode(2)
             }
             text = s.hasPrefix("#!") ? "#" + s : s
             name = file
@@ -71,7 +76,7 @@ struct Vow: ParsableCommand {
             text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             name = "<stdin>"
         } else {
-            let runner = Runner(session: Session(options: options), renderer: Renderer(colors: colors, jsonLines: json))
+            let runner = Runner(session: Session(options: options), renderer: Renderer(colors: colors, jsonLines: json, terminal: tty))
             try startTrace(runner)
             runner.enableTracing()
             let repl = REPL(runner: runner)
@@ -81,7 +86,7 @@ struct Vow: ParsableCommand {
             runner.session.http.shutdown()
             throw ExitCode(status)
         }
-        let runner = Runner(session: Session(options: options), renderer: Renderer(colors: colors, jsonLines: json))
+        let runner = Runner(session: Session(options: options), renderer: Renderer(colors: colors, jsonLines: json, terminal: tty))
         installInterrupt { runner.interrupt() }
         try startTrace(runner)
         let status = runner.run(text, name: name)

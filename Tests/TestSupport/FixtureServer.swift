@@ -23,6 +23,7 @@ import Synchronization
 /// | `/cookie` | sets a cookie |
 /// | `/retry-after?key=K&fails=N&status=S&after=SECONDS` | answers S (429) with Retry-After the first N times per key |
 /// | `/gzip` | a gzip-encoded JSON body |
+/// | `/gzip-bomb` | 200 MB of zeros, gzip-encoded (about 200 KB on the wire) |
 /// | `/slow?ms=N` | headers at once, then the body a chunk every 50 ms for N ms |
 /// | `/stall` | never answers |
 /// | `/reset` | promises 100000 bytes, sends 10, closes the connection |
@@ -119,6 +120,19 @@ public final class FixtureServer: Sendable {
         try? group.syncShutdownGracefully()
     }
 }
+
+/// 200 MB of zeros as gzip (made once, with the system's gzip).
+let gzipBomb: [UInt8] = {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/sh")
+    p.arguments = ["-c", "head -c 200000000 /dev/zero | gzip -1 -c"]
+    let out = Pipe()
+    p.standardOutput = out
+    try? p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return [UInt8](data)
+}()
 
 /// A 1 KB JSON document for the HTTP benchmark.
 let benchDocument: [UInt8] = {
@@ -218,6 +232,9 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
         case "count":
             let key = query["key"] ?? "default"
             send(.ok, json: ["count": stats.hits.withLock { $0["retry:" + key] ?? 0 }])
+        case "gzip-bomb":
+            // 200 MB of zeros, gzip-compressed to about 200 KB.
+            write(context, .ok, [("Content-Type", "application/octet-stream"), ("Content-Encoding", "gzip")], gzipBomb, keepAlive: keepAlive)
         case "gzip":
             write(context, .ok, [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], gzippedJSON, keepAlive: keepAlive)
         case "slow":

@@ -19,6 +19,13 @@ func runVow(_ source: String, json: Bool = false, variables: [String: Value] = [
 }
 
 final class AcceptanceTests: XCTestCase {
+    func test_onATerminalRawStringsCannotSendEscapeSequences() {
+        let evil = Value.string("red \u{1B}[31m text\u{7}\nnext\tline")
+        XCTAssertEqual(Renderer(colors: false, jsonLines: false, terminal: true).value(evil), "red \\u{1b}[31m text\\u{7}\nnext\tline")
+        // Piped, data passes through unchanged.
+        XCTAssertEqual(Renderer(colors: false, jsonLines: false, terminal: false).value(evil), "red \u{1B}[31m text\u{7}\nnext\tline")
+    }
+
     func test_eachKeepsItsOwnFlagAfterTheInnerStage() {
         XCTAssertEqual(runVow(#"echo [1, 2, 3] | each format "n{}" --limit 2 | to-json"#).out, "[\"n1\",\"n2\",\"n3\"]\n")
         let bad = runVow(#"echo [1] | each format "n{}" --limit 0"#)

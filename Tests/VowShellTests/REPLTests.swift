@@ -33,6 +33,9 @@ final class REPLTests: XCTestCase {
         for (k, v) in env { environment[k] = v }
         let t = try PseudoTerminal(Self.binary, [], environment: environment)
         XCTAssertTrue(t.waitFor("vow> "), "first prompt; got: \(t.plainOutput)")
+        // libedit sets the terminal up right after printing the prompt; keys typed within
+        // microseconds of it can meet the terminal mid-change, which no person can do.
+        Thread.sleep(forTimeInterval: 0.1)
         return t
     }
 
@@ -152,6 +155,23 @@ final class REPLTests: XCTestCase {
         t.clear()
         t.type("echo fresh\r")
         XCTAssertTrue(t.waitFor("fresh\n"), t.plainOutput)
+        XCTAssertEqual(quit(t), 0)
+    }
+
+    func test_errorsNeverEndTheSessionOrLoseItsVariables() throws {
+        let t = try start()
+        t.type("let x = resolve 5\r")
+        t.type("fetch http://127.0.0.1:1/\r")
+        XCTAssertTrue(t.waitFor("error[network]: connection refused"), t.plainOutput)
+        t.type("echo {\"a\": 1\r")
+        t.type("}\r")
+        t.type("nosuchstage\r")
+        XCTAssertTrue(t.waitFor("unknown stage 'nosuchstage'"), t.plainOutput)
+        t.type("delay soon\r")
+        XCTAssertTrue(t.waitFor("error[type]"), t.plainOutput)
+        t.clear()
+        t.type("$x | format \"x is {}\"\r")
+        XCTAssertTrue(t.waitFor("x is 5"), t.plainOutput)
         XCTAssertEqual(quit(t), 0)
     }
 

@@ -43,6 +43,14 @@ final class JSONReadTests: XCTestCase {
         if case .double = try parse("10") { XCTFail("10 is an integer") }
     }
 
+    func test_numbersBeyondADoubleClampAndRoundTrip() throws {
+        // Found by the JSON fuzz target: 1e11111 used to become infinity and print as null.
+        XCTAssertEqual(try parse("1e11111"), .double(.greatestFiniteMagnitude))
+        XCTAssertEqual(try parse("-1e400"), .double(-.greatestFiniteMagnitude))
+        let v = try parse("[1e11111]")
+        XCTAssertEqual(try JSON.parse(JSONWriter.compact(v)), v)
+    }
+
     func test_escapesAndSurrogatePairs() throws {
         XCTAssertEqual(try parse(#""a\"b\\c\/d\b\f\n\r\t""#), .string("a\"b\\c/d\u{8}\u{C}\n\r\t"))
         XCTAssertEqual(try parse(#""\u00e9\u4e2d""#), .string("é中"))

@@ -123,7 +123,8 @@ public final class HTTPEngine: Sendable {
             }
         }
         let timer = OneShotTimer(after: spec.timeout) {
-            task.cancel()
+            // Reject first: the cancelled task's own error must not win the race.
+            defer { task.cancel() }
             resolver.reject(
                 VowError(
                     .timeout, "no complete response within \(formatSeconds(spec.timeout)) — \(spec.method) \(redactURL(spec.url))",
