@@ -52,6 +52,7 @@ public final class REPL: @unchecked Sendable {
             }
         }
         runner.spinner = isatty(2) == 1
+        runner.waitsForJobs = false
     }
 
     /// Ctrl-C: cancels the running statement, or abandons the line being edited.

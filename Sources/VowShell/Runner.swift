@@ -33,6 +33,10 @@ public final class Runner: @unchecked Sendable {
     public var reportJob: (@Sendable (String, Bool) -> Void)?
     /// Draw a spinner on stderr while a statement is pending for more than 150 ms.
     public var spinner = false
+    /// Wait for background jobs before `run` returns, as a script does (the REPL does not).
+    public var waitsForJobs = true
+    /// The job a finished script is waiting for; Ctrl-C cancels it.
+    private let awaitedJob = Mutex<Promise<Value>?>(nil)
 
     /// Records promise events (for `:timeline`, `--trace`, `:trace on`); nil until enabled.
     public private(set) var tracer: Tracer?
@@ -47,6 +51,11 @@ public final class Runner: @unchecked Sendable {
         return t
     }
 
+    /// The statement being waited for, its run and when it started (for the spinner).
+    private let waiting = Mutex<(run: StatementRun, since: Date)?>(nil)
+    /// Whether a spinner line is on screen; printing takes this lock and erases it first.
+    private let spinnerLine = Mutex(false)
+
     /// True while a statement is running (not a background job).
     public var isRunning: Bool { current.withLock { $0 != nil } }
 
@@ -56,7 +65,9 @@ public final class Runner: @unchecked Sendable {
     }
 
     private func report(_ text: String, isError: Bool) {
-        if let reportJob { reportJob(text, isError) } else { printDirect(text, toStderr: isError) }
+        clearSpinner {
+            if let reportJob { reportJob(text, isError) } else { printDirect(text, toStderr: isError) }
+        }
     }
 
     /// Makes a runner.
@@ -75,6 +86,7 @@ public final class Runner: @unchecked Sendable {
     public func interrupt() {
         interrupted.store(true, ordering: .relaxed)
         current.withLock { $0 }?.cancel(reason: "cancelled: interrupted")
+        awaitedJob.withLock { $0 }?.cancel(reason: "cancelled: interrupted")
     }
 
     /// Parses, checks and runs `text`; returns the exit status.
@@ -100,95 +112,176 @@ public final class Runner: @unchecked Sendable {
         if tracer == nil, program.statements.contains(where: { if case .meta("timeline", _, _) = $0.kind { return true } else { return false } }) {
             enableTracing()
         }
-        var status = ExitStatus.ok
-        var jobs: [(Int, Promise<Value>, StatementRun)] = []
-        var pending = program.statements[...]
-        while !pending.isEmpty {
-            if interrupted.load(ordering: .relaxed) { return ExitStatus.interrupted }
-            // Start statements up to and including the first one to wait for, in one turn.
-            var batch: [Statement] = []
-            while let st = pending.first {
-                pending.removeFirst()
-                batch.append(st)
-                if case .pipeline(_, false) = st.kind { break }
-                if case .meta = st.kind { break }
-            }
-            if batch.contains(where: { if case .meta = $0.kind { return false } else { return true } }) {
-                tracer?.clearMemory()
-            }
-            let started = interpreter.start(batch, in: source) { [self] s in
-                guard case .job(let id, let p, let run) = s else { return }
-                self.session.output.emit("[\(id)] started\n")
-                p.whenSettled(on: self.session.executor) { r in
-                    self.session.jobs.markSettled(id, reported: true)
-                    switch r {
-                    case .success(let v): self.report("[\(id)] fulfilled: \(Renderer(colors: false, jsonLines: true).value(v))", isError: false)
-                    case .failure(let e):
-                        let error = run.explain(e)
-                        if error.kind == .cancelled {
-                            self.report("[\(id)] cancelled", isError: true)
-                        } else {
-                            self.report("[\(id)] rejected: " + self.renderer.error(error), isError: true)
-                        }
-                    }
-                }
-            }
-            for s in started {
-                switch s {
-                case .pipeline(let p, let run):
-                    current.withLock { $0 = p }
-                    let failed = waitAndPrint(p, run: run)
-                    current.withLock { $0 = nil }
-                    if interrupted.load(ordering: .relaxed) {
-                        errorSink("cancelled")
-                        return ExitStatus.interrupted
-                    }
-                    if failed { return ExitStatus.rejected }
-                case .job(let id, let p, let run): jobs.append((id, p, run))
-                case .bound, .defined: break
-                case .meta(let name, let argument):
-                    if let text = meta(name, argument) { session.output.emit(text + "\n") }
-                    if name == "explain", explainProblems(argument) { return ExitStatus.syntax }
-                }
-            }
-        }
-        // Like Node.js, a script does not exit while its background jobs are pending.
-        for (_, p, _) in jobs {
-            // A job that rejected, unless it was cancelled on purpose, fails the script.
-            if case .failure(let e) = wait(p), toVowError(e).kind != .cancelled { status = ExitStatus.rejected }
-        }
-        // Let job reports (queued on the executor) print before exiting.
-        if !jobs.isEmpty { session.onExecutor {} }
-        return interrupted.load(ordering: .relaxed) ? ExitStatus.interrupted : status
+        return execute(program, source: source)
     }
 
-    /// Waits for a statement's promise and prints its value or error from the executor, so that
-    /// it comes after any job report already queued there; returns true when it rejected. With
-    /// the spinner on, the spinner is erased first.
-    func waitAndPrint(_ p: Promise<Value>, run: StatementRun) -> Bool {
-        let printOutcome: @Sendable (Result<Value, any Error>) -> Bool = { [self] r in
-            if interrupted.load(ordering: .relaxed) { return false }
-            switch r {
-            case .success(let v):
-                session.output.emit(renderer.value(v) + "\n")
-                return false
-            case .failure(let e):
-                errorSink(renderer.error(run.explain(e)))
-                return true
+    /// What the executor-side loop of one `run` holds; touched only on the session's executor.
+    private final class RunState: @unchecked Sendable {
+        var pending: ArraySlice<Statement>
+        var started: ArraySlice<StartedStatement> = []
+        var jobs: [Promise<Value>] = []
+        var status = ExitStatus.ok
+        init(_ statements: [Statement]) { pending = statements[...] }
+    }
+
+    /// Runs the statements from the session's executor, one after the other, without a thread
+    /// hop per statement: statements up to the first one to wait for start in one executor turn
+    /// (as a JavaScript program starts every top-level call before any handler runs), each
+    /// result prints from the executor when its promise settles (so it comes after any job
+    /// report already queued there), and the next batch starts from there. The calling thread
+    /// only waits for the end, drawing the spinner if it is enabled.
+    func execute(_ program: Program, source: SourceText) -> Int32 {
+        let state = RunState(program.statements)
+        let done = DispatchSemaphore(value: 0)
+        let final = Atomic<Int32>(ExitStatus.ok)
+        let ex = session.executor
+        @Sendable func finish(_ status: Int32) {
+            waiting.withLock { $0 = nil }
+            final.store(status, ordering: .releasing)
+            done.signal()
+        }
+        @Sendable func waitForJobs() {
+            // Like Node.js, a script does not end while its background jobs are pending; a job
+            // that rejected, unless it was cancelled on purpose, fails it.
+            awaitedJob.withLock { $0 = nil }
+            if interrupted.load(ordering: .relaxed) {
+                for job in state.jobs { job.cancel(reason: "cancelled: interrupted") }
+                finish(ExitStatus.interrupted)
+                return
+            }
+            guard waitsForJobs, let job = state.jobs.first else {
+                finish(interrupted.load(ordering: .relaxed) ? ExitStatus.interrupted : state.status)
+                return
+            }
+            state.jobs.removeFirst()
+            awaitedJob.withLock { $0 = job }
+            if interrupted.load(ordering: .relaxed) { job.cancel(reason: "cancelled: interrupted") }
+            job.whenSettled(on: ex) { r in
+                if case .failure(let e) = r, toVowError(e).kind != .cancelled { state.status = ExitStatus.rejected }
+                // One more turn, so that the job's own report (queued first) prints before the end.
+                ex.enqueue { waitForJobs() }
             }
         }
+        @Sendable func advance() {
+            while true {
+                if interrupted.load(ordering: .relaxed) {
+                    finish(ExitStatus.interrupted)
+                    return
+                }
+                if let next = state.started.first {
+                    state.started.removeFirst()
+                    switch next {
+                    case .pipeline(let p, let run):
+                        current.withLock { $0 = p }
+                        waiting.withLock { $0 = (run, Date()) }
+                        p.whenSettled(on: ex) { [self] r in
+                            current.withLock { $0 = nil }
+                            waiting.withLock { $0 = nil }
+                            if interrupted.load(ordering: .relaxed) {
+                                clearSpinner { errorSink("cancelled") }
+                                finish(ExitStatus.interrupted)
+                                return
+                            }
+                            let failed: Bool = clearSpinner {
+                                switch r {
+                                case .success(let v):
+                                    session.output.emit(renderer.value(v) + "\n")
+                                    return false
+                                case .failure(let e):
+                                    errorSink(renderer.error(run.explain(e)))
+                                    return true
+                                }
+                            }
+                            if failed { finish(ExitStatus.rejected) } else { advance() }
+                        }
+                        return
+                    case .job(_, let p, _): state.jobs.append(p)
+                    case .bound, .defined: break
+                    case .meta(let name, let argument):
+                        if let text = meta(name, argument) { session.output.emit(text + "\n") }
+                        if name == "explain", explainProblems(argument) {
+                            finish(ExitStatus.syntax)
+                            return
+                        }
+                    }
+                    continue
+                }
+                if state.pending.isEmpty {
+                    waitForJobs()
+                    return
+                }
+                var batch: [Statement] = []
+                while let st = state.pending.first {
+                    state.pending.removeFirst()
+                    batch.append(st)
+                    if case .pipeline(_, false) = st.kind { break }
+                    if case .meta = st.kind { break }
+                }
+                if batch.contains(where: { if case .meta = $0.kind { return false } else { return true } }) {
+                    tracer?.clearMemory()
+                }
+                var started: [StartedStatement] = []
+                for st in batch {
+                    let s = interpreter.startOnExecutor(st, in: source)
+                    announce(s)
+                    started.append(s)
+                }
+                state.started = started[...]
+            }
+        }
+        ex.enqueue(advance)
         if spinner {
-            let r = wait(p, run: run)
-            return session.onExecutor { printOutcome(r) }
+            let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+            var frame = 0
+            while done.wait(timeout: .now() + 0.1) == .timedOut {
+                guard let (run, since) = waiting.withLock({ $0 }), Date().timeIntervalSince(since) > 0.15 else { continue }
+                let waitingFor = run.stages.first { $0.promise.isPending }?.text ?? "…"
+                let shown = waitingFor.count > 60 ? String(waitingFor.prefix(59)) + "…" : waitingFor
+                let line = "\r\u{1B}[2K\(frames[frame % frames.count]) \(shown) \(String(format: "%.1fs", Date().timeIntervalSince(since)))"
+                spinnerLine.withLock { drawn in
+                    // Checked under the lock: a result printed meanwhile has ended the wait.
+                    guard waiting.withLock({ $0 != nil }) else { return }
+                    FileHandle.standardError.write(Data(line.utf8))
+                    drawn = true
+                }
+                frame += 1
+            }
+        } else {
+            done.wait()
         }
-        let sem = DispatchSemaphore(value: 0)
-        let failed = Atomic<Bool>(false)
+        clearSpinner {}
+        return final.load(ordering: .acquiring)
+    }
+
+    /// Runs `body` (which prints) after erasing the spinner line, if one is on screen.
+    @discardableResult
+    func clearSpinner<R>(_ body: () -> R) -> R {
+        spinnerLine.withLock { drawn in
+            if drawn {
+                FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+                drawn = false
+            }
+            return body()
+        }
+    }
+
+    /// Announces a background job and reports how it settles.
+    func announce(_ s: StartedStatement) {
+        guard case .job(let id, let p, let run) = s else { return }
+        session.output.emit("[\(id)] started\n")
         p.whenSettled(on: session.executor) { r in
-            failed.store(printOutcome(r), ordering: .releasing)
-            sem.signal()
+            self.session.jobs.markSettled(id, reported: true)
+            switch r {
+            case .success(let v): self.report("[\(id)] fulfilled: \(Renderer(colors: false, jsonLines: true).value(v))", isError: false)
+            case .failure(let e):
+                let error = run.explain(e)
+                if error.kind == .cancelled {
+                    self.report("[\(id)] cancelled", isError: true)
+                } else {
+                    self.report("[\(id)] rejected: " + self.renderer.error(error), isError: true)
+                }
+            }
         }
-        sem.wait()
-        return failed.load(ordering: .acquiring)
     }
 
     /// Reports why `:explain TEXT` cannot explain it; true when it could not.
@@ -205,35 +298,6 @@ public final class Runner: @unchecked Sendable {
             errorSink(error.render(source: source, colors: renderer.colors))
             return true
         }
-    }
-
-    /// Waits for a promise from a non-executor thread; with `run`, draws a spinner on stderr
-    /// naming the stage it waits for, after 150 ms, and erases it before returning.
-    func wait(_ p: Promise<Value>, run: StatementRun? = nil) -> Result<Value, any Error> {
-        let sem = DispatchSemaphore(value: 0)
-        let box = Mutex<Result<Value, any Error>?>(nil)
-        p.whenSettled(on: DispatchQueue.global()) { r in
-            box.withLock { $0 = r }
-            sem.signal()
-        }
-        if let run {
-            let start = Date()
-            let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
-            var frame = 0
-            var drawn = false
-            while sem.wait(timeout: .now() + (drawn ? 0.1 : 0.15)) == .timedOut {
-                let waitingFor = run.stages.first { $0.promise.isPending }?.text ?? "…"
-                let shown = waitingFor.count > 60 ? String(waitingFor.prefix(59)) + "…" : waitingFor
-                let line = "\r\u{1B}[2K\(frames[frame % frames.count]) \(shown) \(String(format: "%.1fs", Date().timeIntervalSince(start)))"
-                FileHandle.standardError.write(Data(line.utf8))
-                frame += 1
-                drawn = true
-            }
-            if drawn { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
-        } else {
-            sem.wait()
-        }
-        return box.withLock { $0! }
     }
 
     /// Meta-commands available outside the REPL: `:help [stage]`.

@@ -132,8 +132,11 @@ final class REPLTests: XCTestCase {
 
     func test_jobResultPrintsAboveAHalfTypedLineWhichStaysIntact() throws {
         let t = try start()
-        t.type("delay 300ms done-job &\r")
+        t.type("delay 600ms done-job &\r")
         XCTAssertTrue(t.waitFor("[1] started"), t.plainOutput)
+        // The prompt is back at once, while the job runs.
+        XCTAssertTrue(t.waitFor("vow[1 pending]> ", timeout: 0.5), t.plainOutput)
+        Thread.sleep(forTimeInterval: 0.1)
         t.type("echo half")
         XCTAssertTrue(t.waitFor("[1] fulfilled: \"done-job\"", timeout: 5), t.plainOutput)
         // The line is redrawn after the report, and finishing it runs the whole line.

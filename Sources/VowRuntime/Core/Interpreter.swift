@@ -61,7 +61,8 @@ public struct Interpreter: Sendable {
         }
     }
 
-    func startOnExecutor(_ statement: Statement, in source: SourceText) -> StartedStatement {
+    /// Starts one statement; call it on the session executor.
+    public func startOnExecutor(_ statement: Statement, in source: SourceText) -> StartedStatement {
         let ev = Evaluator(session: session)
         let scope = Scope(session: session)
         let site = Site(source: source, statement: statement.span, context: [])
