@@ -35,7 +35,11 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     private struct Storage {
         var result: Result<T, any Error>? = nil
         var reactions: Reactions = .none
-        var upstream: [AnyPromise] = []
+        /// What this promise waits on, for cancellation: almost always one promise, kept out of
+        /// an array so that a `then` hop allocates no array.
+        var upstream: AnyPromise?
+        /// Further upstream promises (combinators wait on several).
+        var moreUpstream: [AnyPromise] = []
         var cancelHandlers: [@Sendable () -> Void] = []
         var dependents: Int32 = 0
         var cancelledDependents: Int32 = 0
@@ -47,13 +51,27 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     init(name: String?, executor: any PromiseExecutor, upstream: [AnyPromise], attributes: (any Sendable)? = nil) {
         var s = Storage()
-        s.upstream = upstream
+        s.upstream = upstream.first
+        s.moreUpstream = Array(upstream.dropFirst())
         self.storage = Locked(s)
         self.executor = executor
         super.init(name: name)
         for u in upstream { u.addDependent() }
         if id != 0 {
             PromiseObservation.emit(.created(id: id, parents: upstream.map(\.id), name: name, attributes: attributes))
+        }
+    }
+
+    /// A promise waiting on one `parent` (a derived promise).
+    init(name: String?, executor: any PromiseExecutor, parent: AnyPromise, attributes: (any Sendable)? = nil) {
+        var s = Storage()
+        s.upstream = parent
+        self.storage = Locked(s)
+        self.executor = executor
+        super.init(name: name)
+        parent.addDependent()
+        if id != 0 {
+            PromiseObservation.emit(.created(id: id, parents: [parent.id], name: name, attributes: attributes))
         }
     }
 
@@ -119,8 +137,9 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
             s.result = result
             let r = s.reactions
             s.reactions = .none
-            s.upstream = []
-            s.cancelHandlers = []
+            s.upstream = nil
+            if !s.moreUpstream.isEmpty { s.moreUpstream = [] }
+            if !s.cancelHandlers.isEmpty { s.cancelHandlers = [] }
             return r
         }
         guard let reactions else { return false }
@@ -169,9 +188,11 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     override func cancelLocally(reason: String) -> [AnyPromise] {
         let taken: (upstream: [AnyPromise], handlers: [@Sendable () -> Void])? = storage.withLock { s in
             guard s.result == nil else { return nil }
-            let u = s.upstream
+            var u = s.moreUpstream
+            if let first = s.upstream { u.append(first) }
             let h = s.cancelHandlers
-            s.upstream = []
+            s.upstream = nil
+            s.moreUpstream = []
             s.cancelHandlers = []
             return (u, h)
         }
@@ -210,7 +231,10 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     func setUpstream(_ promises: [AnyPromise]) {
         for p in promises { p.addDependent() }
         storage.withLock { s in
-            if s.result == nil { s.upstream = promises }
+            if s.result == nil {
+                s.upstream = promises.first
+                s.moreUpstream = Array(promises.dropFirst())
+            }
         }
     }
 
@@ -222,7 +246,7 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, any PromiseExecutor) -> Void
     ) -> Promise<U> {
         let ex = executor ?? self.executor
-        let child = Promise<U>(name: name, executor: ex, upstream: [self], attributes: attributes)
+        let child = Promise<U>(name: name, executor: ex, parent: self, attributes: attributes)
         if id != 0 || child.id != 0 { PromiseObservation.emit(.handlerAttached(id: id, child: child.id)) }
         addReaction { r in ex.enqueue { react(r, child, ex) } }
         return child

@@ -19,7 +19,7 @@ extension Promise {
         _ seconds: Double, name: String? = "timeout", on executor: (any PromiseExecutor)? = nil
     ) -> Promise<T> {
         let ex = executor ?? self.executor
-        let result = Promise<T>(name: name, executor: ex, upstream: [self])
+        let result = Promise<T>(name: name, executor: ex, parent: self)
         let timer = OneShotTimer(after: seconds) { [weak result] in
             guard let result else { return }
             if result.settle(.failure(PromiseTimeoutError(seconds: seconds))) {
