@@ -4,19 +4,7 @@ import XCTest
 
 /// The `vow` binary itself against every fault of the fixture server and against bad programs:
 /// the right error kind naming the culprit, the right exit status, no crash, within a time bound.
-final class FaultMatrixTests: XCTestCase {
-    nonisolated(unsafe) static var server: FixtureServer!
-
-    override class func setUp() {
-        super.setUp()
-        server = try! FixtureServer.start()
-    }
-
-    override class func tearDown() {
-        server.shutdown()
-        super.tearDown()
-    }
-
+final class FaultMatrixTests: ServerTestCase {
     struct Outcome {
         var status: Int32
         var out: String
@@ -60,7 +48,6 @@ final class FaultMatrixTests: XCTestCase {
         XCTAssertLessThan(r.seconds, limit, "\(source) took \(r.seconds)s", file: file, line: line)
     }
 
-    var base: String { Self.server.base }
 
     func test_serverFaults() throws {
         let hostPort = "127.0.0.1:\(Self.server.port)"

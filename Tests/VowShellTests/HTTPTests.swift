@@ -8,21 +8,7 @@ import XCTest
 
 /// HTTP against a real server on 127.0.0.1 that the tests start: every acceptance example of the
 /// HTTP stages, and every error kind.
-final class HTTPTests: XCTestCase {
-    nonisolated(unsafe) static var server: FixtureServer!
-
-    override class func setUp() {
-        super.setUp()
-        server = try! FixtureServer.start()
-    }
-
-    override class func tearDown() {
-        server.shutdown()
-        super.tearDown()
-    }
-
-    var base: String { Self.server.base }
-
+final class HTTPTests: ServerTestCase {
     func vow(_ source: String, json: Bool = false) -> (out: String, err: String, status: Int32) {
         runVow(source, json: json, variables: ["base": .string(base)])
     }
@@ -196,21 +182,7 @@ final class HTTPTests: XCTestCase {
     }
 
     func test_everyHTTPStageExampleHolds() {
-        var count = 0
-        for stage in StageRegistry.builtins.stages {
-            for ex in stage.examples where ex.needsServer {
-                count += 1
-                let r = vow(ex.source)
-                if ex.fails {
-                    XCTAssertNotEqual(r.status, 0, "\(stage.name): \(ex.source)")
-                    XCTAssertTrue(r.err.hasPrefix(ex.output), "\(stage.name): \(ex.source)\nexpected prefix: \(ex.output)\ngot: \(r.err)")
-                } else {
-                    XCTAssertEqual(r.status, 0, "\(stage.name): \(ex.source)\n\(r.err)")
-                    XCTAssertEqual(r.out, ex.output + "\n", "\(stage.name): \(ex.source)")
-                }
-            }
-        }
-        XCTAssertGreaterThan(count, 10)
+        XCTAssertGreaterThan(checkStageExamples(needsServer: true) { vow($0) }, 10)
     }
 
     func test_tlsCertificatesAreVerifiedUnlessInsecure() throws {

@@ -191,25 +191,35 @@ final class AcceptanceTests: XCTestCase {
 /// Every stage's documented examples run, so help text cannot go stale.
 final class StageExampleTests: XCTestCase {
     func test_everyStageHasHelpAndItsExamplesHold() {
-        var count = 0
         for stage in StageRegistry.builtins.stages {
             XCTAssertFalse(stage.summary.isEmpty, stage.name)
             XCTAssertFalse(stage.help.isEmpty, stage.name)
-            for ex in stage.examples where !ex.needsServer {
-                count += 1
-                let r = runVow(ex.source)
-                if ex.fails {
-                    XCTAssertNotEqual(r.status, 0, "\(stage.name): \(ex.source)")
-                    XCTAssertTrue(r.err.hasPrefix(ex.output), "\(stage.name): \(ex.source)\nexpected prefix: \(ex.output)\ngot: \(r.err)")
-                } else {
-                    XCTAssertEqual(r.status, 0, "\(stage.name): \(ex.source)\n\(r.err)")
-                    XCTAssertEqual(r.out, ex.output + "\n", "\(stage.name): \(ex.source)")
-                }
-            }
         }
+        let count = checkStageExamples(needsServer: false) { runVow($0) }
         XCTAssertGreaterThan(count, 50)
         print("ran \(count) stage examples")
     }
+}
+
+/// Runs every stage example that needs (or does not need) the fixture server through `run` and
+/// checks its stated output (or, for a failing example, the start of its error); returns how
+/// many ran.
+func checkStageExamples(needsServer: Bool, _ run: (String) -> (out: String, err: String, status: Int32)) -> Int {
+    var count = 0
+    for stage in StageRegistry.builtins.stages {
+        for ex in stage.examples where ex.needsServer == needsServer {
+            count += 1
+            let r = run(ex.source)
+            if ex.fails {
+                XCTAssertNotEqual(r.status, 0, "\(stage.name): \(ex.source)")
+                XCTAssertTrue(r.err.hasPrefix(ex.output), "\(stage.name): \(ex.source)\nexpected prefix: \(ex.output)\ngot: \(r.err)")
+            } else {
+                XCTAssertEqual(r.status, 0, "\(stage.name): \(ex.source)\n\(r.err)")
+                XCTAssertEqual(r.out, ex.output + "\n", "\(stage.name): \(ex.source)")
+            }
+        }
+    }
+    return count
 }
 
 /// docs/stages.md is generated from the stages; this keeps it from drifting.
