@@ -6,7 +6,7 @@ import VowRuntime
 import VowSyntax
 import VowValue
 
-/// Exit statuses, as the spec sets them.
+/// Exit statuses, as docs/language.md lists them.
 public enum ExitStatus {
     /// Every statement fulfilled.
     public static let ok: Int32 = 0

@@ -4,7 +4,7 @@
 ///
 /// In a `catch` handler, `$_` is `record`: `{kind, message, stage, status?, body?, …}`.
 public struct VowError: Error, Sendable, CustomStringConvertible {
-    /// The kinds of error, as the spec names them.
+    /// The kinds of error, as docs/language.md lists them.
     public enum Kind: String, Sendable, CaseIterable {
         /// A program that does not parse, or names an unknown stage or flag.
         case syntax

@@ -19,7 +19,7 @@ final class HTTPTests: ServerTestCase {
         XCTAssertEqual(r.out, expected + "\n", source, file: file, line: line)
     }
 
-    // MARK: The acceptance examples
+    // MARK: The documented examples
 
     func test_fetchJsonPick() {
         assertOutput("fetch $base/user.json | json | pick user.name", "Ada Lovelace")

@@ -41,7 +41,7 @@ final class LessonTests: XCTestCase {
     }
 }
 
-/// :explain, --trace, :timeline and sim: the acceptance examples and the trace schema.
+/// :explain, --trace, :timeline and sim, checked against the documented examples and the trace schema.
 final class TeachingTests: XCTestCase {
     func test_explainShowsAChainOfFourWithAdoptionAndSkipNotes() {
         let r = runVow(":explain fetch $u | json | pick a | catch echo 0")
