@@ -17,7 +17,7 @@ struct Vow: ParsableCommand {
             """,
         version: "vow 0.1.0")
 
-    @Option(name: .customShort("c"), help: "Run SOURCE instead of a file.")
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run SOURCE instead of a file.", valueName: "SOURCE"))
     var command: String?
 
     @Flag(name: .long, help: "Print each result as one compact JSON line.")
@@ -26,7 +26,7 @@ struct Vow: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Record every promise event as JSON Lines to FILE (see docs/trace-format.md).", valueName: "FILE"))
     var trace: String?
 
-    @Option(name: .long, help: "Colour: auto, always or never.")
+    @Option(name: .long, help: ArgumentHelp("Colour: auto, always or never.", valueName: "WHEN"))
     var color: String = "auto"
 
     @Argument(help: "A script file, and its arguments.")
