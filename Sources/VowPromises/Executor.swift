@@ -98,5 +98,5 @@ public enum PromiseExecutors {
 
     /// The queue that runs timers (`delay`, `timeout`, `retry` back-off). Timer callbacks only
     /// settle promises; handlers still run on the promise's executor.
-    public static let timers = DispatchQueue(label: "vow.promises.timers")
+    static let timers = DispatchQueue(label: "vow.promises.timers")
 }

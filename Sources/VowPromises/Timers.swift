@@ -106,11 +106,11 @@ public enum RetryDecision: Sendable, Equatable {
 
 /// A one-shot timer on the timer queue that can really be cleared: cancelling it releases the
 /// callback at once instead of leaving it queued until its deadline.
-public final class OneShotTimer: @unchecked Sendable {
+final class OneShotTimer: @unchecked Sendable {
     private let source: DispatchSourceTimer
 
     /// Starts the timer; `fire` runs once, on the timer queue, after `seconds`.
-    public init(after seconds: Double, _ fire: @escaping @Sendable () -> Void) {
+    init(after seconds: Double, _ fire: @escaping @Sendable () -> Void) {
         source = DispatchSource.makeTimerSource(queue: PromiseExecutors.timers)
         source.schedule(deadline: .now() + max(0, seconds))
         source.setEventHandler { [source] in
@@ -121,7 +121,7 @@ public final class OneShotTimer: @unchecked Sendable {
     }
 
     /// Clears the timer; `fire` will not run if it has not yet. Safe to call more than once.
-    public func cancel() {
+    func cancel() {
         source.cancel()
     }
 }

@@ -26,7 +26,9 @@ public final class Runner: @unchecked Sendable {
     let interpreter: Interpreter
     let renderer: Renderer
     let errorSink: @Sendable (String) -> Void
-    private let current = Mutex<Promise<Value>?>(nil)
+    /// The statement being waited for: its promise (Ctrl-C cancels it), its run and when it
+    /// started (for the spinner).
+    private let running = Mutex<(promise: Promise<Value>, run: StatementRun, since: Date)?>(nil)
     private let interrupted = Atomic<Bool>(false)
     /// Where background job reports go (text, and whether it is an error); by default straight
     /// to stdout or stderr. The REPL routes them above the line being edited.
@@ -51,13 +53,11 @@ public final class Runner: @unchecked Sendable {
         return t
     }
 
-    /// The statement being waited for, its run and when it started (for the spinner).
-    private let waiting = Mutex<(run: StatementRun, since: Date)?>(nil)
     /// Whether a spinner line is on screen; printing takes this lock and erases it first.
     private let spinnerLine = Mutex(false)
 
     /// True while a statement is running (not a background job).
-    public var isRunning: Bool { current.withLock { $0 != nil } }
+    public var isRunning: Bool { running.withLock { $0 != nil } }
 
     /// Prints a result line to stdout, or an error to stderr.
     public func printDirect(_ text: String, toStderr: Bool) {
@@ -85,7 +85,7 @@ public final class Runner: @unchecked Sendable {
     /// Cancels the statement that is running (Ctrl-C) and marks the run interrupted.
     public func interrupt() {
         interrupted.store(true, ordering: .relaxed)
-        current.withLock { $0 }?.cancel(reason: "cancelled: interrupted")
+        running.withLock { $0 }?.promise.cancel(reason: "cancelled: interrupted")
         awaitedJob.withLock { $0 }?.cancel(reason: "cancelled: interrupted")
     }
 
@@ -136,7 +136,7 @@ public final class Runner: @unchecked Sendable {
         let final = Atomic<Int32>(ExitStatus.ok)
         let ex = session.executor
         @Sendable func finish(_ status: Int32) {
-            waiting.withLock { $0 = nil }
+            running.withLock { $0 = nil }
             final.store(status, ordering: .releasing)
             done.signal()
         }
@@ -172,11 +172,9 @@ public final class Runner: @unchecked Sendable {
                     state.started.removeFirst()
                     switch next {
                     case .pipeline(let p, let run):
-                        current.withLock { $0 = p }
-                        waiting.withLock { $0 = (run, Date()) }
+                        running.withLock { $0 = (p, run, Date()) }
                         p.whenSettled(on: ex) { [self] r in
-                            current.withLock { $0 = nil }
-                            waiting.withLock { $0 = nil }
+                            running.withLock { $0 = nil }
                             if interrupted.load(ordering: .relaxed) {
                                 clearSpinner { errorSink("cancelled") }
                                 finish(ExitStatus.interrupted)
@@ -197,12 +195,15 @@ public final class Runner: @unchecked Sendable {
                         return
                     case .job(_, let p, _): state.jobs.append(p)
                     case .bound, .defined: break
-                    case .meta(let name, let argument):
-                        if let text = meta(name, argument) { session.output.emit(text + "\n") }
-                        if name == "explain", explainProblems(argument) {
+                    case .meta("explain", let argument):
+                        // Like a syntax error in the script itself, nothing after it runs.
+                        guard let text = explain(argument) else {
                             finish(ExitStatus.syntax)
                             return
                         }
+                        session.output.emit(text + "\n")
+                    case .meta(let name, let argument):
+                        if let text = meta(name, argument) { session.output.emit(text + "\n") }
                     }
                     continue
                 }
@@ -234,13 +235,13 @@ public final class Runner: @unchecked Sendable {
             let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
             var frame = 0
             while done.wait(timeout: .now() + 0.1) == .timedOut {
-                guard let (run, since) = waiting.withLock({ $0 }), Date().timeIntervalSince(since) > 0.15 else { continue }
+                guard let (_, run, since) = running.withLock({ $0 }), Date().timeIntervalSince(since) > 0.15 else { continue }
                 let waitingFor = run.stages.first { $0.promise.isPending }?.text ?? "…"
                 let shown = waitingFor.count > 60 ? String(waitingFor.prefix(59)) + "…" : waitingFor
                 let line = "\r\u{1B}[2K\(frames[frame % frames.count]) \(shown) \(String(format: "%.1fs", Date().timeIntervalSince(since)))"
                 spinnerLine.withLock { drawn in
                     // Checked under the lock: a result printed meanwhile has ended the wait.
-                    guard waiting.withLock({ $0 != nil }) else { return }
+                    guard running.withLock({ $0 != nil }) else { return }
                     FileHandle.standardError.write(Data(line.utf8))
                     drawn = true
                 }
@@ -284,19 +285,20 @@ public final class Runner: @unchecked Sendable {
         }
     }
 
-    /// Reports why `:explain TEXT` cannot explain it; true when it could not.
-    func explainProblems(_ text: String) -> Bool {
+    /// The explanation of `:explain TEXT`, or nil after reporting why TEXT cannot be explained
+    /// (a syntax error, or not exactly one pipeline).
+    func explain(_ text: String) -> String? {
         let source = SourceText(text, name: "<explain>")
         do {
             let program = try Parser.parse(source)
-            guard program.statements.count == 1, case .pipeline = program.statements[0].kind else {
+            guard program.statements.count == 1, case .pipeline(let pipeline, _) = program.statements[0].kind else {
                 errorSink("error[syntax]: :explain takes one pipeline, e.g. :explain fetch $u | json")
-                return true
+                return nil
             }
-            return false
+            return Explainer.explain(pipeline, source: source)
         } catch {
             errorSink(error.render(source: source, colors: renderer.colors))
-            return true
+            return nil
         }
     }
 
@@ -304,12 +306,7 @@ public final class Runner: @unchecked Sendable {
     func meta(_ name: String, _ argument: String) -> String? {
         switch name {
         case "help": return Help.text(for: argument.isEmpty ? nil : argument, registry: session.registry)
-        case "explain":
-            let source = SourceText(argument, name: "<explain>")
-            guard let program = try? Parser.parse(source), program.statements.count == 1,
-                case .pipeline(let pipeline, _) = program.statements[0].kind
-            else { return nil }
-            return Explainer.explain(pipeline, source: source)
+        case "explain": return explain(argument)
         case "timeline":
             guard let tracer else { return "no timeline: nothing was recorded" }
             let columns = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "") ?? 80

@@ -5,7 +5,6 @@ import VowValue
 /// `:timeline`: the promises of the last statement as a terminal Gantt chart.
 public enum Timeline {
     struct Row {
-        let id: Int
         let label: String
         let start: UInt64
         var end: UInt64?
@@ -18,18 +17,19 @@ public enum Timeline {
         var rows: [Row] = []
         var index: [Int: Int] = [:]
         var createdAt: [Int: UInt64] = [:]
+        func addRow(_ id: Int, _ attributes: (any Sendable)?, start: UInt64) {
+            guard index[id] == nil, let info = attributes as? StageTraceInfo else { return }
+            index[id] = rows.count
+            rows.append(Row(label: VowError.redactingSecrets(info.text), start: start))
+        }
         for e in entries {
             switch e.event {
-            case .created(let id, _, _, nil):
-                createdAt[id] = e.micros
-            case .labelled(let id, let attributes):
-                guard index[id] == nil, let info = attributes as? StageTraceInfo else { continue }
-                index[id] = rows.count
-                rows.append(Row(id: id, label: VowError.redactingSecrets(info.text), start: createdAt[id] ?? e.micros))
             case .created(let id, _, _, let attributes):
-                guard let info = attributes as? StageTraceInfo else { continue }
-                index[id] = rows.count
-                rows.append(Row(id: id, label: VowError.redactingSecrets(info.text), start: e.micros))
+                createdAt[id] = e.micros
+                addRow(id, attributes, start: e.micros)
+            case .labelled(let id, let attributes):
+                // A promise made inside a stage became the stage's: its bar starts at its creation.
+                addRow(id, attributes, start: createdAt[id] ?? e.micros)
             case .fulfilled(let id, _):
                 if let i = index[id], rows[i].end == nil { rows[i].end = e.micros; rows[i].outcome = "✓" }
             case .rejected(let id, let error):

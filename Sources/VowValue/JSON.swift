@@ -402,11 +402,7 @@ extension Value {
             if let s = String(validating: b, as: UTF8.self) { return .string(s) }
             return ["bytes": .int(b.count)]
         case .response(let r):
-            var headers = Record()
-            for h in r.headers {
-                let k = h.name.lowercased()
-                if case .string(let old)? = headers[k] { headers[k] = .string(old + ", " + h.value) } else { headers[k] = .string(h.value) }
-            }
+            let headers = r.headerRecord()
             let body: Value = (try? JSON.parse(r.body)) ?? Value.bytes(r.body).toJSONValue()
             return [
                 "status": .int(r.status), "statusText": .string(r.statusText), "url": .string(r.url),

@@ -127,6 +127,23 @@ public final class HTTPResponse: Sendable {
         self.body = body
     }
 
+    /// The headers as a record with lower-case names, repeated headers joined with ", "; the
+    /// values of the names in `redacting` (lower-case) are replaced by `<redacted>`.
+    public func headerRecord(redacting: Set<String> = []) -> Record {
+        var record = Record()
+        for h in headers {
+            let k = h.name.lowercased()
+            if redacting.contains(k) {
+                record[k] = "<redacted>"
+            } else if case .string(let old)? = record[k] {
+                record[k] = .string(old + ", " + h.value)
+            } else {
+                record[k] = .string(h.value)
+            }
+        }
+        return record
+    }
+
     /// The first header with this name, compared case-insensitively.
     public func header(_ name: String) -> String? {
         let lower = name.lowercased()

@@ -126,10 +126,7 @@ public final class HTTPEngine: Sendable {
         let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(Int64(spec.timeout * 1e9))) {
             // Reject first: the cancelled task's own error must not win the race.
             defer { task.cancel() }
-            resolver.reject(
-                VowError(
-                    .timeout, "no complete response within \(formatSeconds(spec.timeout)) — \(spec.method) \(redactURL(spec.url))",
-                    details: ["limit": .double(spec.timeout), "url": .string(redactURL(spec.url)), "method": .string(spec.method)]))
+            resolver.reject(Self.timeoutError(spec, details: ["method": .string(spec.method)]))
         }
         resolver.onCancel { task.cancel() }
         promise.whenSettled(on: executor) { _ in timer.cancel() }
@@ -224,13 +221,7 @@ public final class HTTPEngine: Sendable {
         d["statusText"] = .string(r.statusText)
         d["url"] = .string(redactURL(r.url))
         d["method"] = .string(r.method)
-        var headers = Record()
-        for h in r.headers {
-            let k = h.name.lowercased()
-            let v = sensitiveHeaders.contains(k) ? "<redacted>" : h.value
-            if case .string(let old)? = headers[k] { headers[k] = .string(old + ", " + v) } else { headers[k] = .string(v) }
-        }
-        d["headers"] = .record(headers)
+        d["headers"] = .record(r.headerRecord(redacting: sensitiveHeaders))
         if let parsed = try? JSON.parse(r.body) {
             d["body"] = parsed
         } else if let text = String(validating: r.body, as: UTF8.self) {
@@ -262,7 +253,7 @@ public final class HTTPEngine: Sendable {
         if let e = error as? HTTPClientError {
             switch e {
             case .deadlineExceeded, .readTimeout:
-                return VowError(.timeout, "no complete response within \(formatSeconds(spec.timeout)) — \(what)", details: details)
+                return timeoutError(spec, details: details)
             case .connectTimeout:
                 return VowError(.network, "connecting to \(target) timed out — \(what)", details: details)
             case .remoteConnectionClosed:
@@ -297,6 +288,14 @@ public final class HTTPEngine: Sendable {
             return VowError(.network, "protocol error from \(target): \(text) — \(what)", details: details)
         }
         return VowError(.network, "request to \(target) failed: \(text) — \(what)", details: details)
+    }
+
+    /// The `timeout` error of a request that did not complete within `--timeout`.
+    static func timeoutError(_ spec: HTTPRequestSpec, details: Record) -> VowError {
+        var d = details
+        d["limit"] = .double(spec.timeout)
+        d["url"] = .string(redactURL(spec.url))
+        return VowError(.timeout, "no complete response within \(formatSeconds(spec.timeout)) — \(spec.method) \(redactURL(spec.url))", details: d)
     }
 
     static func ioFailure(_ errno: Int32, target: String, what: String, details: Record) -> VowError {

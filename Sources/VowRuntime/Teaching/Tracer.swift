@@ -55,9 +55,6 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         }
     }
 
-    /// Whether a trace file is being written.
-    public var isWritingFile: Bool { state.withLock { $0.file != nil } }
-
     /// Forgets the events kept in memory (at the start of each statement).
     public func clearMemory() { state.withLock { $0.entries.removeAll(keepingCapacity: true) } }
 
@@ -77,6 +74,15 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         }
     }
 
+    /// The stage fields of a stage promise: its name, text (secrets masked) and position.
+    static func addStage(_ attributes: (any Sendable)?, to r: inout Record) {
+        guard let info = attributes as? StageTraceInfo else { return }
+        r["stage"] = .string(info.stage)
+        r["text"] = .string(VowError.redactingSecrets(info.text))
+        r["line"] = .int(info.line)
+        r["column"] = .int(info.column)
+    }
+
     /// The trace line of an entry (see docs/trace-format.md).
     public static func record(_ e: Entry) -> Record {
         var r: Record = ["t": .int(Int(e.micros))]
@@ -86,12 +92,7 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
             r["id"] = .int(id)
             r["parents"] = .list(parents.map { .int($0) })
             r["name"] = name.map { .string($0) } ?? .null
-            if let info = attributes as? StageTraceInfo {
-                r["stage"] = .string(info.stage)
-                r["text"] = .string(VowError.redactingSecrets(info.text))
-                r["line"] = .int(info.line)
-                r["column"] = .int(info.column)
-            }
+            addStage(attributes, to: &r)
         case .handlerAttached(let id, let child):
             r["event"] = "handler-attached"
             r["id"] = .int(id)
@@ -100,10 +101,9 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
             r["event"] = "fulfilled"
             r["id"] = .int(id)
             var v: Value = (value as? Value) ?? .string(String(describing: value))
-            if case .response = v, case .record(var response) = v.toJSONValue(), case .record(var headers)? = response["headers"] {
+            if case .response(let r) = v, case .record(var response) = v.toJSONValue() {
                 // Cookies a server sets are secrets too.
-                if headers["set-cookie"] != nil { headers["set-cookie"] = "<redacted>" }
-                response["headers"] = .record(headers)
+                response["headers"] = .record(r.headerRecord(redacting: sensitiveHeaders))
                 v = .record(response)
             }
             let text = JSONWriter.compact(v)
@@ -128,12 +128,7 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         case .labelled(let id, let attributes):
             r["event"] = "labelled"
             r["id"] = .int(id)
-            if let info = attributes as? StageTraceInfo {
-                r["stage"] = .string(info.stage)
-                r["text"] = .string(VowError.redactingSecrets(info.text))
-                r["line"] = .int(info.line)
-                r["column"] = .int(info.column)
-            }
+            addStage(attributes, to: &r)
         }
         return r
     }

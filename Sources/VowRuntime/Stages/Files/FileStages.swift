@@ -129,27 +129,26 @@ func runProcess(_ argv: [String], stdin stdinBytes: [UInt8], name: String, on ex
         return p
     }
     r.onCancel { if proc.isRunning { proc.terminate() } }
-    let box = UncheckedBox((proc, out, err, inp))
+    // The process and its pipe ends, handed to the threads below, which alone use them.
+    let io = UncheckedBox((proc: proc, stdout: out.fileHandleForReading, stderr: err.fileHandleForReading, stdin: inp.fileHandleForWriting))
     // Standard input is written on its own thread, so that a process that writes a lot before
     // reading all its input cannot deadlock against us.
-    let writer = UncheckedBox(inp)
     DispatchQueue.global().async {
-        if !stdinBytes.isEmpty { try? writer.value.fileHandleForWriting.write(contentsOf: Data(stdinBytes)) }
-        try? writer.value.fileHandleForWriting.close()
+        if !stdinBytes.isEmpty { try? io.value.stdin.write(contentsOf: Data(stdinBytes)) }
+        try? io.value.stdin.close()
     }
     DispatchQueue.global().async {
-        let (proc, out, err, _) = box.value
+        let proc = io.value.proc
         final class DataBox: @unchecked Sendable { var data = Data() }
         let errData = DataBox()
         let group = DispatchGroup()
         group.enter()
-        let errPipe = UncheckedBox(err)
         DispatchQueue.global().async {
             // Written before leave(), read after wait(): the group orders the two.
-            errData.data = errPipe.value.fileHandleForReading.readDataToEndOfFile()
+            errData.data = io.value.stderr.readDataToEndOfFile()
             group.leave()
         }
-        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let o = io.value.stdout.readDataToEndOfFile()
         group.wait()
         proc.waitUntilExit()
         let stdout = String(decoding: o, as: UTF8.self)

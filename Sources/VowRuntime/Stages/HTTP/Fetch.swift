@@ -294,7 +294,7 @@ struct HeadersStage: ValueStage {
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         switch input {
-        case .response: return .value(input.toJSONValue().recordValue?["headers"] ?? .null)
+        case .response(let r): return .value(.record(r.headerRecord()))
         case .record(let r) where r["headers"] != nil: return .value(r["headers"]!)
         default: throw VowError(.type, "headers: expected a response, got \(input.typeName)")
         }
