@@ -6,16 +6,32 @@ import XCTest
 @testable import VowShell
 import VowValue
 
+/// Runs vow source in-process in a fresh session, sending standard output to `out` and each
+/// error to `err`; returns the exit status.
+func runVow(
+    _ source: String, name: String = "<test>", json: Bool = false, variables: [String: Value] = [:],
+    out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void
+) -> Int32 {
+    var options = SessionOptions()
+    options.variables = variables
+    let session = Session(output: OutputSink(out), options: options)
+    defer { session.http.shutdown() }
+    let runner = Runner(session: session, renderer: Renderer(colors: false, jsonLines: json), errors: { s in err(s + "\n") })
+    return runner.run(source, name: name)
+}
+
 /// Runs vow source in-process, capturing stdout, stderr and the exit status.
 func runVow(_ source: String, json: Bool = false, variables: [String: Value] = [:]) -> (out: String, err: String, status: Int32) {
     let out = Mutex(""), err = Mutex("")
-    var options = SessionOptions()
-    options.variables = variables
-    let session = Session(output: OutputSink { s in out.withLock { $0 += s } }, options: options)
-    defer { session.http.shutdown() }
-    let runner = Runner(session: session, renderer: Renderer(colors: false, jsonLines: json), errors: { s in err.withLock { $0 += s + "\n" } })
-    let status = runner.run(source, name: "<test>")
+    let status = runVow(source, json: json, variables: variables, out: { s in out.withLock { $0 += s } }, err: { s in err.withLock { $0 += s } })
     return (out.withLock { $0 }, err.withLock { $0 }, status)
+}
+
+/// Runs vow source in-process with stdout and stderr interleaved in one transcript.
+func runVowTranscript(_ source: String, name: String) -> (text: String, status: Int32) {
+    let all = Mutex("")
+    let status = runVow(source, name: name, out: { s in all.withLock { $0 += s } }, err: { s in all.withLock { $0 += s } })
+    return (all.withLock { $0 }, status)
 }
 
 final class AcceptanceTests: XCTestCase {

@@ -10,16 +10,6 @@ import XCTest
 let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
-/// Runs vow source in-process with stdout and stderr interleaved in one transcript.
-func runVowTranscript(_ source: String, name: String) -> (text: String, status: Int32) {
-    let all = Mutex("")
-    let session = Session(output: OutputSink { s in all.withLock { $0 += s } })
-    defer { session.http.shutdown() }
-    let runner = Runner(session: session, renderer: Renderer(colors: false, jsonLines: false), errors: { s in all.withLock { $0 += s + "\n" } })
-    let status = runner.run(source, name: name)
-    return (all.withLock { $0 }, status)
-}
-
 /// The course in examples/lessons: every lesson runs and prints what its `# expect:` lines say.
 final class LessonTests: XCTestCase {
     func test_everyLessonPrintsWhatItExpects() throws {
