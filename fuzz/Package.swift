@@ -1,17 +1,35 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// libFuzzer targets for vow's parsers: scripts/fuzz builds these libraries instrumented
+/// libFuzzer targets for vow: scripts/fuzz builds these libraries instrumented
 /// (-sanitize=fuzzer,address) and links each target with libFuzzer's main.
-/// Their sources are symbolic links into the main package.
+/// vow's own sources are symbolic links into the main package.
 let package = Package(
     name: "vow-fuzz",
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
+    ],
     targets: [
+        .target(name: "VowPromises"),
         .target(name: "JMESPath"),
         .target(name: "VowValue", dependencies: ["JMESPath"]),
         .target(name: "VowSyntax"),
+        .target(
+            name: "VowRuntime",
+            dependencies: [
+                "VowPromises", "VowSyntax", "VowValue", "JMESPath",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        .target(name: "VowShell", dependencies: ["VowRuntime", "VowSyntax", "VowPromises", "CEditLine"]),
         .target(name: "FuzzJSON", dependencies: ["VowValue"]),
         .target(name: "FuzzJMESPath", dependencies: ["JMESPath", "VowValue"]),
         .target(name: "FuzzParser", dependencies: ["VowSyntax"]),
+        .target(name: "FuzzEvaluator", dependencies: ["VowShell", "VowRuntime", "VowSyntax", "VowValue"]),
     ]
 )

@@ -1,7 +1,5 @@
 // The public entry point: a compiled expression, and a shared compile cache.
 
-import Synchronization
-
 /// A compiled JMESPath expression, immutable and safe to share between threads.
 ///
 /// Compile once, search many values: the syntax tree is built in `init` (syntax errors, unknown
@@ -34,7 +32,7 @@ public final class JMESPathExpression: Sendable {
         var head = 0
     }
 
-    private static let cache = Mutex(Cache())
+    private static let cache = Locked(Cache())
 
     /// A compiled expression from a bounded, thread-safe cache, so that a host evaluating the same
     /// text over many values compiles it once. Errors are not cached.

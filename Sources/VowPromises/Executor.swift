@@ -32,6 +32,8 @@ public final class SerialPromiseExecutor: PromiseExecutor {
     private struct Queue {
         var jobs: [@Sendable () -> Void] = []
         var draining = false
+        /// Threads in `waitUntilIdle`, signalled when a drain ends.
+        var idleWaiters: [DispatchSemaphore] = []
     }
 
     private let state = Locked(Queue())
@@ -55,6 +57,18 @@ public final class SerialPromiseExecutor: PromiseExecutor {
         }
     }
 
+    /// Waits, from a thread that is not running one of this executor's jobs, until no job is
+    /// queued or running, or until `timeout` has passed; returns true when the executor went
+    /// idle. A job enqueued later (by a timer, say) makes it busy again.
+    public func waitUntilIdle(timeout: DispatchTimeInterval) -> Bool {
+        let signal = DispatchSemaphore(value: 0)
+        let busy = state.withLock { q -> Bool in
+            if q.draining { q.idleWaiters.append(signal) }
+            return q.draining
+        }
+        return !busy || signal.wait(timeout: .now() + timeout) == .success
+    }
+
     /// True when called from a job running on this executor.
     public var isCurrent: Bool {
         drainThread.withLock { $0 } == currentThreadToken()
@@ -66,15 +80,20 @@ public final class SerialPromiseExecutor: PromiseExecutor {
         drainThread.withLock { $0 = currentThreadToken() }
         var batch: [@Sendable () -> Void] = []
         while true {
+            var waiters: [DispatchSemaphore] = []
             let more = state.withLock { q -> Bool in
                 if q.jobs.isEmpty {
                     q.draining = false
+                    swap(&waiters, &q.idleWaiters)
                     return false
                 }
                 swap(&batch, &q.jobs)
                 return true
             }
-            if !more { break }
+            if !more {
+                for w in waiters { w.signal() }
+                break
+            }
             for job in batch { job() }
             batch.removeAll(keepingCapacity: true)
         }

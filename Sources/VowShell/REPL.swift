@@ -13,7 +13,7 @@ public final class REPL: @unchecked Sendable {
     let historySize: Int32 = 1000
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private let events = Mutex<[Event]>([])
+    private let events = Locked<[Event]>([])
     private let editing = Atomic<Bool>(false)
     private var buffer = ""
     private var eofWarned = false
@@ -215,10 +215,10 @@ public final class REPL: @unchecked Sendable {
                 runner.printDirect("error[syntax]: :load needs a FILE", toStderr: true)
                 break
             }
-            if let text = try? String(contentsOfFile: argument, encoding: .utf8) {
-                _ = runner.run(text.hasPrefix("#!") ? "#" + text : text, name: argument)
-            } else {
-                runner.printDirect("error[io]: cannot read \(argument)", toStderr: true)
+            do {
+                _ = runner.run(try Files.program(argument), name: argument)
+            } catch {
+                runner.printDirect("error[\(error.kind.rawValue)]: \(error.message)", toStderr: true)
             }
         default:
             _ = runner.run(entry, name: "<repl>")

@@ -28,7 +28,7 @@ public final class Runner: @unchecked Sendable {
     let errorSink: @Sendable (String) -> Void
     /// The statement being waited for: its promise (Ctrl-C cancels it), its run and when it
     /// started (for the spinner).
-    private let running = Mutex<(promise: Promise<Value>, run: StatementRun, since: Date)?>(nil)
+    private let running = Locked<(promise: Promise<Value>, run: StatementRun, since: Date)?>(nil)
     private let interrupted = Atomic<Bool>(false)
     /// Where background job reports go (text, and whether it is an error); by default straight
     /// to stdout or stderr. The REPL routes them above the line being edited.
@@ -38,7 +38,7 @@ public final class Runner: @unchecked Sendable {
     /// Wait for background jobs before `run` returns, as a script does (the REPL does not).
     public var waitsForJobs = true
     /// The job a finished script is waiting for; Ctrl-C cancels it.
-    private let awaitedJob = Mutex<Promise<Value>?>(nil)
+    private let awaitedJob = Locked<Promise<Value>?>(nil)
 
     /// Records promise events (for `:timeline`, `--trace`, `:trace on`); nil until enabled.
     public private(set) var tracer: Tracer?
@@ -54,7 +54,7 @@ public final class Runner: @unchecked Sendable {
     }
 
     /// Whether a spinner line is on screen; printing takes this lock and erases it first.
-    private let spinnerLine = Mutex(false)
+    private let spinnerLine = Locked(false)
 
     /// True while a statement is running (not a background job).
     public var isRunning: Bool { running.withLock { $0 != nil } }

@@ -60,16 +60,12 @@ struct Vow: ParsableCommand {
             name = "<command>"
             options.arguments = script
         } else if let file = script.first {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                let reason = FileManager.default.fileExists(atPath: file) ? "permission denied or not a file" : "no such file"
-                FileHandle.standardError.write(Data("error[io]: cannot read \(file): \(reason)\n".utf8))
-                throw ExitCode(1)
+            do {
+                text = try Files.program(file)
+            } catch {
+                FileHandle.standardError.write(Data("error[\(error.kind.rawValue)]: \(error.message)\n".utf8))
+                throw ExitCode(error.kind == .syntax ? 2 : 1)
             }
-            guard let s = String(data: data, encoding: .utf8) else {
-                FileHandle.standardError.write(Data("error[syntax]: \(file) is not UTF-8 text; nothing ran\n".utf8))
-                throw ExitCode(2)
-            }
-            text = s.hasPrefix("#!") ? "#" + s : s
             name = file
             options.arguments = Array(script.dropFirst())
         } else if isatty(0) == 0 {

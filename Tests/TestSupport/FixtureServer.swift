@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -23,7 +24,7 @@ import Synchronization
 /// | `/cookie` | sets a cookie |
 /// | `/retry-after?key=K&fails=N&status=S&after=SECONDS` | answers S (429) with Retry-After the first N times per key |
 /// | `/gzip` | a gzip-encoded JSON body |
-/// | `/gzip-bomb` | 200 MB of zeros, gzip-encoded (about 200 KB on the wire) |
+/// | `/gzip-bomb` | 1 GB of zeros, gzip-encoded (about 4.4 MB on the wire) |
 /// | `/slow?ms=N` | headers at once, then the body a chunk every 50 ms for N ms |
 /// | `/stall` | never answers |
 /// | `/reset` | promises 100000 bytes, sends 10, closes the connection |
@@ -47,10 +48,10 @@ public final class FixtureServer: Sendable {
     final class Stats: Sendable {
         let opened = Atomic<Int>(0)
         let closed = Atomic<Int>(0)
-        let hits = Mutex<[String: Int]>([:])
+        let hits = NIOLockedValueBox<[String: Int]>([:])
 
         func hit(_ key: String) -> Int {
-            hits.withLock { h in
+            hits.withLockedValue { h in
                 h[key, default: 0] += 1
                 return h[key]!
             }
@@ -63,7 +64,7 @@ public final class FixtureServer: Sendable {
     public var closedConnections: Int { stats.closed.load(ordering: .acquiring) }
 
     /// How many requests have hit `path` (query excluded).
-    public func hits(_ path: String) -> Int { stats.hits.withLock { $0["path:" + path] ?? 0 } }
+    public func hits(_ path: String) -> Int { stats.hits.withLockedValue { $0["path:" + path] ?? 0 } }
 
     /// Starts a server on a free port of 127.0.0.1; with `tls`, HTTPS with a self-signed
     /// certificate for 127.0.0.1, which a client that verifies certificates must refuse.
@@ -121,11 +122,12 @@ public final class FixtureServer: Sendable {
     }
 }
 
-/// 200 MB of zeros as gzip (made once, with the system's gzip).
+/// 1 GB of zeros as gzip, about 4.4 MB (made once, with the system's gzip; its trailer declares
+/// the 1 GB).
 let gzipBomb: [UInt8] = {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/bin/sh")
-    p.arguments = ["-c", "head -c 200000000 /dev/zero | gzip -1 -c"]
+    p.arguments = ["-c", "head -c 1000000000 /dev/zero | gzip -1 -c"]
     let out = Pipe()
     p.standardOutput = out
     try? p.run()
@@ -231,9 +233,9 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
             }
         case "count":
             let key = query["key"] ?? "default"
-            send(.ok, json: ["count": stats.hits.withLock { $0["retry:" + key] ?? 0 }])
+            send(.ok, json: ["count": stats.hits.withLockedValue { $0["retry:" + key] ?? 0 }])
         case "gzip-bomb":
-            // 200 MB of zeros, gzip-compressed to about 200 KB.
+            // 1 GB of zeros, gzip-compressed to about 4.4 MB.
             write(context, .ok, [("Content-Type", "application/octet-stream"), ("Content-Encoding", "gzip")], gzipBomb, keepAlive: keepAlive)
         case "gzip":
             write(context, .ok, [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], gzippedJSON, keepAlive: keepAlive)

@@ -133,6 +133,38 @@ final class RobustnessTests: XCTestCase {
         let long = runVow("echo '" + String(repeating: "a", count: 1_000_000) + "' | len")
         XCTAssertEqual(long.out, "1000000\n", "a 1 MB line works")
     }
+
+    /// Found by the evaluator fuzz target: an argument pipeline that a stage refuses (it needs a
+    /// plain value), or that is started before another argument fails, was left running with
+    /// nothing to settle or cancel it; `race []` never settles, so it stayed in memory for good.
+    /// Now it is cancelled, which its `finally` shows.
+    func test_aRefusedArgumentPipelineIsCancelled() {
+        let pending = "(race [] | finally (print \"released\"))"
+        let cases: [(String, String)] = [
+            ("echo 1 | timeout \(pending)", "timeout: DURATION must be a plain value"),
+            ("echo 1 | retry \(pending)", "retry: arguments must be plain values"),
+            ("echo [1] | each --limit \(pending) echo", "each: --limit must be a plain value"),
+            ("race \(pending)", "race: expects a list or record literal, or a list as input"),
+            ("print \(pending) $nope", "unknown variable $nope"),
+        ]
+        for (source, message) in cases {
+            let r = runVow(source)
+            XCTAssertEqual(r.status, 1, source)
+            XCTAssertTrue(r.err.hasPrefix("error[type]: \(message)"), "\(source): \(r.err)")
+            XCTAssertEqual(r.out, "released\n", source)
+        }
+    }
+
+    /// Found the same way: when a stage cannot start (`timeout` without DURATION), the stages
+    /// before it were left running. They are cancelled; a shared variable upstream is not.
+    func test_aStageThatCannotStartCancelsWhatRunsBeforeIt() {
+        let r = runVow("delay 1h 1 | finally (print \"released\") | timeout")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.hasPrefix("error[type]: timeout: missing DURATION"), r.err)
+        XCTAssertEqual(r.out, "released\n")
+        let shared = runVow("let v = delay 20ms 1\n$v | timeout | catch echo caught\n$v")
+        XCTAssertEqual(shared.out, "caught\n1\n", shared.err)
+    }
 }
 
 extension SplitMix64 {

@@ -13,10 +13,15 @@ final class FaultMatrixTests: ServerTestCase {
     }
 
     /// Runs the binary with `arguments` (and `stdin`), killing it after `limit` seconds.
-    func vow(_ arguments: [String], stdin: String? = nil, limit: Double = 10) throws -> Outcome {
+    /// Runs the `vow` binary with `arguments`; `through` is a command that runs the binary
+    /// given after it (the binary is then `binary`).
+    func vow(
+        _ arguments: [String], stdin: String? = nil, limit: Double = 10, through wrapper: [String] = [], binary: String = REPLTests.binary
+    ) throws -> Outcome {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: REPLTests.binary)
-        p.arguments = arguments
+        let command = wrapper + [binary] + arguments
+        p.executableURL = URL(fileURLWithPath: command[0])
+        p.arguments = Array(command.dropFirst())
         var env = ProcessInfo.processInfo.environment
         env["VOW_HISTORY"] = "/dev/null"
         p.environment = env
@@ -80,7 +85,10 @@ final class FaultMatrixTests: ServerTestCase {
     func test_scriptsThatCannotBeRead() throws {
         let missing = try vow(["/nonexistent/script.vow"])
         XCTAssertEqual(missing.status, 1)
-        XCTAssertTrue(missing.err.hasPrefix("error[io]: cannot read /nonexistent/script.vow: no such file"), missing.err)
+        XCTAssertEqual(missing.err, "error[io]: cannot read /nonexistent/script.vow: no such file or directory\n")
+        let directory = try vow([NSTemporaryDirectory()])
+        XCTAssertEqual(directory.status, 1)
+        XCTAssertEqual(directory.err, "error[io]: cannot read \(NSTemporaryDirectory()): is a directory\n")
         let garbage = NSTemporaryDirectory() + "vow-garbage-\(UUID().uuidString).vow"
         defer { try? FileManager.default.removeItem(atPath: garbage) }
         var bytes = [UInt8]()
@@ -93,6 +101,25 @@ final class FaultMatrixTests: ServerTestCase {
         let g = try vow([garbage])
         XCTAssertEqual(g.status, 2, g.err)
         XCTAssertTrue(g.err.hasPrefix("error[syntax]: \(garbage) is not UTF-8 text"), g.err)
+    }
+
+    func test_aScriptWithoutReadPermission() throws {
+        let dir = NSTemporaryDirectory() + "vow-unreadable-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let script = dir + "/secret.vow"
+        _ = FileManager.default.createFile(atPath: script, contents: Data("echo 1\n".utf8), attributes: [.posixPermissions: 0o000])
+        // The superuser may read any file, so as root vow runs as nobody (setpriv, util-linux),
+        // from a copy in the same folder, since nobody may not reach the build folder.
+        var binary = REPLTests.binary, asNobody: [String] = []
+        if geteuid() == 0 {
+            binary = dir + "/vow"
+            try FileManager.default.copyItem(atPath: REPLTests.binary, toPath: binary)
+            asNobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        }
+        let r = try vow([script], through: asNobody, binary: binary)
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertEqual(r.err, "error[io]: cannot read \(script): permission denied\n")
     }
 
     func test_aScriptOnStdinRuns() throws {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import XCTest
 
 @testable import VowRuntime
@@ -22,14 +21,14 @@ func runVow(
 
 /// Runs vow source in-process, capturing stdout, stderr and the exit status.
 func runVow(_ source: String, json: Bool = false, variables: [String: Value] = [:]) -> (out: String, err: String, status: Int32) {
-    let out = Mutex(""), err = Mutex("")
+    let out = VowRuntime.Locked(""), err = VowRuntime.Locked("")
     let status = runVow(source, json: json, variables: variables, out: { s in out.withLock { $0 += s } }, err: { s in err.withLock { $0 += s } })
     return (out.withLock { $0 }, err.withLock { $0 }, status)
 }
 
 /// Runs vow source in-process with stdout and stderr interleaved in one transcript.
 func runVowTranscript(_ source: String, name: String) -> (text: String, status: Int32) {
-    let all = Mutex("")
+    let all = VowRuntime.Locked("")
     let status = runVow(source, name: name, out: { s in all.withLock { $0 += s } }, err: { s in all.withLock { $0 += s } })
     return (all.withLock { $0 }, status)
 }

@@ -147,6 +147,12 @@ struct Evaluator: Sendable {
                 return (name, Promise.reject(error, name: name, on: ex), false)
             }
         case .named(let name, _):
+            // A stage that cannot start rejects the pipeline here; what runs upstream of it is
+            // no longer wanted, and would otherwise go on with no one to see or stop it.
+            func cannotStart(_ error: any Error, isHandler: Bool = false) -> (String, Promise<Value>, Bool) {
+                upstream?.cancel(reason: "cancelled: the stage after it could not start")
+                return (name, Promise.reject(error, name: name, on: ex), isHandler)
+            }
             let def: any StageDefinition.Type
             if let user = session.defs[name] {
                 def = UserStageDefinition.self
@@ -157,7 +163,7 @@ struct Evaluator: Sendable {
                 def = ExternalStage.self
             } else {
                 let hint = session.registry.suggestion(for: name, extra: session.userStageNames).map { " (did you mean '\($0)'?)" } ?? ""
-                return (name, Promise.reject(VowError(.syntax, "unknown stage '\(name)'\(hint)"), name: name, on: ex), false)
+                return cannotStart(VowError(.syntax, "unknown stage '\(name)'\(hint)"))
             }
             let isHandler = def.name == "catch" || def.name == "finally"
             switch makeCall(name, node: node, def: def, upstream: upstream, input: input, rerun: rerun, scope: scope, site: site, run: run, index: index) {
@@ -165,10 +171,10 @@ struct Evaluator: Sendable {
                 do {
                     return (name, try def.init().apply(call), isHandler)
                 } catch {
-                    return (name, Promise.reject(error, name: name, on: ex), isHandler)
+                    return cannotStart(error, isHandler: isHandler)
                 }
             case .failure(let e):
-                return (name, Promise.reject(e, name: name, on: ex), isHandler)
+                return cannotStart(e, isHandler: isHandler)
             }
         }
     }
@@ -261,6 +267,17 @@ struct Evaluator: Sendable {
 
     // MARK: Arguments
 
+    /// Evaluates an argument that must be a value now (a duration, a count, a word for a
+    /// process): a pipeline argument is cancelled at once and the stage rejects with `problem`.
+    func plainArgument(_ a: Argument, input: Value, scope: Scope, site: Site, problem: @autoclosure () -> String) throws -> Value {
+        switch try argument(a, input: input, scope: scope, site: site) {
+        case .value(let v): return v
+        case .promise(let p):
+            p.cancel(reason: "cancelled: not a plain value")
+            throw VowError(.type, problem())
+        }
+    }
+
     /// Evaluates one argument against `input`: a value now, or a promise of one.
     func argument(_ a: Argument, input: Value, scope: Scope, site: Site) throws -> Resolution<Value> {
         switch a.kind {
@@ -337,9 +354,6 @@ struct Evaluator: Sendable {
     func sync(_ p: Pipeline, input: Value, scope: Scope, site: Site) -> Resolution<Value> {
         let (promise, run) = pipeline(p, input: input, scope: scope, site: site)
         if case .success(let v)? = promise.result, p.stages.count == 1 { return .value(v) }
-        if promise.result == nil || p.stages.count > 1 {
-            return .promise(promise.recover(on: session.executor) { e -> Value in throw run.annotate(e) })
-        }
         return .promise(promise.recover(on: session.executor) { e -> Value in throw run.annotate(e) })
     }
 

@@ -65,10 +65,9 @@ public struct Interpreter: Sendable {
     public func startOnExecutor(_ statement: Statement, in source: SourceText) -> StartedStatement {
         let ev = Evaluator(session: session)
         let scope = Scope(session: session)
-        let site = Site(source: source, statement: statement.span, context: [])
         switch statement.kind {
         case .pipeline(let p, let background):
-            let (promise, run) = ev.pipeline(p, input: .null, scope: scope, site: Site(source: source, statement: trimmedSpan(p.span, statement.span), context: []))
+            let (promise, run) = ev.pipeline(p, input: .null, scope: scope, site: Site(source: source, statement: p.span, context: []))
             if background {
                 let id = session.jobs.add(statement: source.slice(p.span), promise: promise)
                 return .job(id, promise, StatementRun(run: run))
@@ -81,8 +80,7 @@ public struct Interpreter: Sendable {
                 let ex = StatementRun(run: run).explain(e)
                 throw ex
             }
-            session.globals[name] = .promise(bound)
-            _ = site
+            session.bind(name, bound)
             return .bound(name)
         case .def(let name, let params, let body):
             session.defs[name] = UserStage(name: name, params: params, body: body, source: source)
@@ -91,8 +89,6 @@ public struct Interpreter: Sendable {
             return .meta(name: name, argument: argument)
         }
     }
-
-    private func trimmedSpan(_ pipeline: SourceSpan, _ statement: SourceSpan) -> SourceSpan { pipeline }
 
     /// Checks a program before anything runs: every stage name and flag must be known (built in,
     /// defined by `def` in the program or the session, or a `vow-NAME` executable on PATH).

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import VowPromises
 import VowValue
 
@@ -33,7 +32,7 @@ public struct Job: Sendable {
 
 /// The session's jobs, numbered from 1. Thread-safe.
 public final class JobTable: Sendable {
-    private let state = Mutex((jobs: [Int: Job](), next: 1))
+    private let state = Locked((jobs: [Int: Job](), next: 1))
 
     /// Adds a job for `promise` and returns its number.
     public func add(statement: String, promise: Promise<Value>) -> Int {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import VowPromises
 import VowSyntax
 import VowValue
@@ -38,7 +37,7 @@ public struct SessionOptions: Sendable {
 
 /// Where stage output (`print`) goes. Thread-safe.
 public final class OutputSink: Sendable {
-    private let lock = Mutex(())
+    private let lock = Locked(())
     private let write: @Sendable (String) -> Void
 
     /// Standard output, unbuffered per call.
@@ -83,6 +82,9 @@ public final class Session: @unchecked Sendable {
     public var renderValue: @Sendable (Value) -> String = { v in JSONWriter.compact(v) }
 
     var globals: [String: Binding] = [:]
+    /// Promises once bound by `let` whose name was bound again while they were pending: they run
+    /// on, as in JavaScript, and `close` cancels them with the rest.
+    var unboundPending: [Promise<Value>] = []
     var simAttempts: [String: Int] = [:]
 
     /// The attempt number of a `sim` stage for this seed and stage text (1, 2, …), so that `retry`
@@ -114,7 +116,7 @@ public final class Session: @unchecked Sendable {
 
     /// Runs `body` on the session executor and waits for its result (from a non-executor thread).
     public func onExecutor<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R {
-        let box = Mutex<R?>(nil)
+        let box = Locked<R?>(nil)
         let sem = DispatchSemaphore(value: 0)
         executor.enqueue {
             let r = body()
@@ -138,6 +140,31 @@ public final class Session: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Binds `name` to a `let` statement's promise (on the executor).
+    func bind(_ name: String, _ promise: Promise<Value>) {
+        if case .promise(let old)? = globals[name], old.isPending {
+            unboundPending.removeAll { !$0.isPending }
+            unboundPending.append(old)
+        }
+        globals[name] = .promise(promise)
+    }
+
+    /// Ends the session's work: cancels every `let`-bound promise (even one whose name was bound
+    /// again) and every job still pending (their timers are cleared, requests aborted, processes
+    /// killed), waits up to `settle` for the handlers that the cancellation set off to run, and
+    /// shuts the HTTP engine down. For a host that runs many sessions in one process; call it from
+    /// outside the executor.
+    public func close(settle: DispatchTimeInterval = .seconds(1)) {
+        onExecutor { [self] in
+            for case .promise(let p) in globals.values where p.isPending { p.cancel(reason: "cancelled: session closed") }
+            for p in unboundPending where p.isPending { p.cancel(reason: "cancelled: session closed") }
+            unboundPending = []
+            for job in jobs.all where job.promise.isPending { job.promise.cancel(reason: "cancelled: session closed") }
+        }
+        _ = executor.waitUntilIdle(timeout: settle)
+        http.shutdown()
     }
 
     /// The names of user-defined stages.

@@ -225,31 +225,37 @@ public struct StageContext: Sendable {
         var pending: [Promise<Value>] = []
         var slots: [(isFlag: Bool, name: String, index: Int)] = []
         var args = StageArguments(positional: [], flags: [:], stage: call.name)
-        for a in call.positional {
-            switch try ev.argument(a, input: input, scope: call.scope, site: call.site) {
-            case .value(let v): args.positional.append(v)
-            case .promise(let p):
-                args.positional.append(.null)
-                slots.append((false, "", args.positional.count - 1))
-                pending.append(p)
-            }
-        }
-        for (name, nodes) in call.flagNodes {
-            var values: [Value] = []
-            for n in nodes {
-                guard let n else {
-                    values.append(.bool(true))
-                    continue
-                }
-                switch try ev.argument(n, input: input, scope: call.scope, site: call.site) {
-                case .value(let v): values.append(v)
+        do {
+            for a in call.positional {
+                switch try ev.argument(a, input: input, scope: call.scope, site: call.site) {
+                case .value(let v): args.positional.append(v)
                 case .promise(let p):
-                    values.append(.null)
-                    slots.append((true, name, values.count - 1))
+                    args.positional.append(.null)
+                    slots.append((false, "", args.positional.count - 1))
                     pending.append(p)
                 }
             }
-            args.flags[name] = values
+            for (name, nodes) in call.flagNodes {
+                var values: [Value] = []
+                for n in nodes {
+                    guard let n else {
+                        values.append(.bool(true))
+                        continue
+                    }
+                    switch try ev.argument(n, input: input, scope: call.scope, site: call.site) {
+                    case .value(let v): values.append(v)
+                    case .promise(let p):
+                        values.append(.null)
+                        slots.append((true, name, values.count - 1))
+                        pending.append(p)
+                    }
+                }
+                args.flags[name] = values
+            }
+        } catch {
+            // A later argument failed: the pipelines the earlier ones started are not wanted.
+            for p in pending { p.cancel(reason: "cancelled: another argument failed") }
+            throw error
         }
         if pending.isEmpty { return .value(args) }
         let fixed = args

@@ -4,7 +4,6 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 import VowPromises
 import VowValue
 
@@ -56,7 +55,7 @@ public final class HTTPEngine: Sendable {
         var closed = false
     }
 
-    private let clients = Mutex(Clients())
+    private let clients = Locked(Clients())
 
     /// Makes an engine; clients are created on the first request.
     public init() {}

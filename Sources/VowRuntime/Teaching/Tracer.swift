@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import VowPromises
 import VowValue
 
@@ -21,7 +20,7 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         var path: String?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let origin = DispatchTime.now().uptimeNanoseconds
     /// Keep at most this many events in memory (the oldest are dropped).
     let memoryLimit = 200_000

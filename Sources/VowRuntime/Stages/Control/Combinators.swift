@@ -12,11 +12,9 @@ func combinatorInputs(_ call: StageCall, _ input: Value, stage: String) throws -
         case .record(let fields):
             return (fields.map(\.key), fields.map { call.runPipeline($0.value, input: input, context: ["field \($0.key) of \(stage)"]) })
         default:
-            switch try Evaluator(session: call.session).argument(arg, input: input, scope: call.scope, site: call.site) {
-            case .value(let v): return try combinatorInputs(fromValue: v, stage: stage, ex: ex)
-            case .promise:
-                throw VowError(.type, "\(stage): expects a list or record literal, or a list as input")
-            }
+            let v = try Evaluator(session: call.session).plainArgument(
+                arg, input: input, scope: call.scope, site: call.site, problem: "\(stage): expects a list or record literal, or a list as input")
+            return try combinatorInputs(fromValue: v, stage: stage, ex: ex)
         }
     }
     return try combinatorInputs(fromValue: input, stage: stage, ex: ex)
@@ -170,7 +168,9 @@ struct EachStage: StageDefinition {
         let ex = call.executor
         return call.chain { input, ctx in
             var limit = 16
-            if let limitNode, case .value(let v) = try Evaluator(session: ctx.session).argument(limitNode, input: input, scope: call.scope, site: call.site) {
+            if let limitNode {
+                let v = try Evaluator(session: ctx.session).plainArgument(
+                    limitNode, input: input, scope: call.scope, site: call.site, problem: "each: --limit must be a plain value")
                 limit = try StageArguments(positional: [], flags: [:], stage: "each").integer(v, "--limit")
                 guard limit >= 1 else { throw VowError(.type, "each: --limit must be at least 1") }
             }

@@ -23,9 +23,7 @@ struct TimeoutStage: StageDefinition {
         guard let upstream = call.upstream else { throw VowError(.type, "timeout: put it after the stages it limits: … | timeout 2s") }
         guard let arg = call.positional.first else { throw VowError(.type, "timeout: missing DURATION (e.g. timeout 2s)") }
         let ev = Evaluator(session: call.session)
-        guard case .value(let v) = try ev.argument(arg, input: .null, scope: call.scope, site: call.site) else {
-            throw VowError(.type, "timeout: DURATION must be a plain value")
-        }
+        let v = try ev.plainArgument(arg, input: .null, scope: call.scope, site: call.site, problem: "timeout: DURATION must be a plain value")
         let seconds = try StageArguments(positional: [], flags: [:], stage: "timeout").seconds(v, "DURATION")
         return upstream.timeout(seconds, name: "timeout", on: call.executor)
     }
@@ -60,10 +58,7 @@ struct RetryStage: StageDefinition {
         }
         let ev = Evaluator(session: call.session)
         func plain(_ a: Argument) throws -> Value {
-            guard case .value(let v) = try ev.argument(a, input: .null, scope: call.scope, site: call.site) else {
-                throw VowError(.type, "retry: arguments must be plain values")
-            }
-            return v
+            try ev.plainArgument(a, input: .null, scope: call.scope, site: call.site, problem: "retry: arguments must be plain values")
         }
         let args = StageArguments(positional: [], flags: [:], stage: "retry")
         guard let nArg = call.positional.first else { throw VowError(.type, "retry: missing N (e.g. retry 3)") }

@@ -10,15 +10,11 @@ struct ReadStage: ValueStage {
     static let synopsis = "read [PATH]"
     static let summary = "Reads a file: text when it is valid UTF-8, bytes otherwise."
     static let help = "Reads PATH (or the input as the path) and fulfils with its text, or its bytes when it is not UTF-8. A missing or unreadable file rejects with kind io."
-    static let examples = [StageExample("read /nonexistent/file", "error[io]: cannot read /nonexistent/file: No such file or directory", fails: true)]
+    static let examples = [StageExample("read /nonexistent/file", "error[io]: cannot read /nonexistent/file: no such file or directory", fails: true)]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let path = args.count > 0 ? try args.string(0, "PATH") : try args.asString(input, "PATH")
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "No such file or directory"
-            throw VowError(.io, "cannot read \(path): \(reason)")
-        }
-        let bytes = [UInt8](data)
+        let bytes = try Files.read(path)
         if let s = String(validating: bytes, as: UTF8.self) { return .value(.string(s)) }
         return .value(.bytes(bytes))
     }
@@ -208,9 +204,8 @@ struct ExternalStage: StageDefinition {
                     argv.append("--" + f)
                     continue
                 }
-                guard case .value(let v) = try ev.argument(a, input: input, scope: call.scope, site: call.site) else {
-                    throw VowError(.type, "\(call.name): arguments of an external stage must be plain values")
-                }
+                let v = try ev.plainArgument(
+                    a, input: input, scope: call.scope, site: call.site, problem: "\(call.name): arguments of an external stage must be plain values")
                 argv.append(v.stringValue ?? JSONWriter.compact(v))
             }
             let ex = ctx.session.executor
