@@ -227,26 +227,36 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         if runNow { handler() }
     }
 
-    /// Replaces what this promise waits on (adoption), for cancellation to follow.
-    func setUpstream(_ promises: [AnyPromise]) {
+    /// Replaces what this promise waits on (adoption), for cancellation to follow; false, and
+    /// nothing replaced, when this promise has already settled (each of `promises` then counts
+    /// this one as a dependent that has gone, for the caller to release).
+    func setUpstream(_ promises: [AnyPromise]) -> Bool {
         for p in promises { p.addDependent() }
-        storage.withLock { s in
-            if s.result == nil {
-                s.upstream = promises.first
-                s.moreUpstream = Array(promises.dropFirst())
-            }
+        return storage.withLock { s in
+            guard s.result == nil else { return false }
+            s.upstream = promises.first
+            s.moreUpstream = Array(promises.dropFirst())
+            return true
         }
+    }
+
+    /// The reason this promise was cancelled with, or nil when it was not cancelled.
+    var cancellationReason: String? {
+        guard case .failure(let e as PromiseCancelledError)? = result else { return nil }
+        return e.reason
     }
 
     // MARK: Deriving
 
-    /// Makes the derived promise of a handler, settled by `react` on `executor`.
+    /// Makes the derived promise of a handler, settled by `react` on `executor`. `react` does
+    /// not run when the derived promise has already settled (it was cancelled): a cancelled
+    /// stage runs no handler, since what the handler would start has no one to go to.
     func derive<U>(
         name: String?, attributes: (any Sendable)?, on executor: (any PromiseExecutor)?,
         _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, any PromiseExecutor) -> Void
     ) -> Promise<U> {
         attach(name: name, attributes: attributes, on: executor) { child, ex in
-            { r in ex.enqueue { react(r, child, ex) } }
+            { r in ex.enqueue { if child.isPending { react(r, child, ex) } } }
         }
     }
 
@@ -271,7 +281,11 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
             child.settle(.failure(PromiseCycleError()))
             return
         }
-        child.setUpstream([inner])
+        guard child.setUpstream([inner]) else {
+            // The adopter was cancelled while its handler ran: nothing waits for `inner` now.
+            inner.releaseAsDependent(reason: child.cancellationReason ?? "cancelled")
+            return
+        }
         if child.id != 0 { PromiseObservation.emit(.adopted(id: child.id, adopted: inner.id)) }
         // JavaScript's PromiseResolveThenableJob: one turn to call `then` on the inner promise,
         // one more for that reaction to run.
@@ -304,6 +318,7 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         attach(name: name, attributes: attributes, on: executor) { child, ex in
             { r in
                 ex.enqueue {
+                    guard child.isPending else { return }
                     switch r {
                     case .success(let v):
                         do { child.settle(.success(try body(v))) } catch { child.settle(.failure(error)) }
@@ -460,6 +475,7 @@ extension Promise {
         attach(name: name, attributes: attributes, on: executor) { child, ex in
             { r in
                 ex.enqueue {
+                    guard child.isPending else { return }
                     switch r {
                     case .success(let v):
                         do {

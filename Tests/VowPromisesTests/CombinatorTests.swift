@@ -212,6 +212,66 @@ final class CancellationTests: XCTestCase {
         XCTAssertTrue(error(outer) is PromiseCancelledError)
     }
 
+    /// A cancelled promise runs no handler: when its upstream settles later (a shared upstream
+    /// that another dependent keeps alive), the handlers of the cancelled branch are skipped,
+    /// whatever their kind.
+    func test_aCancelledPromiseRunsNoHandler() {
+        let log = Log()
+        let (source, r) = Promise<Int>.pending()
+        let keep = source.then { $0 }
+        let branches: [Promise<Int>] = [
+            source.then { v -> Int in log.add("then"); return v },
+            source.then { v -> Promise<Int> in log.add("then-promise"); return .resolve(v) },
+            source.then(resolving: { v -> Resolution<Int> in log.add("then-resolving"); return .value(v) }),
+            source.recover { _ -> Int in log.add("recover"); return 0 },
+            source.finally { log.add("finally") },
+            source.finally { () -> Promise<Int> in log.add("finally-promise"); return .resolve(0) },
+            source.tap { _ in log.add("tap") },
+            source.always { _ -> Resolution<Int> in log.add("always"); return .value(0) },
+        ]
+        for b in branches { b.cancel() }
+        XCTAssertTrue(source.isPending, "`keep` still waits on the source")
+        r.fulfill(1)
+        XCTAssertEqual(value(keep), 1)
+        for b in branches { XCTAssertTrue(error(b) is PromiseCancelledError) }
+        XCTAssertEqual(log.all, [])
+    }
+
+    /// Cancelling a chain cancels its source, whose rejection then reaches the handlers of the
+    /// chain: they were cancelled first, so a `catch` does not catch its own cancellation and a
+    /// `finally` does not run.
+    func test_aCancelledChainDoesNotCatchItsOwnCancellation() {
+        let log = Log()
+        let (source, _) = Promise<Int>.pending()
+        let caught = source.recover { _ -> Int in log.add("recover"); return 0 }
+        let tail = caught.finally { log.add("finally") }
+        tail.cancel()
+        XCTAssertTrue(error(source) is PromiseCancelledError)
+        XCTAssertTrue(error(caught) is PromiseCancelledError)
+        drain(PromiseExecutors.main)
+        XCTAssertEqual(log.all, [])
+    }
+
+    /// A handler that was running when its promise was cancelled (from another thread) returns a
+    /// promise that nobody will wait for: it is cancelled instead of left running.
+    func test_thePromiseAHandlerReturnsToACancelledAdopterIsCancelled() {
+        let stopped = Locked(false)
+        let started = DispatchSemaphore(value: 0), cancelled = DispatchSemaphore(value: 0)
+        let outer = Promise<Int>.resolve(0).then { _ -> Promise<Int> in
+            started.signal()
+            cancelled.wait()
+            let (inner, r) = Promise<Int>.pending(name: "inner")
+            r.onCancel { stopped.withLock { $0 = true } }
+            return inner
+        }
+        started.wait()
+        outer.cancel()
+        cancelled.signal()
+        XCTAssertTrue(error(outer) is PromiseCancelledError)
+        drain(PromiseExecutors.main)
+        XCTAssertTrue(stopped.withLock { $0 }, "the returned promise was cancelled")
+    }
+
     func test_cancelDelayClearsTheTimer() {
         let d = Promise<Int>.delay(10, value: 1)
         let start = Date()

@@ -1,5 +1,6 @@
 import Foundation
 import JMESPath
+import VowPromises
 import VowSyntax
 import VowValue
 import XCTest
@@ -139,31 +140,85 @@ final class RobustnessTests: XCTestCase {
     /// nothing to settle or cancel it; `race []` never settles, so it stayed in memory for good.
     /// Now it is cancelled, which its `finally` shows.
     func test_aRefusedArgumentPipelineIsCancelled() {
-        let pending = "(race [] | finally (print \"released\"))"
+        let pending = "(race [] | then echo 2)"
         let cases: [(String, String)] = [
             ("echo 1 | timeout \(pending)", "timeout: DURATION must be a plain value"),
             ("echo 1 | retry \(pending)", "retry: arguments must be plain values"),
             ("echo [1] | each --limit \(pending) echo", "each: --limit must be a plain value"),
+            ("echo 1 | iterate --max \(pending) echo", "iterate: --max must be a plain value"),
             ("race \(pending)", "race: expects a list or record literal, or a list as input"),
             ("print \(pending) $nope", "unknown variable $nope"),
         ]
         for (source, message) in cases {
-            let r = runVow(source)
+            let (r, cancelled, _) = CancelRecorder.run(source)
             XCTAssertEqual(r.status, 1, source)
             XCTAssertTrue(r.err.hasPrefix("error[type]: \(message)"), "\(source): \(r.err)")
-            XCTAssertEqual(r.out, "released\n", source)
+            XCTAssertTrue(cancelled.contains("race"), "\(source): cancelled \(cancelled)")
         }
     }
 
     /// Found the same way: when a stage cannot start (`timeout` without DURATION), the stages
     /// before it were left running. They are cancelled; a shared variable upstream is not.
     func test_aStageThatCannotStartCancelsWhatRunsBeforeIt() {
-        let r = runVow("delay 1h 1 | finally (print \"released\") | timeout")
+        let (r, cancelled, _) = CancelRecorder.run("delay 1h 1 | then echo 2 | timeout")
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.err.hasPrefix("error[type]: timeout: missing DURATION"), r.err)
-        XCTAssertEqual(r.out, "released\n")
+        XCTAssertTrue(cancelled.contains("delay"), "cancelled \(cancelled)")
         let shared = runVow("let v = delay 20ms 1\n$v | timeout | catch echo caught\n$v")
         XCTAssertEqual(shared.out, "caught\n1\n", shared.err)
+    }
+
+    /// Found the same way: cancelling a chain (Ctrl-C, `timeout`, closing the session) ran its
+    /// `catch` and `finally` handlers when the cancellation reached them from the source, and
+    /// what they started (`finally (delay 1h)`) ran on with nobody to wait for it or stop it. A
+    /// cancelled stage runs no handler.
+    func test_aCancelledChainRunsNoHandler() {
+        let r = runVow("""
+            delay 200ms 1 | catch print caught | finally print finally | tap print tap | timeout 20ms | catch pick kind
+            delay 300ms done
+            """)
+        XCTAssertEqual(r.out, "timeout\ndone\n", r.err)
+        let (closed, cancelled, created) = CancelRecorder.run("let v = delay 1h 1 | finally (delay 1h 2)", close: true)
+        XCTAssertEqual(closed.status, 0, closed.err)
+        XCTAssertEqual(cancelled.filter { $0 == "delay" }.count, 1, "\(cancelled)")
+        XCTAssertEqual(created.filter { $0 == "delay" }.count, 1, "the finally handler never started its delay: \(created)")
+    }
+}
+
+/// Records the names of the promises created and cancelled while a program runs (a process-wide
+/// observer).
+final class CancelRecorder: PromiseObserver {
+    private let state = VowRuntime.Locked<(names: [Int: String], created: [String], cancelled: [String])>(([:], [], []))
+
+    func promiseEvent(_ event: PromiseEvent) {
+        switch event {
+        case .created(let id, _, let name, _):
+            state.withLock {
+                $0.names[id] = name ?? "-"
+                $0.created.append(name ?? "-")
+            }
+        case .cancelled(let id): state.withLock { $0.cancelled.append($0.names[id] ?? "?") }
+        default: break
+        }
+    }
+
+    /// Runs `source` in a session (closed afterwards when `close`), then gives cancellation a
+    /// moment to reach the sources; returns the outcome and the names of the cancelled and of the
+    /// created promises.
+    static func run(_ source: String, close: Bool = false)
+        -> (result: (out: String, err: String, status: Int32), cancelled: [String], created: [String])
+    {
+        let recorder = CancelRecorder()
+        PromiseObservation.install(recorder)
+        defer { PromiseObservation.remove() }
+        let out = VowRuntime.Locked(""), err = VowRuntime.Locked("")
+        let session = Session(output: OutputSink { s in out.withLock { $0 += s } })
+        let runner = Runner(session: session, renderer: Renderer(colors: false, jsonLines: false), errors: { s in err.withLock { $0 += s + "\n" } })
+        let status = runner.run(source, name: "<test>")
+        if close { session.close() } else { session.http.shutdown() }
+        _ = session.executor.waitUntilIdle(timeout: .seconds(2))
+        let seen = recorder.state.withLock { $0 }
+        return ((out.withLock { $0 }, err.withLock { $0 }, status), seen.cancelled, seen.created)
     }
 }
 

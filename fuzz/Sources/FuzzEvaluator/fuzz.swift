@@ -9,6 +9,7 @@
 // interrupted as Ctrl-C would, again every `budget` until it returns; a run that does not return
 // is a hang that libFuzzer reports (-timeout).
 import Foundation
+import Synchronization
 import VowRuntime
 import VowShell
 import VowSyntax
@@ -144,6 +145,20 @@ let leakCheckEach = ProcessInfo.processInfo.environment["VOW_FUZZ_LEAKS"] != nil
 /// With VOW_FUZZ_LEAKS=alive, only the first check (the session is gone) is made, which is fast.
 let heapCheckEach = leakCheckEach && ProcessInfo.processInfo.environment["VOW_FUZZ_LEAKS"] != "alive"
 
+/// With VOW_FUZZ_RSS=MB, a program after which resident memory has grown by more than MB
+/// megabytes (since the previous program) is printed, with the growth: the way to find the
+/// programs that make the fuzzer's resident size climb.
+let rssStep = ProcessInfo.processInfo.environment["VOW_FUZZ_RSS"].flatMap(Int.init)
+
+/// Resident memory in megabytes, from /proc/self/statm.
+func residentMB() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+}
+
+let lastRSS = Atomic<Int>(0)
+
 @_silgen_name("__lsan_do_recoverable_leak_check")
 func recoverableLeakCheck() -> CInt
 
@@ -183,6 +198,13 @@ public func fuzzEvaluator(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard allowed(text) else { return -1 }
     if show { FileHandle.standardError.write(Data("--- program:\n\(text)\n---\n".utf8)) }
     let closed = run(text, waitsForJobs: size % 2 == 0)
+    if let rssStep {
+        let now = residentMB()
+        let before = lastRSS.exchange(now, ordering: .relaxed)
+        if before > 0, now - before > rssStep {
+            FileHandle.standardError.write(Data("--- resident memory \(before) -> \(now) MB after program:\n\(text)\n---\n".utf8))
+        }
+    }
     if leakCheckEach {
         // Once closed, nothing may keep the session alive (a timer nobody cleared, a handler
         // that was never released): give its last handlers a moment, then look.

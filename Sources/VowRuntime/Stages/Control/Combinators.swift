@@ -257,17 +257,32 @@ struct IterateStage: StageDefinition {
     static let argumentStyle = ArgumentStyle.stage
     static let examples = [
         StageExample("echo 1 | iterate (pick '@' | then echo null) | to-json", "[]"),
+        StageExample("echo 1 | iterate (then echo 2) --max 3 | to-json", "[2,2,2]"),
     ]
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
+        let maxNode = call.flagNodes["max"]?.last ?? nil
         let ex = call.executor
-        return call.chain { input, _ in
+        return call.chain { input, ctx in
+            var limit = 1000
+            if let maxNode {
+                let v = try Evaluator(session: ctx.session).plainArgument(
+                    maxNode, input: input, scope: call.scope, site: call.site, problem: "iterate: --max must be a plain value")
+                limit = try StageArguments(positional: [], flags: [:], stage: "iterate").integer(v, "--max")
+                guard limit >= 0 else { throw VowError(.type, "iterate: --max must be at least 0") }
+            }
+            let max = limit
             guard let inner = call.innerStage(own: ["max"]) else { throw VowError(.type, "iterate: missing STAGE") }
             let (p, r) = Promise<Value>.pending(name: "iterate", on: ex)
+            // Only the step in flight is cancelled with `iterate`; finished steps are not kept.
+            let current = Locked<Promise<Value>?>(nil)
+            r.onCancel { current.withLock { $0 }?.cancel() }
             @Sendable func step(_ v: Value, _ acc: [Value]) {
-                if acc.count >= 1000 { r.fulfill(.list(acc)); return }
+                if r.isSettled { return }  // cancelled: start no further step
+                if acc.count >= max { r.fulfill(.list(acc)); return }
                 let next = inner(v)
-                r.onCancel { next.cancel() }
+                current.withLock { $0 = next }
+                if r.isSettled { next.cancel() }  // cancelled while the step started
                 next.whenSettled(on: ex) { res in
                     switch res {
                     case .success(let n): if n.isNull { r.fulfill(.list(acc)) } else { step(n, acc + [n]) }

@@ -68,7 +68,8 @@ struct FinallyStage: StageDefinition {
     static let help = """
         Runs HANDLER on both paths (its input is the value, or the error record) and, once HANDLER
         has fulfilled, passes the original outcome on unchanged. If HANDLER rejects, its rejection
-        passes on instead.
+        passes on instead. A cancelled chain (Ctrl-C, timeout, cancel %N) skips it, as it skips
+        every stage.
         """
     static let argumentStyle = ArgumentStyle.stage
     static let examples = [
