@@ -185,6 +185,18 @@ public final class StageCall: @unchecked Sendable {
         return { input in ev.pipeline(pipe, input: input, scope: scope, site: site).promise }
     }
 
+    /// The whole number given with `--FLAG` (the last one, evaluated against `input`; a pipeline
+    /// there is refused and cancelled), or `defaultValue` when the flag is absent. Below
+    /// `minimum` is a type error naming the flag.
+    func integerFlag(_ flag: String, default defaultValue: Int, minimum: Int, input: Value) throws -> Int {
+        guard let node = flagNodes[flag]?.last ?? nil else { return defaultValue }
+        let v = try Evaluator(session: session).plainArgument(
+            node, input: input, scope: scope, site: site, problem: "\(name): --\(flag) must be a plain value")
+        let n = try StageArguments(positional: [], flags: [:], stage: name).integer(v, "--\(flag)")
+        guard n >= minimum else { throw VowError(.type, "\(name): --\(flag) must be at least \(minimum)") }
+        return n
+    }
+
     /// The stages between the error's origin and this stage, which the rejection skipped.
     public func skippedBefore(_ error: VowError) -> [String] {
         run.skipped(after: error, before: index)

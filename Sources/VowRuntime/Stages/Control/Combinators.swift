@@ -164,16 +164,9 @@ struct EachStage: StageDefinition {
     ]
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
-        let limitNode = call.flagNodes["limit"]?.last ?? nil
         let ex = call.executor
-        return call.chain { input, ctx in
-            var limit = 16
-            if let limitNode {
-                let v = try Evaluator(session: ctx.session).plainArgument(
-                    limitNode, input: input, scope: call.scope, site: call.site, problem: "each: --limit must be a plain value")
-                limit = try StageArguments(positional: [], flags: [:], stage: "each").integer(v, "--limit")
-                guard limit >= 1 else { throw VowError(.type, "each: --limit must be at least 1") }
-            }
+        return call.chain { input, _ in
+            let limit = try call.integerFlag("limit", default: 16, minimum: 1, input: input)
             guard case .list(let items) = Pick.target(input) else {
                 throw VowError(.type, "each: expected a list, got \(input.typeName)")
             }
@@ -261,17 +254,9 @@ struct IterateStage: StageDefinition {
     ]
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
-        let maxNode = call.flagNodes["max"]?.last ?? nil
         let ex = call.executor
-        return call.chain { input, ctx in
-            var limit = 1000
-            if let maxNode {
-                let v = try Evaluator(session: ctx.session).plainArgument(
-                    maxNode, input: input, scope: call.scope, site: call.site, problem: "iterate: --max must be a plain value")
-                limit = try StageArguments(positional: [], flags: [:], stage: "iterate").integer(v, "--max")
-                guard limit >= 0 else { throw VowError(.type, "iterate: --max must be at least 0") }
-            }
-            let max = limit
+        return call.chain { input, _ in
+            let max = try call.integerFlag("max", default: 1000, minimum: 0, input: input)
             guard let inner = call.innerStage(own: ["max"]) else { throw VowError(.type, "iterate: missing STAGE") }
             let (p, r) = Promise<Value>.pending(name: "iterate", on: ex)
             // Only the step in flight is cancelled with `iterate`; finished steps are not kept.
