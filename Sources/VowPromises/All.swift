@@ -3,12 +3,13 @@ import Synchronization
 extension Promise {
     /// JavaScript's `Promise.all`: fulfils with every value, in input order, once all fulfil;
     /// rejects with the first rejection to arrive, and then cancels the inputs it no longer needs
-    /// (an extension over JavaScript, which lets them run on). `all([])` fulfils with `[]`.
+    /// (an extension over JavaScript, which lets them run on; `cancelsOthers: false` does as JavaScript
+    /// does). `all([])` fulfils with `[]`.
     ///
     /// Callbacks run on `executor`; the result promise uses it as its executor too.
     public static func all(
         _ promises: [Promise<T>], name: String? = "all",
-        on executor: any PromiseExecutor = PromiseExecutors.main
+        on executor: any PromiseExecutor = PromiseExecutors.main, cancelsOthers: Bool = true
     ) -> Promise<[T]> {
         let result = Promise<[T]>(name: name, executor: executor, upstream: promises)
         let n = promises.count
@@ -28,7 +29,7 @@ extension Promise {
                     }
                     if let done { result.settle(.success(done)) }
                 case .failure(let e):
-                    if result.settle(.failure(e)) {
+                    if result.settle(.failure(e)), cancelsOthers {
                         releaseOthers(promises, except: i, reason: "cancelled: a sibling in all rejected")
                     }
                 }

@@ -6,7 +6,7 @@ extension Promise {
     /// input order. `any([])` rejects at once with an empty `AggregateError`.
     public static func any(
         _ promises: [Promise<T>], name: String? = "any",
-        on executor: any PromiseExecutor = PromiseExecutors.main
+        on executor: any PromiseExecutor = PromiseExecutors.main, cancelsOthers: Bool = true
     ) -> Promise<T> {
         let result = Promise<T>(name: name, executor: executor, upstream: promises)
         let n = promises.count
@@ -19,7 +19,7 @@ extension Promise {
             p.whenSettled(on: executor) { r in
                 switch r {
                 case .success:
-                    if result.settle(r) {
+                    if result.settle(r), cancelsOthers {
                         releaseOthers(promises, except: i, reason: "cancelled: a sibling in any fulfilled")
                     }
                 case .failure(let e):

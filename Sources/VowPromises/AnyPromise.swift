@@ -41,6 +41,13 @@ public class AnyPromise: @unchecked Sendable {
         }
     }
 
+    /// Counts one dependent that is never cancelled, so that cancelling the promises derived
+    /// from this one no longer cancels it (a promise bound to a name, which several statements
+    /// may chain on). Cancelling this promise itself still works.
+    public func holdAgainstCancellation() {
+        addDependent()
+    }
+
     /// Cancels as a dependent would: only when this promise has no other live dependent.
     /// Combinators use it for siblings they no longer need.
     public func releaseAsDependent(reason: String = "cancelled") {

@@ -183,6 +183,19 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         addReaction { r in executor.enqueue { target.settle(r) } }
     }
 
+    /// A promise that settles in the same instant as this one, with the outcome passed through
+    /// `transform`: no job, no turn. For a host that reshapes an outcome without changing when
+    /// anything runs (the keys of a keyed `all`, an error given its origin), which a `then`
+    /// would delay by one turn. `transform` runs on whatever thread settles this promise, so it
+    /// must only compute. Cancelling the relay cancels this promise as a `then` would.
+    public func relay<U>(
+        name: String? = nil, _ transform: @escaping @Sendable (Result<T, any Error>) -> Result<U, any Error>
+    ) -> Promise<U> {
+        let child = Promise<U>(name: name, executor: executor, parent: self)
+        addReaction { r in child.settle(transform(r)) }
+        return child
+    }
+
     // MARK: Cancellation internals
 
     override func cancelLocally(reason: String) -> [AnyPromise] {

@@ -16,13 +16,14 @@ extension Promise {
     /// Settles as this promise does, unless `seconds` pass first: then rejects with
     /// `PromiseTimeoutError` and cancels this promise (and so everything upstream of it).
     public func timeout(
-        _ seconds: Double, name: String? = "timeout", on executor: (any PromiseExecutor)? = nil
+        _ seconds: Double, name: String? = "timeout", on executor: (any PromiseExecutor)? = nil,
+        cancelsUpstream: Bool = true
     ) -> Promise<T> {
         let ex = executor ?? self.executor
         let result = Promise<T>(name: name, executor: ex, parent: self)
         let timer = OneShotTimer(after: seconds) { [weak result] in
             guard let result else { return }
-            if result.settle(.failure(PromiseTimeoutError(seconds: seconds))) {
+            if result.settle(.failure(PromiseTimeoutError(seconds: seconds))), cancelsUpstream {
                 self.releaseAsDependent(reason: "cancelled: timed out after \(formatSeconds(seconds))")
             }
         }
@@ -108,14 +109,27 @@ public enum RetryDecision: Sendable, Equatable {
 /// callback at once instead of leaving it queued until its deadline.
 final class OneShotTimer: @unchecked Sendable {
     private let source: DispatchSourceTimer
+    /// Set once the timer has fired or been cleared, so that it leaves the count once.
+    private let done = Atomic<Bool>(false)
+
+    /// Timers set and neither fired nor cleared, process-wide.
+    static let live = Atomic<Int>(0)
+
+    private func finish() {
+        if !done.exchange(true, ordering: .acquiringAndReleasing) {
+            Self.live.wrappingSubtract(1, ordering: .releasing)
+        }
+    }
 
     /// Starts the timer; `fire` runs once, on the timer queue, after `seconds`.
     init(after seconds: Double, _ fire: @escaping @Sendable () -> Void) {
         source = DispatchSource.makeTimerSource(queue: PromiseExecutors.timers)
+        Self.live.wrappingAdd(1, ordering: .relaxed)
         source.schedule(deadline: .now() + max(0, seconds))
-        source.setEventHandler { [source] in
+        source.setEventHandler { [source, weak self] in
             source.cancel()
             fire()
+            self?.finish()
         }
         source.resume()
     }
@@ -123,5 +137,15 @@ final class OneShotTimer: @unchecked Sendable {
     /// Clears the timer; `fire` will not run if it has not yet. Safe to call more than once.
     func cancel() {
         source.cancel()
+        finish()
     }
+
+    deinit { finish() }
+}
+
+extension PromiseExecutors {
+    /// The number of timers (`delay`, `timeout`, `retry` waits) set and not yet fired or
+    /// cleared, in the whole process: a host that, like node, does not exit while a timer is
+    /// pending waits until this is zero and its executor is idle.
+    public static var pendingTimers: Int { OneShotTimer.live.load(ordering: .acquiring) }
 }

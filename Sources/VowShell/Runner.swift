@@ -115,6 +115,19 @@ public final class Runner: @unchecked Sendable {
         return execute(program, source: source)
     }
 
+    /// The JavaScript twin of the program `text` (`vow --emit-js`), or a syntax error on stderr
+    /// and status 2.
+    public static func emitJavaScript(_ text: String, name: String) -> (status: Int32, output: String) {
+        let source = SourceText(text, name: name)
+        do {
+            let program = try Parser.parse(source)
+            return (ExitStatus.ok, JavaScriptTwin.program(program))
+        } catch {
+            FileHandle.standardError.write(Data((error.render(source: source, colors: false) + "\n").utf8))
+            return (ExitStatus.syntax, "")
+        }
+    }
+
     /// What the executor-side loop of one `run` holds; touched only on the session's executor.
     private final class RunState: @unchecked Sendable {
         var pending: ArraySlice<Statement>
@@ -190,7 +203,16 @@ public final class Runner: @unchecked Sendable {
                                     return true
                                 }
                             }
-                            if failed { finish(ExitStatus.rejected) } else { advance() }
+                            if failed && session.javaScriptMode {
+                                // As node does with a twin whose main function threw: no more
+                                // statements, but what was started runs to its end.
+                                state.status = ExitStatus.rejected
+                                waitForJobs()
+                            } else if failed {
+                                finish(ExitStatus.rejected)
+                            } else {
+                                advance()
+                            }
                         }
                         return
                     case .job(_, let p, _): state.jobs.append(p)
@@ -251,7 +273,22 @@ public final class Runner: @unchecked Sendable {
             done.wait()
         }
         clearSpinner {}
+        if session.javaScriptMode && waitsForJobs { waitUntilQuiescent() }
         return final.load(ordering: .acquiring)
+    }
+
+    /// JavaScript mode: like node, a script does not end while a timer it started is pending or
+    /// a handler is still to run (what `all`, `race` and `timeout` no longer wait for runs on
+    /// and prints). Ctrl-C ends the wait.
+    func waitUntilQuiescent() {
+        while !interrupted.load(ordering: .relaxed) {
+            let idle = session.executor.waitUntilIdle(timeout: .milliseconds(50))
+            if idle && PromiseExecutors.pendingTimers == 0 {
+                // A timer may have fired between the two checks: idle twice in a row is idle.
+                if session.executor.waitUntilIdle(timeout: .milliseconds(50)) && PromiseExecutors.pendingTimers == 0 { return }
+            }
+            if idle { usleep(1_000) }
+        }
     }
 
     /// Runs `body` (which prints) after erasing the spinner line, if one is on screen.
@@ -269,11 +306,14 @@ public final class Runner: @unchecked Sendable {
     /// Announces a background job and reports how it settles.
     func announce(_ s: StartedStatement) {
         guard case .job(let id, let p, let run) = s else { return }
-        session.output.emit("[\(id)] started\n")
+        // A script keeps stdout for results: its job notices go to stderr (the REPL routes them
+        // above the line being edited).
+        let notice = reportJob == nil
+        report("[\(id)] started", isError: notice)
         p.whenSettled(on: session.executor) { r in
             self.session.jobs.markSettled(id, reported: true)
             switch r {
-            case .success(let v): self.report("[\(id)] fulfilled: \(Renderer(colors: false, jsonLines: true).value(v))", isError: false)
+            case .success(let v): self.report("[\(id)] fulfilled: \(Renderer(colors: false, jsonLines: true).value(v))", isError: notice)
             case .failure(let e):
                 let error = run.explain(e)
                 if error.kind == .cancelled {

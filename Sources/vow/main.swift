@@ -26,6 +26,12 @@ struct Vow: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Record every promise event as JSON Lines to FILE (see docs/trace-format.md).", valueName: "FILE"))
     var trace: String?
 
+    @Flag(name: .long, help: "JavaScript mode: nothing is cancelled that JavaScript would let run on, and a script waits for its timers, as node does.")
+    var js = false
+
+    @Flag(name: .customLong("emit-js"), help: "Write the JavaScript twin of the script (or of -c SOURCE) to stdout instead of running it; `node` runs it as it is.")
+    var emitJS = false
+
     @Option(name: .long, help: ArgumentHelp("Colour: auto, always or never.", valueName: "WHEN"))
     var color: String = "auto"
 
@@ -72,7 +78,9 @@ struct Vow: ParsableCommand {
             text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             name = "<stdin>"
         } else {
-            let runner = Runner(session: Session(options: options), renderer: Renderer(colors: colors, jsonLines: json, terminal: tty))
+            let session = Session(options: options)
+            session.javaScriptMode = js
+            let runner = Runner(session: session, renderer: Renderer(colors: colors, jsonLines: json, terminal: tty))
             try startTrace(runner)
             runner.enableTracing()
             let repl = REPL(runner: runner)
@@ -82,7 +90,14 @@ struct Vow: ParsableCommand {
             runner.session.http.shutdown()
             throw ExitCode(status)
         }
-        let runner = Runner(session: Session(options: options), renderer: Renderer(colors: colors, jsonLines: json, terminal: tty))
+        if emitJS {
+            let (status, out) = Runner.emitJavaScript(text, name: name)
+            FileHandle.standardOutput.write(Data(out.utf8))
+            throw ExitCode(status)
+        }
+        let session = Session(options: options)
+        session.javaScriptMode = js
+        let runner = Runner(session: session, renderer: Renderer(colors: colors, jsonLines: json, terminal: tty))
         installInterrupt { runner.interrupt() }
         try startTrace(runner)
         let status = runner.run(text, name: name)

@@ -14,6 +14,10 @@ final class PipelineRun: @unchecked Sendable {
     let site: Site
     let input: Value
     var entries: [Entry] = []
+    /// The outcome of the first stage when it finished at once (a handler that returned a value
+    /// or threw, in JavaScript's terms), nil when it returned a promise. A one-stage pipeline
+    /// that finished at once is a plain value where it is used as a handler: no adoption, no turn.
+    var immediate: Result<Value, any Error>?
 
     init(site: Site, input: Value) {
         self.site = site
@@ -140,10 +144,13 @@ struct Evaluator: Sendable {
             }
             do {
                 switch try body(input) {
-                case .value(let v): return (name, Promise.resolve(v, name: name, on: ex), false)
+                case .value(let v):
+                    run.immediate = .success(v)
+                    return (name, Promise.resolve(v, name: name, on: ex), false)
                 case .promise(let p): return (name, p, false)
                 }
             } catch {
+                run.immediate = .failure(error)
                 return (name, Promise.reject(error, name: name, on: ex), false)
             }
         case .named(let name, _):
@@ -151,6 +158,7 @@ struct Evaluator: Sendable {
             // no longer wanted, and would otherwise go on with no one to see or stop it.
             func cannotStart(_ error: any Error, isHandler: Bool = false) -> (String, Promise<Value>, Bool) {
                 upstream?.cancel(reason: "cancelled: the stage after it could not start")
+                if upstream == nil { run.immediate = .failure(error) }
                 return (name, Promise.reject(error, name: name, on: ex), isHandler)
             }
             let def: any StageDefinition.Type
@@ -256,7 +264,7 @@ struct Evaluator: Sendable {
                 let inner = Scope(session: self.session, locals: locals, parent: nil)
                 let innerSite = Site(source: user.source, statement: user.body.span, context: site.context + ["in stage \(user.name) (def)"])
                 let (p, innerRun) = self.pipeline(user.body, input: input, scope: inner, site: innerSite)
-                return .promise(p.recover(on: self.session.executor) { e -> Value in throw innerRun.annotate(e) })
+                return .promise(Self.annotating(p, innerRun))
             }
             switch resolved {
             case .value(let a): return try start(a)
@@ -296,7 +304,7 @@ struct Evaluator: Sendable {
             var allValues = true
             for (i, e) in elements.enumerated() {
                 let elementSite = Site(source: site.source, statement: site.statement, context: site.context + ["element \(i + 1) of a list"])
-                let r = sync(e, input: input, scope: scope, site: elementSite)
+                let r = try sync(e, input: input, scope: scope, site: elementSite)
                 switch r {
                 case .value(let v):
                     values.append(v)
@@ -307,14 +315,14 @@ struct Evaluator: Sendable {
                 }
             }
             if allValues { return .value(.list(values)) }
-            return .promise(Promise.all(promises, on: session.executor).then(on: session.executor) { Value.list($0) })
+            return .promise(Promise.all(promises, on: session.executor, cancelsOthers: !session.javaScriptMode).relay { $0.map(Value.list) })
         case .record(let fields):
             var rec = Record()
             var pairs: [(key: String, value: Promise<Value>)] = []
             var allValues = true
             for f in fields {
                 let fieldSite = Site(source: site.source, statement: site.statement, context: site.context + ["field \(f.key) of a record"])
-                switch sync(f.value, input: input, scope: scope, site: fieldSite) {
+                switch try sync(f.value, input: input, scope: scope, site: fieldSite) {
                 case .value(let v):
                     rec[f.key] = v
                     pairs.append((f.key, Promise.resolve(v, on: session.executor)))
@@ -324,8 +332,9 @@ struct Evaluator: Sendable {
                 }
             }
             if allValues { return .value(.record(rec)) }
-            return .promise(Promise.all(keyed: pairs, on: session.executor).then(on: session.executor) { kv in
-                Value.record(Record(kv.map { ($0.key, $0.value) }))
+            let keys = pairs.map(\.key)
+            return .promise(Promise.all(pairs.map(\.value), on: session.executor, cancelsOthers: !session.javaScriptMode).relay { r in
+                r.map { values in Value.record(Record(zip(keys, values).map { ($0, $1) })) }
             })
         case .variable(let name, let path):
             if name == "_" { return .value(try pick(input, path)) }
@@ -336,33 +345,38 @@ struct Evaluator: Sendable {
             switch b {
             case .value(let v): return .value(try pick(v, path))
             case .promise(let p):
-                let barrier = detached(p)
-                guard let path else { return .promise(barrier) }
-                return .promise(barrier.then(on: session.executor) { v in try self.pick(v, path) })
+                // `let` holds its promise against cancellation, so chaining on it directly is safe.
+                guard let path else { return .promise(p) }
+                return .promise(p.then(on: session.executor) { v in try self.pick(v, path) })
             }
         case .job(let n):
             guard let job = session.jobs.job(n) else { throw VowError(.type, "no job %\(n)") }
-            return .promise(detached(job.promise))
+            return .promise(job.promise)
         case .group(let p):
-            return sync(p, input: input, scope: scope, site: site)
+            return try sync(p, input: input, scope: scope, site: site)
         case .flag(let f):
             throw VowError(.syntax, "unexpected flag --\(f) here")
         }
     }
 
     /// A sub-pipeline run on `input`: a value when it finished at once (one plain stage), else its promise.
-    func sync(_ p: Pipeline, input: Value, scope: Scope, site: Site) -> Resolution<Value> {
+    func sync(_ p: Pipeline, input: Value, scope: Scope, site: Site) throws -> Resolution<Value> {
         let (promise, run) = pipeline(p, input: input, scope: scope, site: site)
-        if case .success(let v)? = promise.result, p.stages.count == 1 { return .value(v) }
-        return .promise(promise.recover(on: session.executor) { e -> Value in throw run.annotate(e) })
+        if p.stages.count == 1, let now = run.immediate {
+            switch now {
+            case .success(let v): return .value(v)
+            case .failure(let e): throw run.annotate(e)
+            }
+        }
+        return .promise(Self.annotating(promise, run))
     }
 
-    /// A new promise that follows `p` but whose cancellation does not reach `p`: a variable or a
-    /// job may be shared by several statements, and cancelling one must not cancel the others.
-    func detached(_ p: Promise<Value>) -> Promise<Value> {
-        let (d, r) = Promise<Value>.pending(name: p.name, on: session.executor)
-        p.whenSettled(on: session.executor) { r.settle($0) }
-        return d
+    /// `promise`, whose rejection is given its origin within `run` in the same instant (no turn).
+    static func annotating(_ promise: Promise<Value>, _ run: PipelineRun) -> Promise<Value> {
+        promise.relay { r in
+            if case .failure(let e) = r { return .failure(run.annotate(e)) }
+            return r
+        }
     }
 
     /// Interpolates a template: `{}`, `{PATH}`, `$name.PATH`, `${name.PATH}`.
@@ -401,8 +415,8 @@ struct Evaluator: Sendable {
         }
         if waits.isEmpty { return .value(try render([:])) }
         let names = Array(waits.keys)
-        return .promise(Promise.all(names.map { detached(waits[$0]!) }, on: session.executor).then(on: session.executor) { values in
-            try render(Dictionary(uniqueKeysWithValues: zip(names, values)))
+        return .promise(Promise.all(names.map { waits[$0]! }, on: session.executor, cancelsOthers: false).relay { r in
+            Result { try render(Dictionary(uniqueKeysWithValues: zip(names, try r.get()))) }
         })
     }
 

@@ -75,11 +75,14 @@ public struct Interpreter: Sendable {
             return .pipeline(promise, StatementRun(run: run))
         case .letBinding(let name, _, let value):
             let (promise, run) = ev.pipeline(value, input: .null, scope: scope, site: Site(source: source, statement: value.span, context: ["let \(name)"]))
-            // Keep the annotated error in the bound promise so that later users see where it came from.
-            let bound = promise.recover(on: session.executor) { e -> Value in
-                let ex = StatementRun(run: run).explain(e)
-                throw ex
+            // Keep the annotated error in the bound promise so that later users see where it came
+            // from; the relay settles in the same instant, so `$name | …` takes JavaScript's turns.
+            let bound = promise.relay { (r: Result<Value, any Error>) -> Result<Value, any Error> in
+                if case .failure(let e) = r { return .failure(StatementRun(run: run).explain(e)) }
+                return r
             }
+            // Several statements may chain on it: cancelling one of them must not cancel it.
+            bound.holdAgainstCancellation()
             session.bind(name, bound)
             return .bound(name)
         case .def(let name, let params, let body):

@@ -36,7 +36,9 @@ public final class JobTable: Sendable {
 
     /// Adds a job for `promise` and returns its number.
     public func add(statement: String, promise: Promise<Value>) -> Int {
-        state.withLock { s in
+        // `%N | …` chains on the job's promise: cancelling that statement must not cancel the job.
+        promise.holdAgainstCancellation()
+        return state.withLock { s in
             let id = s.next
             s.next += 1
             s.jobs[id] = Job(id: id, statement: statement, promise: promise, started: Date())

@@ -78,6 +78,16 @@ public final class Session: @unchecked Sendable {
     public let jobs = JobTable()
     /// The session's HTTP client.
     public let http = HTTPEngine()
+    /// JavaScript mode (`vow --js`, `:mode js`): combinators and `timeout` cancel nothing they no
+    /// longer need, so every program of offline stages prints what node prints for its twin.
+    /// Ctrl-C and `cancel %N` still cancel. Read and written on the executor and by the shell
+    /// between statements.
+    public var javaScriptMode: Bool {
+        get { mode.withLock { $0 } }
+        set { mode.withLock { $0 = newValue } }
+    }
+    private let mode = Locked(false)
+
     /// Set by the shell: renders a value the way results print (for `print`).
     public var renderValue: @Sendable (Value) -> String = { v in JSONWriter.compact(v) }
 

@@ -134,10 +134,13 @@ public final class StageCall: @unchecked Sendable {
         let p: Promise<Value>
         do {
             switch try body(pipelineInput, context(pipelineInput)) {
-            case .value(let v): p = Promise.resolve(v, name: name, on: executor)
+            case .value(let v):
+                if index == 0 { run.immediate = .success(v) }
+                p = Promise.resolve(v, name: name, on: executor)
             case .promise(let promise): p = promise
             }
         } catch {
+            if index == 0 { run.immediate = .failure(error) }
             p = Promise.reject(error, name: name, on: executor)
         }
         if PromiseObservation.isActive { PromiseObservation.label(p, traceInfo) }
@@ -157,16 +160,21 @@ public final class StageCall: @unchecked Sendable {
     }
 
     /// The inner stage of `then STAGE…`, `catch HANDLER…`, `each STAGE…`: a function from an
-    /// input to its promise, or nil when no stage was given.
-    /// Flags named in `own` belong to the calling stage (e.g. `each`'s `--limit`) and are not
-    /// passed on.
-    public func innerStage(context: [String] = [], own: Set<String> = []) -> (@Sendable (Value) -> Promise<Value>)? {
+    /// input to what the stage does with it, or nil when no stage was given. A stage that finishes
+    /// at once returns `.value` (or throws), one that waits returns `.promise`, which the caller
+    /// adopts; a group `( … )` always returns a promise, as a function that runs a pipeline does
+    /// in JavaScript (see docs/javascript-twin.md). Flags named in `own` belong to the calling
+    /// stage (e.g. `each`'s `--limit`) and are not passed on.
+    public func innerStage(context: [String] = [], own: Set<String> = []) -> (@Sendable (Value) throws -> Resolution<Value>)? {
         guard let first = positional.first else { return nil }
         let ev = Evaluator(session: session)
         let site = Site(source: self.site.source, statement: self.site.statement, context: self.site.context + context)
         let scope = self.scope
         if positional.count == 1, case .group(let p) = first.kind {
-            return { input in ev.pipeline(p, input: input, scope: scope, site: site).promise }
+            return { input in
+                let (promise, run) = ev.pipeline(p, input: input, scope: scope, site: site)
+                return .promise(Evaluator.annotating(promise, run))
+            }
         }
         // The rest of the arguments form a stage: its name is the first word.
         let inner: Stage
@@ -182,7 +190,30 @@ public final class StageCall: @unchecked Sendable {
             inner = Stage(head: .value(first), arguments: [], span: first.span)
         }
         let pipe = Pipeline(stages: [inner], span: inner.span)
-        return { input in ev.pipeline(pipe, input: input, scope: scope, site: site).promise }
+        return { input in
+            let (promise, run) = ev.pipeline(pipe, input: input, scope: scope, site: site)
+            switch run.immediate {
+            case .success(let v)?: return .value(v)
+            case .failure(let e)?: throw run.annotate(e)
+            case nil: return .promise(promise)
+            }
+        }
+    }
+
+    /// `innerStage` as a promise in every case, for stages that collect promises (`each`).
+    public func innerStagePromise(context: [String] = [], own: Set<String> = []) -> (@Sendable (Value) -> Promise<Value>)? {
+        guard let inner = innerStage(context: context, own: own) else { return nil }
+        let ex = executor
+        return { input in
+            do {
+                switch try inner(input) {
+                case .value(let v): return Promise.resolve(v, on: ex)
+                case .promise(let p): return p
+                }
+            } catch {
+                return Promise.reject(error, on: ex)
+            }
+        }
     }
 
     /// The whole number given with `--FLAG` (the last one, evaluated against `input`; a pipeline
@@ -272,12 +303,15 @@ public struct StageContext: Sendable {
         if pending.isEmpty { return .value(args) }
         let fixed = args
         let fixedSlots = slots
-        return .promise(Promise.all(pending, on: session.executor).then(on: session.executor) { values -> StageArguments in
-            var a = fixed
-            for (slot, v) in zip(fixedSlots, values) {
-                if slot.isFlag { a.flags[slot.name]![slot.index] = v } else { a.positional[slot.index] = v }
+        // The arguments arrive together, in the turn the last one settles (Promise.all's turn).
+        return .promise(Promise.all(pending, on: session.executor, cancelsOthers: !session.javaScriptMode).relay { r in
+            r.map { values -> StageArguments in
+                var a = fixed
+                for (slot, v) in zip(fixedSlots, values) {
+                    if slot.isFlag { a.flags[slot.name]![slot.index] = v } else { a.positional[slot.index] = v }
+                }
+                return a
             }
-            return a
         })
     }
 

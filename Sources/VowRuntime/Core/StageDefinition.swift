@@ -96,6 +96,9 @@ public protocol StageDefinition: Sendable {
     static var examples: [StageExample] { get }
     /// How it takes arguments.
     static var argumentStyle: ArgumentStyle { get }
+    /// What it is in the JavaScript twin: a handler that finishes at once, one that returns a
+    /// promise, or a control stage (docs/javascript-twin.md).
+    static var twin: StageTwin { get }
 
     /// Makes the stage.
     init()
@@ -111,6 +114,8 @@ extension StageDefinition {
     public static var flags: [FlagSpec] { [] }
     /// Arguments are values by default.
     public static var argumentStyle: ArgumentStyle { .values }
+    /// No stand-in in the twin's prelude by default.
+    public static var twin: StageTwin { .none }
 }
 
 /// A stage that maps its input to a value or a promise: `upstream.then(run)`.

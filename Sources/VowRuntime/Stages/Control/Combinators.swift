@@ -44,7 +44,9 @@ public struct PromiseHandle: OpaqueValue {
 
 /// A combinator stage: all, race, any, settle.
 protocol CombinatorStage: StageDefinition {
-    func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor) -> Promise<Value>
+    /// Combines the element promises; `cancels` is false in JavaScript mode, where nothing is
+    /// cancelled that JavaScript would let run on.
+    func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor, cancels: Bool) -> Promise<Value>
 }
 
 extension CombinatorStage {
@@ -54,7 +56,7 @@ extension CombinatorStage {
     func apply(_ call: StageCall) throws -> Promise<Value> {
         call.chain { input, _ in
             let (keys, promises) = try combinatorInputs(call, input, stage: Self.name)
-            return .promise(self.combine(keys, promises, call.executor))
+            return .promise(self.combine(keys, promises, call.executor, cancels: !call.session.javaScriptMode))
         }
     }
 }
@@ -62,6 +64,8 @@ extension CombinatorStage {
 /// `all`: every value, fail-fast.
 struct AllStage: CombinatorStage {
     static let name = "all"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.control
     static let synopsis = "all [LIST | RECORD]"
     static let summary = "Waits for every element; fails fast on the first rejection and cancels the rest."
     static let help = """
@@ -77,10 +81,13 @@ struct AllStage: CombinatorStage {
         StageExample("all [delay 1s a, reject no] | catch pick message", "no"),
     ]
 
-    func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor) -> Promise<Value> {
-        Promise.all(promises, on: ex).then(on: ex) { values -> Value in
-            guard let keys else { return .list(values) }
-            return .record(Record(zip(keys, values).map { ($0, $1) }))
+    func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor, cancels: Bool) -> Promise<Value> {
+        // The values are shaped in the turn the last one arrives, as Promise.all resolves.
+        Promise.all(promises, on: ex, cancelsOthers: cancels).relay { r in
+            r.map { values -> Value in
+                guard let keys else { return .list(values) }
+                return .record(Record(zip(keys, values).map { ($0, $1) }))
+            }
         }
     }
 }
@@ -88,6 +95,8 @@ struct AllStage: CombinatorStage {
 /// `race`: the first to settle.
 struct RaceStage: CombinatorStage {
     static let name = "race"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.control
     static let synopsis = "race LIST"
     static let summary = "Settles as the first element settles (fulfilled or rejected) and cancels the rest."
     static let help = "Settles like the first element to settle, then cancels the others. `race []` stays pending forever, as in JavaScript."
@@ -96,14 +105,16 @@ struct RaceStage: CombinatorStage {
         StageExample("race [delay 50ms slow, delay 10ms 0 | then reject quick] | catch pick message", "quick"),
     ]
 
-    func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor) -> Promise<Value> {
-        Promise.race(promises, on: ex)
+    func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor, cancels: Bool) -> Promise<Value> {
+        Promise.race(promises, on: ex, cancelsOthers: cancels)
     }
 }
 
 /// `any`: the first to fulfil.
 struct AnyStage: CombinatorStage {
     static let name = "any"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.control
     static let synopsis = "any LIST"
     static let summary = "Fulfils with the first element to fulfil; if all reject, an aggregate error lists every reason."
     static let help = """
@@ -116,14 +127,16 @@ struct AnyStage: CombinatorStage {
         StageExample("any [reject x, reject y]", "error[aggregate]: all 2 promises rejected: x; y", fails: true),
     ]
 
-    func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor) -> Promise<Value> {
-        Promise.any(promises, on: ex)
+    func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor, cancels: Bool) -> Promise<Value> {
+        Promise.any(promises, on: ex, cancelsOthers: cancels)
     }
 }
 
 /// `settle`: every outcome.
 struct SettleStage: CombinatorStage {
     static let name = "settle"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.control
     static let synopsis = "settle [LIST | RECORD]"
     static let summary = "Waits for every element and never rejects: one {status, value|reason} per element."
     static let help = "JavaScript's Promise.allSettled: fulfils with `{status: \"fulfilled\", value}` or `{status: \"rejected\", reason}` per element, in order (keyed for a record)."
@@ -131,16 +144,18 @@ struct SettleStage: CombinatorStage {
         StageExample("settle [echo 1, reject no] | pick '[*].status' | to-json", "[\"fulfilled\",\"rejected\"]"),
     ]
 
-    func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor) -> Promise<Value> {
-        Promise.settle(promises, on: ex).then(on: ex) { outcomes -> Value in
-            let records: [Value] = outcomes.map { r in
-                switch r {
-                case .success(let v): return ["status": "fulfilled", "value": v]
-                case .failure(let e): return ["status": "rejected", "reason": .record(toVowError(e).record)]
+    func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor, cancels: Bool) -> Promise<Value> {
+        Promise.settle(promises, on: ex).relay { r in
+            r.map { outcomes -> Value in
+                let records: [Value] = outcomes.map { r in
+                    switch r {
+                    case .success(let v): return ["status": "fulfilled", "value": v]
+                    case .failure(let e): return ["status": "rejected", "reason": .record(toVowError(e).record)]
+                    }
                 }
+                guard let keys else { return .list(records) }
+                return .record(Record(zip(keys, records).map { ($0, $1) }))
             }
-            guard let keys else { return .list(records) }
-            return .record(Record(zip(keys, records).map { ($0, $1) }))
         }
     }
 }
@@ -170,7 +185,7 @@ struct EachStage: StageDefinition {
             guard case .list(let items) = Pick.target(input) else {
                 throw VowError(.type, "each: expected a list, got \(input.typeName)")
             }
-            guard let inner = call.innerStage(own: ["limit"]) else { throw VowError(.type, "each: missing STAGE") }
+            guard let inner = call.innerStagePromise(own: ["limit"]) else { throw VowError(.type, "each: missing STAGE") }
             if items.isEmpty { return .value(.list([])) }
             return .promise(EachRunner(items: items, limit: limit, inner: inner, ex: ex).start())
         }
@@ -257,7 +272,7 @@ struct IterateStage: StageDefinition {
         let ex = call.executor
         return call.chain { input, _ in
             let max = try call.integerFlag("max", default: 1000, minimum: 0, input: input)
-            guard let inner = call.innerStage(own: ["max"]) else { throw VowError(.type, "iterate: missing STAGE") }
+            guard let inner = call.innerStagePromise(own: ["max"]) else { throw VowError(.type, "iterate: missing STAGE") }
             let (p, r) = Promise<Value>.pending(name: "iterate", on: ex)
             // Only the step in flight is cancelled with `iterate`; finished steps are not kept.
             let current = Locked<Promise<Value>?>(nil)

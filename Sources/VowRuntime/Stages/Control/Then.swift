@@ -4,6 +4,8 @@ import VowValue
 /// `then STAGE…`: runs a stage on the fulfilled value (the same as `| STAGE`).
 struct ThenStage: StageDefinition {
     static let name = "then"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.control
     static let group = StageGroup.control
     static let synopsis = "then STAGE…"
     static let summary = "Runs STAGE on the value when the input fulfils; `| then X` is `| X`."
@@ -20,13 +22,15 @@ struct ThenStage: StageDefinition {
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
         guard let inner = call.innerStage() else { throw VowError(.type, "then: missing STAGE (e.g. then format \"{}\")") }
-        return call.chain { input, _ in .promise(inner(input)) }
+        return call.chain { input, _ in try inner(input) }
     }
 }
 
 /// `catch [HANDLER…]`: recovers from a rejection.
 struct CatchStage: StageDefinition {
     static let name = "catch"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.control
     static let group = StageGroup.control
     static let synopsis = "catch [HANDLER…]"
     static let summary = "Recovers from a rejection: HANDLER gets the error as $_ and its value continues the chain."
@@ -54,7 +58,7 @@ struct CatchStage: StageDefinition {
             if annotated.skipped.isEmpty { annotated.skipped = call.skippedBefore(annotated) }
             let record = Value.record(annotated.record)
             guard let inner else { return .value(.null) }
-            return .promise(inner(record))
+            return try inner(record)
         })
     }
 }
@@ -62,6 +66,8 @@ struct CatchStage: StageDefinition {
 /// `finally HANDLER…`: runs on both paths.
 struct FinallyStage: StageDefinition {
     static let name = "finally"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.control
     static let group = StageGroup.control
     static let synopsis = "finally HANDLER…"
     static let summary = "Runs HANDLER whether the chain fulfilled or rejected, then passes the outcome on."
@@ -89,7 +95,14 @@ struct FinallyStage: StageDefinition {
             case .success(let v): input = v
             case .failure(let e): input = .record(call.annotate(e).record)
             }
-            return .promise(inner(input).then(on: ex, resolving: { _ -> Resolution<Value> in
+            // JavaScript's finally: Promise.resolve(handler()).then(() => outcome), adopted. A
+            // handler that throws at once rejects here, with no adoption.
+            let handled: Promise<Value>
+            switch try inner(input) {
+            case .value(let v): handled = Promise.resolve(v, on: ex)
+            case .promise(let p): handled = p
+            }
+            return .promise(handled.then(on: ex, resolving: { _ -> Resolution<Value> in
                 switch r {
                 case .success(let v): return .value(v)
                 case .failure(let e): throw e
@@ -102,6 +115,8 @@ struct FinallyStage: StageDefinition {
 /// `tap [HANDLER…]`: looks at the value without changing it.
 struct TapStage: StageDefinition {
     static let name = "tap"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.control
     static let group = StageGroup.control
     static let synopsis = "tap [HANDLER…]"
     static let summary = "Runs HANDLER on the value for its effect and passes the value on unchanged."
@@ -122,7 +137,12 @@ struct TapStage: StageDefinition {
                 ctx.session.output.emit(text + "\n")
                 return .value(input)
             }
-            return .promise(inner(input).then(on: ex) { _ in input })
+            // A handler that finishes at once is JavaScript's `v => { S(v); return v }`; one that
+            // waits is `v => S(v).then(() => v)`, adopted.
+            switch try inner(input) {
+            case .value: return .value(input)
+            case .promise(let p): return .promise(p.then(on: ex) { _ in input })
+            }
         }
     }
 }

@@ -5,6 +5,8 @@ import VowValue
 /// `timeout D`: a time limit on everything upstream.
 struct TimeoutStage: StageDefinition {
     static let name = "timeout"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.control
     static let group = StageGroup.control
     static let synopsis = "timeout DURATION"
     static let summary = "Rejects with kind timeout if everything upstream has not settled in DURATION, and cancels it."
@@ -25,7 +27,7 @@ struct TimeoutStage: StageDefinition {
         let ev = Evaluator(session: call.session)
         let v = try ev.plainArgument(arg, input: .null, scope: call.scope, site: call.site, problem: "timeout: DURATION must be a plain value")
         let seconds = try StageArguments(positional: [], flags: [:], stage: "timeout").seconds(v, "DURATION")
-        return upstream.timeout(seconds, name: "timeout", on: call.executor)
+        return upstream.timeout(seconds, name: "timeout", on: call.executor, cancelsUpstream: !call.session.javaScriptMode)
     }
 }
 

@@ -4,6 +4,8 @@ import VowValue
 /// `len`: length of a list, record, string or bytes.
 struct LenStage: ValueStage {
     static let name = "len"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("len")
     static let group = StageGroup.data
     static let synopsis = "len"
     static let summary = "The number of elements, keys, characters or bytes of its input."
@@ -29,6 +31,8 @@ struct LenStage: ValueStage {
 /// `keys`: a record's keys in order.
 struct KeysStage: ValueStage {
     static let name = "keys"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("keys")
     static let group = StageGroup.data
     static let synopsis = "keys"
     static let summary = "The keys of a record, in order."
@@ -46,6 +50,8 @@ struct KeysStage: ValueStage {
 /// `values`: a record's values in order.
 struct ValuesStage: ValueStage {
     static let name = "values"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("values")
     static let group = StageGroup.data
     static let synopsis = "values"
     static let summary = "The values of a record, in order."
@@ -63,6 +69,8 @@ struct ValuesStage: ValueStage {
 /// `lines`: splits text into lines.
 struct LinesStage: ValueStage {
     static let name = "lines"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("lines")
     static let group = StageGroup.data
     static let synopsis = "lines"
     static let summary = "Splits text into a list of lines (without their line endings)."
@@ -82,6 +90,8 @@ struct LinesStage: ValueStage {
 /// `format TEMPLATE`: string interpolation.
 struct FormatStage: ValueStage {
     static let name = "format"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("format")
     static let group = StageGroup.data
     static let synopsis = "format TEMPLATE"
     static let summary = "Fills a template: {} is the input, {PATH} a part of it, ${name.PATH} a variable."

@@ -23,6 +23,8 @@ func textOf(_ v: Value, stage: String) throws -> String {
 /// `json`: parses text, bytes or a response body.
 struct JsonStage: ValueStage {
     static let name = "json"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("json")
     static let group = StageGroup.data
     static let synopsis = "json"
     static let summary = "Parses its input (text, bytes or a response body) as JSON."
@@ -55,6 +57,8 @@ struct JsonStage: ValueStage {
 /// `to-json`: compact JSON text.
 struct ToJsonStage: ValueStage {
     static let name = "to-json"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("to-json")
     static let group = StageGroup.data
     static let synopsis = "to-json [--pretty]"
     static let summary = "Turns its input into JSON text (compact, or --pretty)."
@@ -73,6 +77,8 @@ struct ToJsonStage: ValueStage {
 /// `text`: the input as text.
 struct TextStage: ValueStage {
     static let name = "text"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("text")
     static let group = StageGroup.data
     static let synopsis = "text"
     static let summary = "Reads its input as UTF-8 text (a response body, bytes, or any value as JSON)."
@@ -96,6 +102,8 @@ struct TextStage: ValueStage {
 /// `pick EXPR`: JMESPath.
 struct PickStage: ValueStage {
     static let name = "pick"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("pick")
     static let group = StageGroup.data
     static let synopsis = "pick EXPR"
     static let summary = "Picks a part of its input with a JMESPath expression."

@@ -4,6 +4,8 @@ import VowValue
 /// `echo VALUE`: the value itself, whatever the input.
 struct EchoStage: ValueStage {
     static let name = "echo"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("echo")
     static let group = StageGroup.values
     static let synopsis = "echo VALUE…"
     static let summary = "Fulfils with its argument (several arguments are joined with spaces)."
@@ -31,6 +33,8 @@ struct EchoStage: ValueStage {
 /// `print [VALUE]`: writes at once, passes the input on.
 struct PrintStage: ValueStage {
     static let name = "print"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("print")
     static let group = StageGroup.values
     static let synopsis = "print [VALUE]"
     static let summary = "Writes its argument, or its input, to stdout at once and passes the input on."
@@ -56,6 +60,8 @@ struct PrintStage: ValueStage {
 /// `resolve VALUE`: a pre-resolved promise.
 struct ResolveStage: ValueStage {
     static let name = "resolve"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("resolve")
     static let group = StageGroup.values
     static let synopsis = "resolve [VALUE]"
     static let summary = "A promise already fulfilled with VALUE (or with the input)."
@@ -76,6 +82,8 @@ struct ResolveStage: ValueStage {
 /// `reject MESSAGE` / `fail MESSAGE`: a rejection of kind `user`.
 struct RejectStage: ValueStage {
     static let name = "reject"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("reject")
     static let aliases = ["fail"]
     static let group = StageGroup.values
     static let synopsis = "reject MESSAGE  (also: fail MESSAGE)"
@@ -105,6 +113,8 @@ struct RejectStage: ValueStage {
 /// `delay DURATION [VALUE]`: fulfils later.
 struct DelayStage: ValueStage {
     static let name = "delay"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.promise("delay")
     static let group = StageGroup.values
     static let synopsis = "delay DURATION [VALUE]"
     static let summary = "Fulfils with VALUE (or the input) after DURATION; cancelling it clears the timer."

@@ -4,6 +4,8 @@ import VowValue
 /// `sim`: a simulated async operation whose delay and outcome come from a seed.
 struct SimStage: ValueStage {
     static let name = "sim"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.promise("sim")
     static let group = StageGroup.values
     static let synopsis = "sim [--delay D] [--fail RATE] [--seed N] [VALUE]"
     static let summary = "A repeatable simulated async operation, for lessons: seeded delay and failure."

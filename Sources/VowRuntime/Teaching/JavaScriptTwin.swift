@@ -1,0 +1,431 @@
+import VowSyntax
+import VowValue
+
+/// What a stage is in the JavaScript twin (docs/javascript-twin.md). Each stage declares its
+/// own, beside its help and examples.
+public enum StageTwin: Sendable {
+    /// A handler that finishes at once, returning a value or throwing: `vow.NAME(input, args…)`
+    /// in the twin's prelude.
+    case handler(String)
+    /// A handler that returns a promise, which the chain adopts: `vow.NAME(input, args…)`.
+    case promise(String)
+    /// A stage that acts on the chain itself (`then`, `catch`, `finally`, `tap`, `timeout`, the
+    /// combinators): the twin writer knows each by name.
+    case control
+    /// A stage with no stand-in in the prelude: the twin calls `vow.missing(NAME)`, which throws.
+    case none
+}
+
+/// Writes the JavaScript twin of a vow program or pipeline: a complete program that `node` runs
+/// as it is and that prints what `vow --js` prints, turn for turn.
+public struct JavaScriptTwin {
+    let registry: StageRegistry
+    let source: SourceText
+    /// Names bound by `let` so far (their `$name` is a promise).
+    var lets: Set<String> = []
+    /// Names of `def` stages so far.
+    var defs: Set<String> = []
+    /// Names bound to plain values (def parameters, script arguments).
+    var values: Set<String> = ["args"]
+    /// Background job numbers handed out so far.
+    var jobs = 0
+
+    init(registry: StageRegistry, source: SourceText) {
+        self.registry = registry
+        self.source = source
+    }
+
+    /// The twin of a whole program.
+    public static func program(_ program: Program, registry: StageRegistry = .builtins) -> String {
+        var t = JavaScriptTwin(registry: registry, source: program.source)
+        var body: [String] = []
+        for st in program.statements { body.append(t.statement(st)) }
+        return t.wrap(body)
+    }
+
+    /// The twin of one pipeline run as a statement (`:explain --js`).
+    public static func pipeline(_ p: Pipeline, source: SourceText, registry: StageRegistry = .builtins) -> String {
+        var t = JavaScriptTwin(registry: registry, source: source)
+        return t.wrap([t.statement(Statement(kind: .pipeline(p, background: false), span: p.span))])
+    }
+
+    /// The expression of one pipeline, without the prelude (what `:explain` shows per stage).
+    static func expression(_ p: Pipeline, source: SourceText, registry: StageRegistry = .builtins) -> String {
+        let t = JavaScriptTwin(registry: registry, source: source)
+        return t.pipeline(p, input: "null", depth: 0)
+    }
+
+    func wrap(_ body: [String]) -> String {
+        var out = TwinPrelude.source
+        out += "\nconst $args = process.argv.slice(2);\n"
+        out += "(async () => {\n"
+        for b in body { out += "  " + b.replacingOccurrences(of: "\n", with: "\n  ") + "\n" }
+        out += "})().catch(vow.fail);\n"
+        return out
+    }
+
+    mutating func statement(_ st: Statement) -> String {
+        let text = source.slice(st.span).split(separator: "\n").first.map(String.init) ?? ""
+        let comment = "// " + text
+        switch st.kind {
+        case .pipeline(let p, let background):
+            if background {
+                jobs += 1
+                return "\(comment)\nvow.job(\(jobs), \(pipeline(p, input: "null", depth: 0)));"
+            }
+            return "\(comment)\nconsole.log(vow.show(await \(pipeline(p, input: "null", depth: 0))));"
+        case .letBinding(let name, _, let value):
+            let expr = pipeline(value, input: "null", depth: 0)
+            lets.insert(name)
+            values.remove(name)
+            return "\(comment)\nvar $\(name) = \(expr);"
+        case .def(let name, let params, let body):
+            defs.insert(name)
+            var inner = self
+            for p in params {
+                inner.values.insert(p)
+                inner.lets.remove(p)
+            }
+            let ps = (["v"] + params.map { "$" + $0 }).joined(separator: ", ")
+            return "\(comment)\nvar \(defName(name)) = (\(ps)) => \(inner.pipeline(body, input: "v", depth: 1));"
+        case .meta(let name, _, _):
+            return "// :\(name) has no JavaScript twin"
+        }
+    }
+
+    func defName(_ name: String) -> String { "stage_" + name.replacingOccurrences(of: "-", with: "_") }
+
+    // MARK: Pipelines
+
+    /// A promise of `p` run on `input` (a JavaScript expression).
+    func pipeline(_ p: Pipeline, input: String, depth: Int) -> String {
+        guard let first = p.stages.first else { return "Promise.resolve(\(input))" }
+        var expr = firstStage(first, input: input, depth: depth)
+        for s in p.stages.dropFirst() { expr = later(s, upstream: expr, depth: depth) }
+        return expr
+    }
+
+    /// The first stage of a pipeline: `Promise.resolve(V)`, `Promise.reject(E)`, or the stage run now.
+    func firstStage(_ s: Stage, input: String, depth: Int) -> String {
+        if case .named(let name, _) = s.head {
+            let args = positional(s)
+            if name == "resolve", args.count <= 1, !args.contains(where: { isPending($0) }) {
+                return "Promise.resolve(\(args.first.map { value($0, input: input, depth: depth) } ?? input))"
+            }
+            if name == "reject" || name == "fail", !args.contains(where: { isPending($0) }) {
+                return "vow.start(() => vow.reject(\(([input] + args.map { value($0, input: input, depth: depth) }).joined(separator: ", "))))"
+            }
+            if name == "then", let inner = innerStage(s) {
+                return firstStage(inner, input: input, depth: depth)
+            }
+        }
+        let (code, isPromise) = body(s, input: input, depth: depth)
+        if isPromise, !code.hasPrefix("vow.missing") { return code }
+        return "vow.start(() => \(code))"
+    }
+
+    /// A stage after the first: a method on the chain.
+    func later(_ s: Stage, upstream: String, depth: Int) -> String {
+        let v = "v\(depth + 1)"
+        if case .named(let name, _) = s.head, let def = registry.stage(named: name), !defs.contains(name) {
+            switch def.name {
+            case "catch":
+                guard let h = handler(s, depth: depth) else { return "\(upstream)\n.catch(() => null)" }
+                return "\(upstream)\n.catch(vow.onError(\(h.code)))"
+            case "finally":
+                guard let h = handler(s, depth: depth) else { return upstream }
+                return "\(upstream)\n.then(...vow.finally(\(h.code)))"
+            case "tap":
+                guard let h = handler(s, depth: depth) else { return "\(upstream)\n.then(vow.tap((\(v)) => vow.print(\(v))))" }
+                return "\(upstream)\n.then(\(h.isPromise ? "vow.tapAsync" : "vow.tap")(\(h.code)))"
+            case "then":
+                guard let h = handler(s, depth: depth) else { return upstream }
+                return "\(upstream)\n.then(\(h.code))"
+            case "timeout":
+                let d = positional(s).first.map { value($0, input: "null", depth: depth) } ?? "0"
+                return "vow.timeout(\(upstream), \(d))"
+            default: break
+            }
+        }
+        let (code, _) = body(s, input: v, depth: depth + 1)
+        return "\(upstream)\n.then((\(v)) => \(code))"
+    }
+
+    /// The handler of `then X`, `catch X`, `finally X`, `tap X`: a function, and whether it
+    /// returns a promise. Nil when the stage has no handler.
+    func handler(_ s: Stage, depth: Int) -> (code: String, isPromise: Bool)? {
+        let v = "v\(depth + 1)"
+        let args = positional(s)
+        guard let first = args.first else { return nil }
+        if args.count == 1, case .group(let p) = first.kind {
+            return ("(\(v)) => \(pipeline(p, input: v, depth: depth + 1))", true)
+        }
+        guard let inner = innerStage(s) else { return nil }
+        let (code, isPromise) = body(inner, input: v, depth: depth + 1)
+        return ("(\(v)) => \(code)", isPromise)
+    }
+
+    /// The stage that `then X…` and its kin name: X with the rest of the arguments.
+    func innerStage(_ s: Stage) -> Stage? {
+        let args = s.arguments
+        guard let first = args.first else { return nil }
+        if case .word(let t) = first.kind, let n = t.literalText {
+            return Stage(head: .named(n, first.span), arguments: Array(args.dropFirst()), span: SourceSpan(start: first.span.start, end: s.span.end))
+        }
+        return Stage(head: .value(first), arguments: [], span: first.span)
+    }
+
+    /// What one stage does with `input`: a value expression (it finishes at once, or throws) or a
+    /// promise expression.
+    func body(_ s: Stage, input: String, depth: Int) -> (code: String, isPromise: Bool) {
+        switch s.head {
+        case .value(let a):
+            return argument(a, input: input, depth: depth)
+        case .named(let name, _):
+            if defs.contains(name) {
+                return withArguments(positional(s), input: input, depth: depth) { vals in
+                    "\(defName(name))(\(([input] + vals).joined(separator: ", ")))"
+                }.forcingPromise()
+            }
+            guard let def = registry.stage(named: name) else {
+                return ("vow.missing(\(jsString(name)))()", false)
+            }
+            switch def.name {
+            case "then", "catch", "finally", "tap":
+                if def.name == "then", let inner = innerStage(s) {
+                    if s.arguments.count == 1, case .group(let p) = s.arguments[0].kind {
+                        return (pipeline(p, input: input, depth: depth), true)
+                    }
+                    return body(inner, input: input, depth: depth)
+                }
+                return ("vow.missing(\(jsString(name)))()", false)
+            case "all", "race", "any", "settle":
+                return (combinator(def.name, s, input: input, depth: depth), true)
+            case "sim":
+                let flags = s.arguments.enumerated().compactMap { i, a -> String? in
+                    guard case .flag(let f) = a.kind, i + 1 < s.arguments.count else { return nil }
+                    return "\(f): \(value(s.arguments[i + 1], input: input, depth: depth))"
+                }
+                let key = jsString(source.slice(s.span))
+                return withArguments(positional(s), input: input, depth: depth) { vals in
+                    "vow.sim(\(([input, key, "{ \(flags.joined(separator: ", ")) }"] + vals).joined(separator: ", ")))"
+                }.forcingPromise()
+            default:
+                switch def.twin {
+                case .handler(let f), .promise(let f):
+                    let isPromise: Bool
+                    if case .promise = def.twin { isPromise = true } else { isPromise = false }
+                    let callee = f.contains("-") ? "vow[\(jsString(f))]" : "vow.\(f)"
+                    let r = withArguments(positional(s), input: input, depth: depth) { vals in
+                        "\(callee)(\(([input] + vals).joined(separator: ", ")))"
+                    }
+                    return isPromise ? r.forcingPromise() : r.pair
+                case .control, .none:
+                    return ("vow.missing(\(jsString(name)))()", false)
+                }
+            }
+        }
+    }
+
+    /// `all [A, B]`, `race …`, `any …`, `settle …` on `input`.
+    func combinator(_ name: String, _ s: Stage, input: String, depth: Int) -> String {
+        let arg = positional(s).first
+        var keys: [String]? = nil
+        var elements: [String]
+        switch arg?.kind {
+        case .list(let ps)?:
+            elements = ps.map { pipeline($0, input: input, depth: depth) }
+        case .record(let fields)?:
+            keys = fields.map(\.key)
+            elements = fields.map { pipeline($0.value, input: input, depth: depth) }
+        case nil:
+            elements = []
+            let list = input
+            switch name {
+            case "all": return "Promise.all(\(list))"
+            case "race": return "Promise.race(\(list))"
+            case "any": return "Promise.any(\(list))"
+            default: return "vow.settle(\(list))"
+            }
+        default:
+            let (code, _) = argument(arg!, input: input, depth: depth)
+            switch name {
+            case "all": return "Promise.all(\(code))"
+            case "race": return "Promise.race(\(code))"
+            case "any": return "Promise.any(\(code))"
+            default: return "vow.settle(\(code))"
+            }
+        }
+        let list = "[\n  " + elements.map { $0.replacingOccurrences(of: "\n", with: "\n  ") }.joined(separator: ",\n  ") + "\n]"
+        let keyList = keys.map { "[" + $0.map(jsString).joined(separator: ", ") + "]" }
+        switch name {
+        case "all": return keyList.map { "vow.keyed(\($0), \(list))" } ?? "Promise.all(\(list))"
+        case "race": return "Promise.race(\(list))"
+        case "any": return "Promise.any(\(list))"
+        default: return "vow.settle(\(list)\(keyList.map { ", " + $0 } ?? ""))"
+        }
+    }
+
+    // MARK: Arguments
+
+    func positional(_ s: Stage) -> [Argument] {
+        var out: [Argument] = []
+        var skipNext = false
+        let spec = s.name.flatMap { registry.stage(named: $0) }
+        for a in s.arguments {
+            if skipNext {
+                skipNext = false
+                continue
+            }
+            if case .flag(let f) = a.kind {
+                skipNext = spec?.flags.first(where: { $0.name == f })?.value != nil
+                continue
+            }
+            out.append(a)
+        }
+        return out
+    }
+
+    /// True when the argument is a promise in the twin (it waits before the stage runs).
+    func isPending(_ a: Argument) -> Bool {
+        switch a.kind {
+        case .variable(let name, _): return lets.contains(name)
+        case .job: return true
+        case .group(let p): return p.stages.count != 1 || body(p.stages[0], input: "null", depth: 0).isPromise
+        case .list(let ps): return ps.contains { $0.stages.count != 1 || body($0.stages[0], input: "null", depth: 0).isPromise }
+        case .record(let fs): return fs.contains { $0.value.stages.count != 1 || body($0.value.stages[0], input: "null", depth: 0).isPromise }
+        case .word(let t), .string(let t):
+            return t.parts.contains { if case .variable(let n, _) = $0 { return lets.contains(n) } else { return false } }
+        default: return false
+        }
+    }
+
+    /// A stage call whose arguments may wait: `Promise.all(args).then(args => call)` with the
+    /// arguments gathered in Promise.all's turn, as vow gathers them.
+    func withArguments(_ args: [Argument], input: String, depth: Int, _ call: ([String]) -> String) -> Pending {
+        let evaluated = args.map { argument($0, input: input, depth: depth) }
+        if !evaluated.contains(where: \.isPromise) { return Pending(code: call(evaluated.map(\.code)), isPromise: false) }
+        var waits: [String] = []
+        var names: [String] = []
+        for (i, e) in evaluated.enumerated() {
+            if e.isPromise {
+                waits.append(e.code)
+                names.append("a\(depth)_\(i)")
+            } else {
+                names.append(e.code)
+            }
+        }
+        let pendingNames = evaluated.enumerated().filter(\.element.isPromise).map { "a\(depth)_\($0.offset)" }
+        return Pending(
+            code: "vow.allMap([\(waits.joined(separator: ", "))], (x) => x).then(([\(pendingNames.joined(separator: ", "))]) => \(call(names)))",
+            isPromise: true)
+    }
+
+    /// An argument's expression, plain or promise.
+    func value(_ a: Argument, input: String, depth: Int) -> String { argument(a, input: input, depth: depth).code }
+
+    /// An argument's value: a plain expression, or a promise expression.
+    func argument(_ a: Argument, input: String, depth: Int) -> (code: String, isPromise: Bool) {
+        switch a.kind {
+        case .word(let t), .string(let t): return template(t, input: input)
+        case .rawString(let s): return (jsString(s), false)
+        case .number(let d, let isInteger, let text): return (isInteger ? text : JSONWriter.compact(.double(d)), false)
+        case .boolean(let b): return (b ? "true" : "false", false)
+        case .null: return ("null", false)
+        case .duration(let s, _): return (JSONWriter.compact(.double(s)), false)
+        case .list(let ps):
+            let parts = ps.map { element($0, input: input, depth: depth) }
+            if !parts.contains(where: \.isPromise) { return ("[" + parts.map(\.code).joined(separator: ", ") + "]", false) }
+            return ("Promise.all([" + parts.map { $0.isPromise ? $0.code : "Promise.resolve(\($0.code))" }.joined(separator: ", ") + "])", true)
+        case .record(let fields):
+            let parts = fields.map { element($0.value, input: input, depth: depth) }
+            if !parts.contains(where: \.isPromise) {
+                return ("{ " + zip(fields, parts).map { "\(jsString($0.key)): \($1.code)" }.joined(separator: ", ") + " }", false)
+            }
+            let keys = "[" + fields.map { jsString($0.key) }.joined(separator: ", ") + "]"
+            return ("vow.keyed(\(keys), [" + parts.map { $0.isPromise ? $0.code : "Promise.resolve(\($0.code))" }.joined(separator: ", ") + "])", true)
+        case .variable(let name, let path):
+            let base = name == "_" ? input : "$" + name
+            if lets.contains(name) {
+                guard let path else { return (base, true) }
+                return ("\(base).then((x) => vow.pick(x, \(jsString(path))))", true)
+            }
+            guard let path else { return (base, false) }
+            return ("vow.pick(\(base), \(jsString(path)))", false)
+        case .job(let n): return ("vow.jobPromise(\(n))", true)
+        case .group(let p): return element(p, input: input, depth: depth)
+        case .flag(let f): return ("vow.missing(\(jsString("--" + f)))()", false)
+        }
+    }
+
+    /// A list element, record field or group argument: a value when it is one stage that
+    /// finishes at once, else the pipeline's promise.
+    func element(_ p: Pipeline, input: String, depth: Int) -> (code: String, isPromise: Bool) {
+        if p.stages.count == 1 {
+            let b = body(p.stages[0], input: input, depth: depth)
+            if !b.isPromise { return b }
+        }
+        return (pipeline(p, input: input, depth: depth), true)
+    }
+
+    /// A template as a JavaScript template literal; one that names a `let` promise waits for it.
+    func template(_ t: Template, input: String) -> (code: String, isPromise: Bool) {
+        if let lit = t.literalText { return (jsString(lit), false) }
+        var waits: [String] = []
+        var out = "`"
+        for part in t.parts {
+            switch part {
+            case .literal(let s):
+                out += s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "`", with: "\\`").replacingOccurrences(of: "${", with: "\\${")
+            case .input(let path):
+                out += "${vow.text(vow.pick(\(input), \(path.map(jsString) ?? "null")))}"
+            case .variable(let name, let path):
+                let base = name == "_" ? input : "$" + name
+                if lets.contains(name) {
+                    if !waits.contains(name) { waits.append(name) }
+                    out += "${vow.text(vow.pick(w.\(name), \(path.map(jsString) ?? "null")))}"
+                } else {
+                    out += "${vow.text(vow.pick(\(base), \(path.map(jsString) ?? "null")))}"
+                }
+            }
+        }
+        out += "`"
+        if waits.isEmpty { return (out, false) }
+        let ps = waits.map { "$" + $0 }.joined(separator: ", ")
+        let ks = waits.map(jsString).joined(separator: ", ")
+        return ("vow.allMap([\(ps)], (vs) => { const w = Object.fromEntries([\(ks)].map((k, i) => [k, vs[i]])); return \(out); })", true)
+    }
+
+    struct Pending {
+        let code: String
+        let isPromise: Bool
+        func forcingPromise() -> (code: String, isPromise: Bool) { (code, true) }
+    }
+}
+
+extension JavaScriptTwin.Pending {
+    /// The pair form used by `body`.
+    var pair: (code: String, isPromise: Bool) { (code, isPromise) }
+}
+
+/// A JavaScript string literal.
+func jsString(_ s: String) -> String {
+    var out = "\""
+    for u in s.unicodeScalars {
+        switch u {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if u.value < 0x20 || u.value == 0x2028 || u.value == 0x2029 {
+                let hex = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+    }
+    return out + "\""
+}

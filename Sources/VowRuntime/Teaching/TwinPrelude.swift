@@ -1,0 +1,144 @@
+/// The prelude of every JavaScript twin: what vow's stages are in JavaScript.
+///
+/// Stages that finish at once are plain functions of the input (`vow.print(v, "A")`); stages
+/// that wait return a promise (`vow.delay(v, 0.01, "x")`). `vow.start`, `vow.allMap` and
+/// `vow.finally` take exactly the turns that vow takes (docs/javascript-twin.md).
+enum TwinPrelude {
+    /// The prelude's source.
+    static let source = #"""
+        "use strict";
+        // The prelude of vow's JavaScript twin (docs/javascript-twin.md).
+        const vow = (() => {
+          const text = (v) => (typeof v === "string" ? v : JSON.stringify(v));
+          const show = (v) => (typeof v === "string" ? v : v === undefined ? "null" : JSON.stringify(v, null, 2));
+          const error = (kind, message, extra) => Object.assign({ kind, message }, extra || {});
+          // The record a catch handler sees: {kind, message, …}.
+          const rec = (e) => {
+            if (e instanceof AggregateError) {
+              const inner = e.errors.map(rec);
+              return { kind: "aggregate", message: inner.length === 0 ? "all promises rejected (there were none)"
+                : `all ${inner.length} promises rejected: ` + inner.map((x) => x.message).join("; "), errors: inner };
+            }
+            if (e && typeof e === "object" && "kind" in e) return e;
+            return { kind: "user", message: String(e && e.message !== undefined ? e.message : e) };
+          };
+          const path = (v, p) => {
+            if (p === undefined || p === null || p === "" || p === "@") return v;
+            let cur = v;
+            for (const part of p.split(".")) {
+              const m = /^([^\[]*)((?:\[-?\d+\])*)$/.exec(part);
+              if (!m) throw error("pick", `the JavaScript twin's pick supports a.b[0] paths only, not '${p}'`);
+              if (m[1] !== "") cur = cur !== null && typeof cur === "object" && !Array.isArray(cur) && m[1] in cur ? cur[m[1]] : null;
+              for (const ix of m[2].match(/-?\d+/g) || []) {
+                const i = Number(ix);
+                cur = Array.isArray(cur) ? (cur[i < 0 ? cur.length + i : i] ?? null) : null;
+              }
+            }
+            return cur === undefined ? null : cur;
+          };
+          const joined = (args) => args.map(text).join(" ");
+          const sims = new Map();
+          const splitmix = (state) => {
+            const M = (1n << 64n) - 1n;
+            let s = state;
+            return () => {
+              s = (s + 0x9E3779B97F4A7C15n) & M;
+              let z = s;
+              z = ((z ^ (z >> 30n)) * 0xBF58476D1CE4E5B9n) & M;
+              z = ((z ^ (z >> 27n)) * 0x94D049BB133111EBn) & M;
+              return Number((z ^ (z >> 31n)) >> 11n) / 2 ** 53;
+            };
+          };
+          const jobs = new Map();
+          return {
+            text, show, error, rec, path,
+            // A first stage that finishes at once: its value, or its throw as a rejection.
+            start(f) {
+              try { return Promise.resolve(f()); } catch (e) { return Promise.reject(e); }
+            },
+            // Promise.all with the values shaped in the same turn (Promise.all's own turn).
+            allMap(ps, f) {
+              return new Promise((resolve, reject) => {
+                const values = new Array(ps.length);
+                let remaining = ps.length;
+                if (remaining === 0) { resolve(f(values)); return; }
+                ps.forEach((p, i) => Promise.resolve(p).then((v) => {
+                  values[i] = v;
+                  if (--remaining === 0) { try { resolve(f(values)); } catch (e) { reject(e); } }
+                }, reject));
+              });
+            },
+            keyed(keys, ps) {
+              return vow.allMap(ps, (vs) => Object.fromEntries(keys.map((k, i) => [k, vs[i]])));
+            },
+            settle(ps, keys) {
+              return new Promise((resolve) => {
+                const out = new Array(ps.length);
+                let remaining = ps.length;
+                const done = () => resolve(keys ? Object.fromEntries(keys.map((k, i) => [k, out[i]])) : out);
+                if (remaining === 0) { done(); return; }
+                ps.forEach((p, i) => Promise.resolve(p).then(
+                  (value) => { out[i] = { status: "fulfilled", value }; if (--remaining === 0) done(); },
+                  (e) => { out[i] = { status: "rejected", reason: rec(e) }; if (--remaining === 0) done(); }));
+              });
+            },
+            // `finally S`: JavaScript's finally, with the input (or the error record) given to S.
+            finally(h) {
+              return [(v) => Promise.resolve(h(v)).then(() => v), (e) => Promise.resolve(h(rec(e))).then(() => { throw e; })];
+            },
+            tap: (h) => (v) => { h(v); return v; },
+            tapAsync: (h) => (v) => h(v).then(() => v),
+            onError: (h) => (e) => h(rec(e)),
+            timeout(p, seconds) {
+              return new Promise((resolve, reject) => {
+                const t = setTimeout(() => reject(error("timeout", `timed out after ${seconds * 1000}ms`)), seconds * 1000);
+                p.then((v) => { clearTimeout(t); resolve(v); }, (e) => { clearTimeout(t); reject(e); });
+              });
+            },
+            job(n, p) { jobs.set(n, p); p.catch((e) => { console.error(`[${n}] rejected: ${rec(e).message}`); process.exitCode = 1; }); },
+            jobPromise(n) { return jobs.get(n); },
+            fail(e) { const r = rec(e); console.error(`error[${r.kind}]: ${r.message}`); process.exitCode = 1; },
+            missing: (name) => () => { throw error("type", `${name} has no JavaScript stand-in in the twin`); },
+            // The stages.
+            echo: (v, ...a) => (a.length === 0 ? null : a.length === 1 ? a[0] : joined(a)),
+            print(v, ...a) {
+              const out = a.length === 0 ? v : a.length === 1 ? a[0] : joined(a);
+              const s = typeof out === "string" ? out : show(out);
+              process.stdout.write(s.endsWith("\n") ? s : s + "\n");
+              return v;
+            },
+            resolve: (v, ...a) => (a.length ? a[0] : v),
+            reject(v, ...a) {
+              if (a.length === 1 && a[0] && typeof a[0] === "object" && !Array.isArray(a[0])) {
+                const { message, ...rest } = a[0];
+                throw error("user", message === undefined ? "rejected" : text(message), rest);
+              }
+              throw error("user", a.length === 0 ? "rejected" : joined(a));
+            },
+            delay: (v, seconds, ...a) => new Promise((r) => setTimeout(() => r(a.length ? a[0] : v), seconds * 1000)),
+            sim(v, key, flags, ...a) {
+              const seed = flags.seed ?? 1;
+              const k = `${seed}|${key}`;
+              const attempt = (sims.get(k) ?? 0) + 1;
+              sims.set(k, attempt);
+              const rng = splitmix((BigInt.asUintN(64, BigInt(seed) * 0x9E3779B9n) + BigInt(attempt)) & ((1n << 64n) - 1n));
+              const delay = flags.delay !== undefined ? flags.delay : flags.seed !== undefined ? 0.010 + 0.090 * rng() : 0.010;
+              const fails = (flags.fail ?? 0) > 0 && rng() < flags.fail;
+              const value = a.length ? a[0] : v;
+              return new Promise((res, rej) => setTimeout(() => fails
+                ? rej(error("user", `simulated failure (seed ${seed}, attempt ${attempt})`)) : res(value), delay * 1000));
+            },
+            len: (v) => (typeof v === "string" ? [...v].length : Array.isArray(v) ? v.length : v && typeof v === "object" ? Object.keys(v).length : 0),
+            keys: (v) => Object.keys(v),
+            values: (v) => Object.values(v),
+            lines: (v) => text(v).split("\n").filter((l, i, all) => i < all.length - 1 || l !== ""),
+            format: (v, f) => f,
+            json: (v) => (typeof v === "string" ? JSON.parse(v) : v),
+            "to-json": (v) => JSON.stringify(v),
+            text: (v) => text(v),
+            pick: (v, p) => path(v, p),
+          };
+        })();
+        process.on("unhandledRejection", () => {});
+        """#
+}
