@@ -328,6 +328,9 @@ public final class Runner: @unchecked Sendable {
     /// The explanation of `:explain TEXT`, or nil after reporting why TEXT cannot be explained
     /// (a syntax error, or not exactly one pipeline).
     func explain(_ text: String) -> String? {
+        var text = text
+        let asJavaScript = text.hasPrefix("--js ") || text == "--js"
+        if asJavaScript { text = String(text.dropFirst(4)) }
         let source = SourceText(text, name: "<explain>")
         do {
             let program = try Parser.parse(source)
@@ -335,7 +338,8 @@ public final class Runner: @unchecked Sendable {
                 errorSink("error[syntax]: :explain takes one pipeline, e.g. :explain fetch $u | json")
                 return nil
             }
-            return Explainer.explain(pipeline, source: source)
+            if asJavaScript { return JavaScriptTwin.pipeline(pipeline, source: source, registry: session.registry) }
+            return Explainer.explain(pipeline, source: source, javaScriptMode: session.javaScriptMode, registry: session.registry)
         } catch {
             errorSink(error.render(source: source, colors: renderer.colors))
             return nil
@@ -347,6 +351,18 @@ public final class Runner: @unchecked Sendable {
         switch name {
         case "help": return Help.text(for: argument.isEmpty ? nil : argument, registry: session.registry)
         case "explain": return explain(argument)
+        case "mode":
+            switch argument.trimmingCharacters(in: .whitespaces) {
+            case "js": session.javaScriptMode = true
+            case "vow": session.javaScriptMode = false
+            case "": break
+            default:
+                errorSink("error[syntax]: :mode js | :mode vow")
+                return nil
+            }
+            return session.javaScriptMode
+                ? "mode js: nothing is cancelled that JavaScript would let run on (Ctrl-C and cancel %N still cancel)"
+                : "mode vow: all, race, any and timeout cancel what they no longer need"
         case "timeline":
             guard let tracer else { return "no timeline: nothing was recorded" }
             let columns = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "") ?? 80

@@ -3,78 +3,60 @@ import VowValue
 
 /// `:explain PIPELINE`: the promise chain a pipeline becomes, without running it.
 ///
-/// One line per promise (`p2 = p1.then(json)`), what each promise waits for, where a returned
-/// promise is adopted, and, for each stage, where its rejection would go and what it would skip.
+/// One line per promise, written as its JavaScript twin (`p2 = p1.then((v1) => vow.json(v1))`),
+/// what its handler really does (returns a value, throws, or returns a promise that is adopted),
+/// where vow's default mode departs from JavaScript, and, for each stage that can reject, where
+/// its rejection would go and what it would skip.
 public enum Explainer {
-    /// Stages whose promise settles later (a request, a timer, a process): returned from a
-    /// handler, they are adopted.
-    static let asynchronous: Set<String> = [
-        "fetch", "get", "post", "put", "patch", "delete", "head", "delay", "sim", "run", "await",
-        "all", "race", "any", "settle", "each", "iterate", "retry", "timeout",
-    ]
-    static let combinators: Set<String> = ["all", "race", "any", "settle"]
-    static let handlers: Set<String> = ["catch", "finally", "tap"]
-
-    /// The explanation of `pipeline`, whose text is in `source`.
-    public static func explain(_ pipeline: Pipeline, source: SourceText) -> String {
+    /// The explanation of `pipeline`, whose text is in `source`. `javaScriptMode` says whether
+    /// the session cancels what it no longer needs (vow's default) or runs as JavaScript does.
+    public static func explain(_ pipeline: Pipeline, source: SourceText, javaScriptMode: Bool = false, registry: StageRegistry = .builtins) -> String {
         var lines: [(code: String, note: String)] = []
-        var names: [String] = []
+        var kinds: [Kind] = []
         let stages = pipeline.stages
+        let twin = JavaScriptTwin(registry: registry, source: source)
         for (i, stage) in stages.enumerated() {
             let id = "p\(i + 1)", prev = "p\(i)"
-            let text = source.slice(stage.span)
-            let name: String
-            var argsText = ""
-            switch stage.head {
-            case .named(let n, let span):
-                name = n
-                argsText = source.slice(SourceSpan(start: span.end, end: stage.span.end)).trimmingCharacters(in: .whitespaces)
-            case .value:
-                name = "(value)"
-            }
-            names.append(name)
-            let (code, note) = describe(
-                name: name, text: text, args: argsText, stage: stage, id: id, prev: prev, index: i, stages: stages, source: source)
-            lines.append((code, note))
+            let kind = Kind(stage, twin: twin, first: i == 0)
+            kinds.append(kind)
+            let js = i == 0 ? twin.firstStage(stage, input: "null", depth: 0) : twin.later(stage, upstream: prev, depth: 0)
+            let code = "\(id) = " + js.replacing(#/\n */#, with: " ").replacingOccurrences(of: "[ ", with: "[").replacingOccurrences(of: " ]", with: "]")
+                .replacingOccurrences(of: " .then(", with: ".then(").replacingOccurrences(of: " .catch(", with: ".catch(")
+            lines.append((code, describe(kind, stage: stage, id: id, prev: prev, source: source, javaScriptMode: javaScriptMode)))
         }
-        let width = min(44, (lines.map { $0.code.count }.max() ?? 0) + 2)
-        var out = "The chain (\(stages.count) promise\(stages.count == 1 ? "" : "s")):\n"
+        var out = "The chain (\(stages.count) promise\(stages.count == 1 ? "" : "s")), as JavaScript:\n"
         for l in lines {
-            let code = l.code.count < width ? l.code.padding(toLength: width, withPad: " ", startingAt: 0) : l.code + "  "
-            out += "  \(code)\(l.note)\n"
+            out += "  \(l.code)\n      \(l.note)\n"
         }
         // Where each rejection goes.
-        out += "\nIf a stage rejects:\n"
-        for (i, name) in names.enumerated() where !handlers.contains(name) || name == "tap" {
+        var rejecting: [String] = []
+        for (i, kind) in kinds.enumerated() where kind.canReject {
             var skipped: [String] = []
             var handledBy: Int?
             for j in (i + 1)..<max(i + 1, stages.count) {
-                let n = names[j]
-                if n == "catch" {
+                let n = kinds[j].name
+                if n == "catch" || n == "retry" || n == "timeout" {
                     handledBy = j
                     break
                 }
                 if n == "finally" { continue }
-                if n == "retry" || n == "timeout" {
-                    handledBy = j
-                    break
-                }
                 skipped.append(source.slice(stages[j].span))
             }
-            var line = "  p\(i + 1) \(name) rejects → "
+            var line = "  p\(i + 1) \(source.slice(stages[i].span)) rejects → "
             if !skipped.isEmpty { line += "skips \(skipped.joined(separator: ", ")) → " }
             if let k = handledBy {
-                switch names[k] {
-                case "catch": line += "p\(k + 1) catch handles it; the chain continues fulfilled with what it returns"
+                switch kinds[k].name {
+                case "catch": line += "p\(k + 1) catch handles it"
                 case "retry": line += "p\(k + 1) retry runs p1…p\(k) again (while attempts remain)"
                 default: line += "p\(k + 1) timeout passes the rejection on"
                 }
             } else {
                 line += "the statement rejects: vow prints the error with this stage underlined"
             }
-            out += line + "\n"
+            rejecting.append(line)
         }
-        let finallies = names.enumerated().filter { $0.element == "finally" }.map { "p\($0.offset + 1)" }
+        if !rejecting.isEmpty { out += "\nIf a stage rejects:\n" + rejecting.joined(separator: "\n") + "\n" }
+        let finallies = kinds.enumerated().filter { $0.element.name == "finally" }.map { "p\($0.offset + 1)" }
         if !finallies.isEmpty {
             out += "  (finally at \(finallies.joined(separator: ", ")) runs on both paths and passes the outcome on)\n"
         }
@@ -82,79 +64,111 @@ public enum Explainer {
         return VowError.redactingSecrets(out.hasSuffix("\n") ? String(out.dropLast()) : out)
     }
 
-    static func describe(
-        name: String, text: String, args: String, stage: Stage, id: String, prev: String, index: Int, stages: [Stage],
-        source: SourceText
-    ) -> (String, String) {
-        let first = index == 0
-        func elements() -> [String] {
-            guard let a = stage.arguments.first else { return [] }
-            switch a.kind {
-            case .list(let items): return items.map { source.slice($0.span) }
-            case .record(let fields): return fields.map { "\($0.key): " + source.slice($0.value.span) }
-            default: return [source.slice(a.span)]
+    /// What one stage is, read from its JavaScript twin.
+    struct Kind {
+        /// The stage's name (`(value)` for a value, `(group)` for a group).
+        let name: String
+        /// The stage's arguments as written.
+        let args: String
+        /// The handler (of the stage itself, or of `then X`/`catch X`…): returns a promise.
+        let returnsPromise: Bool
+        /// The handler always throws (`reject`, `fail`).
+        let throwsAlways: Bool
+        /// The first stage of the pipeline.
+        let first: Bool
+        /// The stage itself may reject (stages that only pass a value on, and handlers, do not
+        /// start a rejection of their own except through their handler).
+        var canReject: Bool {
+            if ["resolve", "echo", "print", "then", "tap", "finally", "catch", "(value)"].contains(name) {
+                return throwsAlways || (["then", "tap", "finally", "catch"].contains(name) && (returnsPromise || handlerMayThrow))
+            }
+            return true
+        }
+        let handlerMayThrow: Bool
+
+        init(_ stage: Stage, twin: JavaScriptTwin, first: Bool) {
+            self.first = first
+            let source = twin.source
+            switch stage.head {
+            case .named(let n, let span):
+                name = n
+                args = source.slice(SourceSpan(start: span.end, end: stage.span.end)).trimmingCharacters(in: .whitespaces)
+            case .value(let a):
+                if case .group = a.kind { name = "(group)" } else { name = "(value)" }
+                args = source.slice(stage.span)
+            }
+            var inner: Stage? = stage
+            if ["then", "catch", "finally", "tap"].contains(name) { inner = twin.innerStage(stage) }
+            let innerName = inner?.name ?? ""
+            throwsAlways = innerName == "reject" || innerName == "fail"
+            handlerMayThrow = throwsAlways || !["resolve", "echo", "print", ""].contains(innerName)
+            if let inner, stage.arguments.count == 1, case .group = stage.arguments[0].kind, inner.name == nil {
+                returnsPromise = true
+            } else if let inner {
+                returnsPromise = twin.body(inner, input: "v", depth: 0).isPromise
+            } else {
+                returnsPromise = false
             }
         }
-        if combinators.contains(name) {
-            let els = elements()
-            let inner = els.enumerated().map { "\(id).\($0.offset + 1)" }
-            let call = "Promise.\(name == "settle" ? "allSettled" : name)([\(inner.joined(separator: ", "))])"
-            let code = first ? "\(id) = \(call)" : "\(id) = \(prev).then(() => \(call))"
-            let parts = els.enumerated().map { "\(id).\($0.offset + 1) = \($0.element)" }.joined(separator: "; ")
-            let keyed = stage.arguments.first.map { if case .record = $0.kind { return true } else { return false } } ?? false
-            var note: String
-            switch name {
-            case "all":
-                note = "starts \(els.count) promises at once (\(parts)); fulfils with all their values\(keyed ? " as a record with the same keys" : " in order"); the first rejection rejects \(id) at once and cancels the others (fail-fast)"
-            case "race":
-                note = "starts \(els.count) promises (\(parts)); settles like the first of them to settle, fulfilled or rejected, and cancels the rest"
-            case "any":
-                note = "starts \(els.count) promises (\(parts)); fulfils with the first to fulfil and cancels the rest; rejects with an aggregate error only when all of them reject"
-            default:
-                note = "starts \(els.count) promises (\(parts)); waits for all of them and never rejects: one {status, value|reason} each"
-            }
-            if !first { note = "when \(prev) fulfils, " + note + "; \(id) adopts that promise" }
-            return (code, note)
+    }
+
+    /// The note under one stage's line: what its handler does, in JavaScript's terms, and where
+    /// vow's default mode departs from JavaScript.
+    static func describe(_ k: Kind, stage: Stage, id: String, prev: String, source: SourceText, javaScriptMode: Bool) -> String {
+        let shown = k.args.isEmpty ? k.name : "\(k.name) \(k.args)"
+        let cancelNote = javaScriptMode
+            ? " (JavaScript mode: nothing is cancelled, as in JavaScript)"
+            : ". vow departs from JavaScript here: it cancels the promises it no longer needs (vow --js and :mode js do not)"
+        func adoption(_ what: String) -> String {
+            "\(what) returns a promise, which \(id) adopts: \(id) settles as that promise does, two turns after it (flattening)"
         }
-        switch name {
+        func outcome(_ what: String, _ onWhat: String) -> String {
+            if k.throwsAlways { return "\(what) throws, so \(id) rejects with that error in the same turn" }
+            if k.returnsPromise { return adoption(what) }
+            return "\(what) returns a plain value, so \(id) fulfils with it in the same turn\(onWhat)"
+        }
+        switch k.name {
         case "catch":
-            return ("\(id) = \(prev).catch(\(args))", args.isEmpty
-                ? "handles a rejection of an earlier promise and fulfils with the error as a record"
-                : "runs \(args) only when an earlier promise rejects (its input is the error as a record); what it returns recovers the chain; skipped when \(prev) fulfils")
+            if k.args.isEmpty { return "when \(prev) rejects, \(id) fulfils with null; a fulfilment passes through" }
+            return "when an earlier promise rejects, runs \(k.args) with the error as a record: " + outcome("the handler", " (the chain recovers)") + "; a fulfilment passes through untouched"
         case "finally":
-            return ("\(id) = \(prev).finally(\(args))", "runs \(args) whether \(prev) fulfils or rejects, then passes \(prev)'s outcome on (unless \(args) fails)")
+            return "runs \(k.args) on both paths, then passes \(prev)'s outcome on (JavaScript's finally: Promise.resolve(handler).then(() => outcome), adopted); if the handler rejects, that rejection passes on instead"
         case "tap":
-            return ("\(id) = \(prev).then(tap \(args))", "runs \(args) on \(prev)'s value for its effect and passes the value on unchanged")
+            return "runs \(k.args) on \(prev)'s value for its effect and passes the value on" + (k.returnsPromise ? ", after the promise it returns fulfils (adopted)" : " in the same turn")
         case "timeout":
-            return ("\(id) = timeout(\(prev), \(args))", "races \(prev) against a \(args) timer; on expiry rejects with kind timeout and cancels \(prev) back to its source (its requests are aborted)")
+            return "races \(prev) against a \(k.args) timer; on expiry \(id) rejects with kind timeout" + (javaScriptMode ? cancelNote : "\(cancelNote): \(prev) is cancelled back to its source")
         case "retry":
-            return ("\(id) = retry(\(args), () => p1…\(prev))", "when \(prev) rejects, runs the stages before it again, up to \(args.split(separator: " ").first.map(String.init) ?? "N") more times; rejects with the last error")
-        case "each":
-            return ("\(id) = \(prev).then(list => Promise.all(list.map(\(args))))", "runs \(args) on every element of \(prev)'s list, a limited number at a time; fulfils with the results in order; the first rejection rejects \(id) and cancels the rest")
+            return "when \(prev) rejects, runs the stages before it again, up to \(k.args.split(separator: " ").first.map(String.init) ?? "N") more times; rejects with the last error"
+        case "all", "race", "any", "settle":
+            let els: [String]
+            switch stage.arguments.first?.kind {
+            case .list(let items)?: els = items.map { source.slice($0.span) }
+            case .record(let fields)?: els = fields.map { "\($0.key): " + source.slice($0.value.span) }
+            default: els = []
+            }
+            let what = els.isEmpty ? "the promises of its input list" : "\(els.count) promises at once (\(els.joined(separator: "; ")))"
+            var note: String
+            switch k.name {
+            case "all": note = "starts \(what); fulfils with every value in order once all fulfil; the first rejection rejects it at once" + (javaScriptMode ? cancelNote : "\(cancelNote): the others are cancelled (fail-fast)")
+            case "race": note = "starts \(what); settles like the first of them to settle" + (javaScriptMode ? cancelNote : "\(cancelNote): the others are cancelled")
+            case "any": note = "starts \(what); fulfils with the first to fulfil; rejects with an aggregate error only when all reject" + (javaScriptMode ? cancelNote : "\(cancelNote): the others are cancelled")
+            default: note = "starts \(what); waits for all of them and never rejects: one {status, value|reason} each"
+            }
+            return k.first ? note : "when \(prev) fulfils, its handler \(note); the handler returns that promise, which \(id) adopts (two extra turns)"
         default:
             break
         }
-        if first {
-            if case .value = stage.head {
-                return ("\(id) = Promise.resolve(\(text))", "already fulfilled with the value")
-            }
-            if asynchronous.contains(name) {
-                return ("\(id) = \(name)(\(args))", "starts at once; \(settlesNote(name))")
-            }
-            return ("\(id) = Promise.resolve(\(text))", "\(name) computes its value at once; \(id) is fulfilled with it")
+        if k.first {
+            if k.name == "resolve" { return "already fulfilled" }
+            if k.throwsAlways { return "already rejected" }
+            if k.returnsPromise { return "\(shown) starts at once; \(id) \(settlesNote(k.name))" }
+            return "\(shown) runs at once; \(id) is already fulfilled with its value (rejected if it throws)"
         }
-        // A then-stage: `then X` and `| X` are the same.
-        var inner = name, innerArgs = args
-        if name == "then", let firstWord = args.split(separator: " ").first {
-            inner = String(firstWord)
-            innerArgs = String(args.dropFirst(firstWord.count)).trimmingCharacters(in: .whitespaces)
+        let what = k.name == "then" ? "its handler (\(k.args))" : "its handler (\(shown))"
+        if k.returnsPromise, k.name != "(group)", k.name != "then", settlesNote(k.name) != "settles later" {
+            return "when \(prev) fulfils, \(adoption(what)); that promise \(settlesNote(k.name))"
         }
-        let shown = innerArgs.isEmpty ? inner : "\(inner) \(innerArgs)"
-        if asynchronous.contains(inner) {
-            return ("\(id) = \(prev).then(\(shown))",
-                "when \(prev) fulfils, its handler returns a promise (\(settlesNote(inner))); \(id) adopts it: it waits for that promise and takes its outcome (flattening, two extra turns)")
-        }
-        return ("\(id) = \(prev).then(\(shown))", "when \(prev) fulfils, runs \(inner) on its value; the handler returns a plain value, so \(id) fulfils with it")
+        return "when \(prev) fulfils, " + outcome(what, "") + "; a rejection of \(prev) skips it"
     }
 
     static func settlesNote(_ name: String) -> String {
@@ -165,6 +179,7 @@ public enum Explainer {
         case "sim": return "settles after its simulated delay, fulfilled or (with --fail) rejected"
         case "run": return "settles when the process exits; rejects on a non-zero status"
         case "await": return "settles when the job does"
+        case "all", "race", "any", "settle", "each", "iterate", "retry", "timeout": return "settles when its inputs do"
         default: return "settles later"
         }
     }

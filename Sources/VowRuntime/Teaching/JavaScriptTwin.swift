@@ -121,6 +121,7 @@ public struct JavaScriptTwin {
         }
         let (code, isPromise) = body(s, input: input, depth: depth)
         if isPromise, !code.hasPrefix("vow.missing") { return code }
+        if let n = s.name, n == "echo" || n == "print", !isPromise { return "Promise.resolve(\(code))" }
         return "vow.start(() => \(code))"
     }
 
@@ -144,6 +145,13 @@ public struct JavaScriptTwin {
             case "timeout":
                 let d = positional(s).first.map { value($0, input: "null", depth: depth) } ?? "0"
                 return "vow.timeout(\(upstream), \(d))"
+            case "retry":
+                // Re-runs the whole upstream: the upstream becomes a function of no arguments.
+                let n = positional(s).first.map { value($0, input: "null", depth: depth) } ?? "0"
+                let delay = flag("delay", in: s).map { value($0, input: "null", depth: depth) } ?? "0"
+                let exp = flag("backoff", in: s).map { value($0, input: "null", depth: depth) == "\"exp\"" } ?? false
+                let body = upstream.replacingOccurrences(of: "\n", with: "\n  ")
+                return "vow.retry(() => \(body), \(n) + 1, \(delay), \(exp))"
             default: break
             }
         }
@@ -201,6 +209,9 @@ public struct JavaScriptTwin {
                 return ("vow.missing(\(jsString(name)))()", false)
             case "all", "race", "any", "settle":
                 return (combinator(def.name, s, input: input, depth: depth), true)
+            case "cancel":
+                guard case .job(let n)? = positional(s).first?.kind else { return ("vow.missing(\"cancel\")()", false) }
+                return ("vow.cancel(\(n))", false)
             case "sim":
                 let flags = s.arguments.enumerated().compactMap { i, a -> String? in
                     guard case .flag(let f) = a.kind, i + 1 < s.arguments.count else { return nil }
@@ -208,7 +219,7 @@ public struct JavaScriptTwin {
                 }
                 let key = jsString(source.slice(s.span))
                 return withArguments(positional(s), input: input, depth: depth) { vals in
-                    "vow.sim(\(([input, key, "{ \(flags.joined(separator: ", ")) }"] + vals).joined(separator: ", ")))"
+                    "vow.sim(\(([input, key, flags.isEmpty ? "{}" : "{ \(flags.joined(separator: ", ")) }"] + vals).joined(separator: ", ")))"
                 }.forcingPromise()
             default:
                 switch def.twin {
@@ -267,6 +278,14 @@ public struct JavaScriptTwin {
     }
 
     // MARK: Arguments
+
+    /// The value node of `--name` in a stage, if given.
+    func flag(_ name: String, in s: Stage) -> Argument? {
+        for (i, a) in s.arguments.enumerated() {
+            if case .flag(let f) = a.kind, f == name, i + 1 < s.arguments.count { return s.arguments[i + 1] }
+        }
+        return nil
+    }
 
     func positional(_ s: Stage) -> [Argument] {
         var out: [Argument] = []

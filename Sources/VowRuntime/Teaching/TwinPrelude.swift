@@ -95,7 +95,27 @@ enum TwinPrelude {
                 p.then((v) => { clearTimeout(t); resolve(v); }, (e) => { clearTimeout(t); reject(e); });
               });
             },
-            job(n, p) { jobs.set(n, p); p.catch((e) => { console.error(`[${n}] rejected: ${rec(e).message}`); process.exitCode = 1; }); },
+            job(n, p) {
+              jobs.set(n, p);
+              p.catch((e) => { const r = rec(e); console.error(`[${n}] rejected: ${r.message}`); if (r.kind !== "cancelled") process.exitCode = 1; });
+            },
+            // `cancel %N`: a job whose promise can be cancelled (a lone delay or sim) stops.
+            cancel(n) {
+              const p = jobs.get(n);
+              if (p && p.cancel) p.cancel(`cancelled by cancel %${n}`);
+              return n;
+            },
+            await: (v, ...a) => (a.length ? a[0] : v),
+            // `retry N`: runs the upstream again while it rejects, waiting between attempts.
+            retry(make, attempts, delay, exp) {
+              return new Promise((resolve, reject) => {
+                const run = (n, wait) => make().then(resolve, (e) => {
+                  if (n >= attempts || rec(e).kind === "cancelled") { reject(e); return; }
+                  vow.delay(null, wait).then(() => run(n + 1, exp ? wait * 2 : wait));
+                });
+                run(1, delay);
+              });
+            },
             jobPromise(n) { return jobs.get(n); },
             fail(e) { const r = rec(e); console.error(`error[${r.kind}]: ${r.message}`); process.exitCode = 1; },
             missing: (name) => () => { throw error("type", `${name} has no JavaScript stand-in in the twin`); },
@@ -115,7 +135,15 @@ enum TwinPrelude {
               }
               throw error("user", a.length === 0 ? "rejected" : joined(a));
             },
-            delay: (v, seconds, ...a) => new Promise((r) => setTimeout(() => r(a.length ? a[0] : v), seconds * 1000)),
+            delay(v, seconds, ...a) {
+              let cancel;
+              const p = new Promise((resolve, reject) => {
+                const t = setTimeout(() => resolve(a.length ? a[0] : v), seconds * 1000);
+                cancel = (reason) => { clearTimeout(t); reject(error("cancelled", reason)); };
+              });
+              p.cancel = cancel;
+              return p;
+            },
             sim(v, key, flags, ...a) {
               const seed = flags.seed ?? 1;
               const k = `${seed}|${key}`;
@@ -125,8 +153,12 @@ enum TwinPrelude {
               const delay = flags.delay !== undefined ? flags.delay : flags.seed !== undefined ? 0.010 + 0.090 * rng() : 0.010;
               const fails = (flags.fail ?? 0) > 0 && rng() < flags.fail;
               const value = a.length ? a[0] : v;
-              return new Promise((res, rej) => setTimeout(() => fails
-                ? rej(error("user", `simulated failure (seed ${seed}, attempt ${attempt})`)) : res(value), delay * 1000));
+              // A failure is a timer, then a throw (one turn later), as vow's sim does.
+              if (!fails) return vow.delay(null, delay, value);
+              const timer = vow.delay(null, delay, null);
+              const p = timer.then(() => { throw error("user", `simulated failure (seed ${seed}, attempt ${attempt})`); });
+              p.cancel = timer.cancel;
+              return p;
             },
             len: (v) => (typeof v === "string" ? [...v].length : Array.isArray(v) ? v.length : v && typeof v === "object" ? Object.keys(v).length : 0),
             keys: (v) => Object.keys(v),

@@ -34,6 +34,8 @@ struct TimeoutStage: StageDefinition {
 /// `retry N`: re-runs everything upstream.
 struct RetryStage: StageDefinition {
     static let name = "retry"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.control
     static let group = StageGroup.control
     static let synopsis = "retry N [--delay D] [--backoff exp] [--on KINDS]"
     static let summary = "Re-runs everything upstream up to N more times while it rejects."

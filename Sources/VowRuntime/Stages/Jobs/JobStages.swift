@@ -22,6 +22,8 @@ struct JobsStage: ValueStage {
 /// `await %N`: a job's outcome.
 struct AwaitStage: ValueStage {
     static let name = "await"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("await")
     static let group = StageGroup.jobs
     static let synopsis = "await %N"
     static let summary = "Waits for job %N and settles as it did."
@@ -36,6 +38,8 @@ struct AwaitStage: ValueStage {
 /// `cancel %N`: cancels a job.
 struct CancelStage: StageDefinition {
     static let name = "cancel"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.control
     static let group = StageGroup.jobs
     static let synopsis = "cancel %N"
     static let summary = "Cancels job %N: its timers, requests and processes stop; it rejects with kind cancelled."
