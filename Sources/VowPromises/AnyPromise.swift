@@ -48,6 +48,14 @@ public class AnyPromise: @unchecked Sendable {
         addDependent()
     }
 
+    /// Gives up on this promise as a dependent that never got to attach would: cancels it (and
+    /// what it waits on) unless something else still depends on it (a promise bound to a name
+    /// is held, so giving up on it cancels nothing).
+    public func abandon(reason: String = "cancelled") {
+        addDependent()
+        releaseAsDependent(reason: reason)
+    }
+
     /// Cancels as a dependent would: only when this promise has no other live dependent.
     /// Combinators use it for siblings they no longer need.
     public func releaseAsDependent(reason: String = "cancelled") {

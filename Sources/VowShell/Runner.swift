@@ -400,7 +400,7 @@ public enum Help {
         if topic == "syntax" { return syntax }
         if topic == "keys" { return keys }
         if let topic, let s = registry.stage(named: topic) {
-            var out = "\(s.synopsis)\n\n\(s.summary)\n\n\(s.help)"
+            var out = "\(s.synopsis)\n\n\(s.summary)\n\n\(s.help)\n\nIn JavaScript: \(JavaScriptTwin.reference(for: s))."
             if !s.flags.isEmpty {
                 out += "\n\nFlags:"
                 for f in s.flags { out += "\n  --\(f.name)\(f.value.map { " " + $0 } ?? "")  \(f.help)" }
@@ -464,6 +464,7 @@ extension Help {
                 out += "\n### `\(s.name)`\n\n    \(s.synopsis)\n\n\(s.summary)\n"
                 if !s.help.isEmpty { out += "\n\(s.help)\n" }
                 if !s.aliases.isEmpty { out += "\nAlso spelled: \(s.aliases.map { "`\($0)`" }.joined(separator: ", ")).\n" }
+                out += "\nIn JavaScript ([the twin](javascript-twin.md)): \(JavaScriptTwin.reference(for: s)).\n"
                 if !s.flags.isEmpty {
                     out += "\n| flag | meaning |\n| --- | --- |\n"
                     for f in s.flags {

@@ -10,24 +10,48 @@ import XCTest
 let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
-/// The course in examples/lessons: every lesson runs and prints what its `# expect:` lines say.
+/// The course in examples/lessons: every lesson runs, in vow's mode and in JavaScript mode, and
+/// prints what its expectation lines say: `# expect:` in both modes, `# vow:` in vow's mode only,
+/// `# js:` in JavaScript mode only.
 final class LessonTests: XCTestCase {
-    func test_everyLessonPrintsWhatItExpects() throws {
-        let dir = projectRoot.appendingPathComponent("examples/lessons")
-        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".vow") }.sorted()
-        XCTAssertGreaterThanOrEqual(files.count, 12)
-        for file in files {
-            let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
-            let expected = text.split(separator: "\n", omittingEmptySubsequences: false)
-                .compactMap { line -> String? in
-                    guard let r = line.range(of: "# expect: ") else { return nil }
-                    return String(line[r.upperBound...])
-                }
-            XCTAssertFalse(expected.isEmpty, "\(file) has no # expect: lines")
-            let r = runVowTranscript(text, name: file)
-            XCTAssertEqual(r.status, 0, "\(file):\n\(r.text)")
-            XCTAssertEqual(r.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init), expected, file)
+    static func expectations(_ text: String, javaScript: Bool) -> [String] {
+        let markers = javaScript ? ["# expect: ", "# js: "] : ["# expect: ", "# vow: "]
+        return text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> String? in
+            for m in markers {
+                if let r = line.range(of: m) { return String(line[r.upperBound...]) }
+            }
+            return nil
         }
+    }
+
+    static var lessons: [(file: String, text: String)] {
+        let dir = projectRoot.appendingPathComponent("examples/lessons")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".vow") }.sorted()) ?? []
+        return files.map { ($0, (try? String(contentsOf: dir.appendingPathComponent($0), encoding: .utf8)) ?? "") }
+    }
+
+    func test_everyLessonPrintsWhatItExpects() throws {
+        XCTAssertGreaterThanOrEqual(Self.lessons.count, 14)
+        for (file, text) in Self.lessons {
+            for js in [false, true] {
+                let expected = Self.expectations(text, javaScript: js)
+                XCTAssertFalse(expected.isEmpty, "\(file) has no # expect: lines")
+                let r = runVowTranscript(text, name: file, javaScript: js)
+                XCTAssertEqual(r.status, 0, "\(file) (js: \(js)):\n\(r.text)")
+                XCTAssertEqual(
+                    r.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init), expected,
+                    "\(file) (js: \(js))")
+            }
+        }
+    }
+
+    /// The lesson on the two modes really shows a difference for race, any, all and timeout.
+    func test_theTwoModesLessonDiffersWhereItSays() {
+        guard let lesson = Self.lessons.first(where: { $0.file.contains("two-modes") }) else {
+            return XCTFail("no two-modes lesson")
+        }
+        let onlyJS = lesson.text.split(separator: "\n").filter { $0.contains("# js: ") }
+        XCTAssertGreaterThanOrEqual(onlyJS.count, 4, "race, any, all and timeout each show what JavaScript lets run on")
     }
 }
 
@@ -37,22 +61,54 @@ final class TeachingTests: XCTestCase {
         let r = runVow(":explain fetch $u | json | pick a | catch echo 0")
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertTrue(r.out.contains("The chain (4 promises)"), r.out)
-        for line in ["p1 = fetch($u)", "p2 = p1.then(json)", "p3 = p2.then(pick a)", "p4 = p3.catch(echo 0)"] {
+        for line in [
+            "p1 = vow.fetch(null, $u)", "p2 = p1.then((v1) => vow.json(v1))", #"p3 = p2.then((v1) => vow.pick(v1, "a"))"#,
+            "p4 = p3.catch(vow.onError((v1) => vow.echo(v1, 0)))",
+        ] {
             XCTAssertTrue(r.out.contains(line), "\(line) in\n\(r.out)")
         }
-        XCTAssertTrue(r.out.contains("p1 fetch rejects → skips json, pick a → p4 catch handles it"), r.out)
-        XCTAssertTrue(r.out.contains("returns a plain value"), r.out)
+        XCTAssertTrue(r.out.contains("p1 fetch $u rejects → skips json, pick a → p4 catch handles it"), r.out)
+        XCTAssertTrue(r.out.contains("returns a plain value, so p4 fulfils with it"), r.out)
     }
 
     func test_explainNamesAdoptionAndCombinators() {
         let r = runVow(":explain echo 1 | then sim --delay 10ms | all [sim a, sim b] | timeout 1s")
-        XCTAssertTrue(r.out.contains("p2 adopts it"), r.out)
+        XCTAssertTrue(r.out.contains("which p2 adopts"), r.out)
         XCTAssertTrue(r.out.contains("fail-fast"), r.out)
-        XCTAssertTrue(r.out.contains("p4 = timeout(p3, 1s)"), r.out)
-        XCTAssertTrue(r.out.contains("cancels p3 back to its source"), r.out)
+        XCTAssertTrue(r.out.contains("p4 = vow.timeout(p3, 1)"), r.out)
+        XCTAssertTrue(r.out.contains("p3 is cancelled back to its source"), r.out)
+        XCTAssertTrue(r.out.contains("vow departs from JavaScript here"), r.out)
+        let js = runVow(":explain echo 1 | then sim --delay 10ms | all [sim a, sim b] | timeout 1s", javaScript: true)
+        XCTAssertFalse(js.out.contains("vow departs from JavaScript here"), js.out)
+        XCTAssertTrue(js.out.contains("nothing is cancelled"), js.out)
         let bad = runVow(":explain echo [1,")
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.err.contains("error[syntax]"), bad.err)
+    }
+
+    /// :explain tells what each stage really does: a stage that throws rejects (no adoption, no
+    /// "plain value"), a first stage that cannot reject is not listed as rejecting, and a catch
+    /// handler that returns a value recovers the chain.
+    func test_explainTellsTheTruthStageByStage() {
+        let r = runVow(":explain resolve 1 | then fail x | catch echo 0")
+        XCTAssertTrue(r.out.contains("p1 = Promise.resolve(1)"), r.out)
+        XCTAssertTrue(r.out.contains("(fail x) throws, so p2 rejects with that error in the same turn"), r.out)
+        XCTAssertFalse(r.out.contains("p1 resolve 1 rejects"), r.out)
+        XCTAssertTrue(r.out.contains("p2 then fail x rejects → p3 catch handles it"), r.out)
+        XCTAssertTrue(r.out.contains("returns a plain value, so p3 fulfils with it in the same turn (the chain recovers)"), r.out)
+        XCTAssertFalse(r.out.contains("p2 fulfils with it"), r.out)
+        let adopted = runVow(":explain resolve 1 | then (resolve 2) | then resolve 3")
+        XCTAssertTrue(adopted.out.contains("returns a promise, which p2 adopts"), adopted.out)
+        XCTAssertTrue(adopted.out.contains("returns a plain value, so p3 fulfils with it"), adopted.out)
+    }
+
+    /// `:explain --js` writes a complete program that node runs as it is, printing what vow prints.
+    func test_explainAsJavaScriptRunsInNode() throws {
+        let pipeline = "resolve 1 | then (delay 5ms 2 | print inner) | print outer | catch echo never"
+        let js = runVow(":explain --js " + pipeline)
+        XCTAssertEqual(js.status, 0, js.err)
+        XCTAssertTrue(js.out.contains("Promise.resolve(1)"), js.out)
+        XCTAssertEqual(try runNode(js.out).out, runVow(pipeline, javaScript: true).out)
     }
 
     func trace(_ source: String) throws -> [Value] {

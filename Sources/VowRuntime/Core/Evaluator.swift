@@ -157,7 +157,7 @@ struct Evaluator: Sendable {
             // A stage that cannot start rejects the pipeline here; what runs upstream of it is
             // no longer wanted, and would otherwise go on with no one to see or stop it.
             func cannotStart(_ error: any Error, isHandler: Bool = false) -> (String, Promise<Value>, Bool) {
-                upstream?.cancel(reason: "cancelled: the stage after it could not start")
+                upstream?.abandon(reason: "cancelled: the stage after it could not start")
                 if upstream == nil { run.immediate = .failure(error) }
                 return (name, Promise.reject(error, name: name, on: ex), isHandler)
             }
@@ -281,7 +281,7 @@ struct Evaluator: Sendable {
         switch try argument(a, input: input, scope: scope, site: site) {
         case .value(let v): return v
         case .promise(let p):
-            p.cancel(reason: "cancelled: not a plain value")
+            p.abandon(reason: "cancelled: not a plain value")
             throw VowError(.type, problem())
         }
     }

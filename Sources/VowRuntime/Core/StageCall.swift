@@ -194,7 +194,8 @@ public final class StageCall: @unchecked Sendable {
             let (promise, run) = ev.pipeline(pipe, input: input, scope: scope, site: site)
             switch run.immediate {
             case .success(let v)?: return .value(v)
-            case .failure(let e)?: throw run.annotate(e)
+            // Thrown as it is: the stage that holds this handler is where it rejected.
+            case .failure(let e)?: throw e
             case nil: return .promise(promise)
             }
         }
@@ -297,7 +298,7 @@ public struct StageContext: Sendable {
             }
         } catch {
             // A later argument failed: the pipelines the earlier ones started are not wanted.
-            for p in pending { p.cancel(reason: "cancelled: another argument failed") }
+            for p in pending { p.abandon(reason: "cancelled: another argument failed") }
             throw error
         }
         if pending.isEmpty { return .value(args) }

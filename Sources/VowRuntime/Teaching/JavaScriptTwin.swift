@@ -55,6 +55,34 @@ public struct JavaScriptTwin {
         return t.pipeline(p, input: "null", depth: 0)
     }
 
+    /// One line on what a stage is in the twin, for `:help` and docs/stages.md.
+    public static func reference(for stage: any StageDefinition.Type) -> String {
+        func callee(_ f: String) -> String { f.contains("-") ? "vow[\"\(f)\"]" : "vow.\(f)" }
+        switch stage.twin {
+        case .handler(let f):
+            return "a handler that finishes at once: `.then((v) => \(callee(f))(v, …))` returns a value or throws"
+        case .promise(let f):
+            return "a handler that returns a promise, which the chain adopts: `.then((v) => \(callee(f))(v, …))`"
+        case .none:
+            return "no stand-in in the twin's prelude (the twin calls `vow.missing(\"\(stage.name)\")`, which throws)"
+        case .control:
+            switch stage.name {
+            case "then": return "`.then(X)`; `then (P)` is `.then((v) => P(v))`, a promise that is adopted"
+            case "catch": return "`.catch((e) => X(record of e))`; with no handler `.catch(() => null)`"
+            case "finally": return "JavaScript's `finally`, with X given the value or the error record: `.then((v) => Promise.resolve(X(v)).then(() => v), (e) => Promise.resolve(X(rec(e))).then(() => { throw e; }))`"
+            case "tap": return "`.then((v) => { X(v); return v; })`, or `.then((v) => X(v).then(() => v))` when X returns a promise"
+            case "timeout": return "a race against a timer: `vow.timeout(p, D)`; vow's mode also cancels p on expiry, JavaScript does not"
+            case "retry": return "`vow.retry(() => upstream, N + 1, D, exp)`: the upstream runs again while it rejects"
+            case "all": return "`Promise.all([A, B])`; a record gives `vow.keyed([\"a\", \"b\"], [A, B])` (keys set in Promise.all's own turn); vow's mode also cancels the others on the first rejection"
+            case "race": return "`Promise.race([A, B])`; vow's mode also cancels the losers"
+            case "any": return "`Promise.any([A, B])`; vow's mode also cancels the others once one fulfils"
+            case "settle": return "`Promise.allSettled([A, B])`, with each reason as a record: `vow.settle([A, B])`"
+            case "cancel": return "`vow.cancel(N)`: cancels job N when its promise is a lone delay or sim"
+            default: return "no stand-in in the twin's prelude"
+            }
+        }
+    }
+
     func wrap(_ body: [String]) -> String {
         var out = TwinPrelude.source
         out += "\nconst $args = process.argv.slice(2);\n"
@@ -287,17 +315,24 @@ public struct JavaScriptTwin {
         return nil
     }
 
+    /// The positional arguments of a stage: flags and their values left out. A flag the stage
+    /// does not declare belongs to an inner stage or is refused before anything runs; the word
+    /// after it (a secret, say) is left out too, never written into the twin.
     func positional(_ s: Stage) -> [Argument] {
         var out: [Argument] = []
         var skipNext = false
         let spec = s.name.flatMap { registry.stage(named: $0) }
         for a in s.arguments {
-            if skipNext {
-                skipNext = false
+            if case .flag(let f) = a.kind {
+                if let declared = spec?.flags.first(where: { $0.name == f }) {
+                    skipNext = declared.value != nil
+                } else {
+                    skipNext = true
+                }
                 continue
             }
-            if case .flag(let f) = a.kind {
-                skipNext = spec?.flags.first(where: { $0.name == f })?.value != nil
+            if skipNext {
+                skipNext = false
                 continue
             }
             out.append(a)

@@ -119,6 +119,25 @@ enum TwinPrelude {
             jobPromise(n) { return jobs.get(n); },
             fail(e) { const r = rec(e); console.error(`error[${r.kind}]: ${r.message}`); process.exitCode = 1; },
             missing: (name) => () => { throw error("type", `${name} has no JavaScript stand-in in the twin`); },
+            // HTTP: node's fetch; a response is {status, statusText, url, headers, body}, a 4xx/5xx
+            // status rejects with kind http, as vow does (no flags in the stand-in).
+            async fetch(v, url, method = "GET") {
+              const target = /^[a-z]+:\/\//i.test(url) ? url : "http://" + url;
+              let r;
+              try { r = await fetch(target, { method }); } catch (e) { throw error("network", String(e.cause ? e.cause.message : e.message)); }
+              const body = method === "HEAD" ? "" : await r.text();
+              const res = { status: r.status, statusText: r.statusText, url: r.url, headers: Object.fromEntries(r.headers), body };
+              if (r.status >= 400) throw error("http", `HTTP ${r.status} ${r.statusText}`, { status: r.status, body });
+              return res;
+            },
+            get: (v, url) => vow.fetch(v, url, "GET"),
+            post: (v, url) => vow.fetch(v, url, "POST"),
+            put: (v, url) => vow.fetch(v, url, "PUT"),
+            patch: (v, url) => vow.fetch(v, url, "PATCH"),
+            delete: (v, url) => vow.fetch(v, url, "DELETE"),
+            head: (v, url) => vow.fetch(v, url, "HEAD"),
+            status: (v) => v.status,
+            headers: (v) => v.headers,
             // The stages.
             echo: (v, ...a) => (a.length === 0 ? null : a.length === 1 ? a[0] : joined(a)),
             print(v, ...a) {
@@ -165,7 +184,7 @@ enum TwinPrelude {
             values: (v) => Object.values(v),
             lines: (v) => text(v).split("\n").filter((l, i, all) => i < all.length - 1 || l !== ""),
             format: (v, f) => f,
-            json: (v) => (typeof v === "string" ? JSON.parse(v) : v),
+            json: (v) => (typeof v === "string" ? JSON.parse(v) : v && typeof v === "object" && "body" in v && "status" in v ? JSON.parse(v.body) : v),
             "to-json": (v) => JSON.stringify(v),
             text: (v) => text(v),
             pick: (v, p) => path(v, p),

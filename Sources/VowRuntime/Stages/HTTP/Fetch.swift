@@ -181,6 +181,8 @@ func formEncode(_ pairs: [(String, Value)], args: StageArguments, spaceAsPlus: B
 /// `fetch [URL]`: an HTTP request.
 struct FetchStage: ValueStage {
     static let name = "fetch"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.promise("fetch")
     static let group = StageGroup.http
     static let synopsis = "fetch [URL] [--header K:V]… [--query {…}] [--json V] [--timeout D] …"
     static let summary = "Sends an HTTP request (GET unless the input record says otherwise)."
@@ -223,6 +225,8 @@ extension HTTPVerbStage {
 
 struct GetStage: HTTPVerbStage {
     static let name = "get"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.promise("get")
     static let method = "GET"
     static let examples = [
         StageExample(#"get $base/echo --query {q: "a b&c"} --header "X-Trace: 1" | json | pick '[query.q, headers."x-trace"]' | to-json"#, #"["a b&c","1"]"#, needsServer: true),
@@ -231,6 +235,8 @@ struct GetStage: HTTPVerbStage {
 
 struct PostStage: HTTPVerbStage {
     static let name = "post"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.promise("post")
     static let method = "POST"
     static let examples = [
         StageExample("post $base/echo --json {n: 1} | json | pick body.n", "1", needsServer: true),
@@ -240,24 +246,32 @@ struct PostStage: HTTPVerbStage {
 
 struct PutStage: HTTPVerbStage {
     static let name = "put"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.promise("put")
     static let method = "PUT"
     static let examples = [StageExample("put $base/echo --body hello | pick '[method, bodyText]' | to-json", "[\"PUT\",\"hello\"]", needsServer: true)]
 }
 
 struct PatchStage: HTTPVerbStage {
     static let name = "patch"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.promise("patch")
     static let method = "PATCH"
     static let examples = [StageExample("patch $base/echo --json {a: 1} | pick method", "PATCH", needsServer: true)]
 }
 
 struct DeleteStage: HTTPVerbStage {
     static let name = "delete"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.promise("delete")
     static let method = "DELETE"
     static let examples = [StageExample("delete $base/echo | pick method", "DELETE", needsServer: true)]
 }
 
 struct HeadStage: HTTPVerbStage {
     static let name = "head"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.promise("head")
     static let method = "HEAD"
     static let examples = [StageExample("head $base/user.json | len", "0", needsServer: true)]
 }
@@ -265,6 +279,8 @@ struct HeadStage: HTTPVerbStage {
 /// `status`: a response's status code.
 struct StatusStage: ValueStage {
     static let name = "status"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("status")
     static let group = StageGroup.data
     static let synopsis = "status"
     static let summary = "Fulfils with the input response's status code."
@@ -286,6 +302,8 @@ struct StatusStage: ValueStage {
 /// `headers`: a response's headers.
 struct HeadersStage: ValueStage {
     static let name = "headers"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("headers")
     static let group = StageGroup.data
     static let synopsis = "headers"
     static let summary = "Fulfils with the input response's headers as a record (lower-case names)."

@@ -28,7 +28,7 @@ struct AwaitStage: ValueStage {
     static let synopsis = "await %N"
     static let summary = "Waits for job %N and settles as it did."
     static let help = "Waits for the background job %N (or a promise variable) and fulfils or rejects as it does."
-    static let examples = [StageExample("delay 10ms 7 &\nawait %1", "[1] started\n[1] fulfilled: 7\n7")]
+    static let examples = [StageExample("delay 10ms 7 &\nawait %1", "7")]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         .value(args[0] ?? input)
@@ -45,7 +45,7 @@ struct CancelStage: StageDefinition {
     static let summary = "Cancels job %N: its timers, requests and processes stop; it rejects with kind cancelled."
     static let help = "Cancels the background job %N back to its source, and fulfils with the job's number."
     static let argumentStyle = ArgumentStyle.raw
-    static let examples = [StageExample("delay 5s x &\ncancel %1 | then jobs | pick '[0].state'", "[1] started\ncancelled")]
+    static let examples = [StageExample("delay 5s x &\ncancel %1 | then jobs | pick '[0].state'", "cancelled")]
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
         call.chain { _, ctx in
