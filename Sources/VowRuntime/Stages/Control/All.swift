@@ -1,0 +1,33 @@
+import VowPromises
+import VowValue
+
+/// `all`: every value, fail-fast.
+struct AllStage: CombinatorStage {
+    static let name = "all"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.control
+    static let synopsis = "all [LIST | RECORD]"
+    static let summary = "Waits for every element; fails fast on the first rejection and cancels the rest."
+    static let help = """
+        Runs the elements of the list or record literal at once and fulfils with their values, in
+        the literal's order (a record gives a record with the same keys), once all have fulfilled.
+        The first rejection rejects `all` and cancels the elements still pending (an extension over
+        JavaScript's Promise.all, which lets them run on). `all []` fulfils with [].
+        """
+    static let examples = [
+        StageExample("all {a: delay 50ms 1, b: delay 10ms 2} | to-json", "{\"a\":1,\"b\":2}"),
+        StageExample("all [delay 20ms 1, echo 2] | to-json", "[1,2]"),
+        StageExample("all [] | to-json", "[]"),
+        StageExample("all [delay 1s a, reject no] | catch pick message", "no"),
+    ]
+
+    func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor, cancels: Bool) -> Promise<Value> {
+        // The values are shaped in the turn the last one arrives, as Promise.all resolves.
+        Promise.all(promises, on: ex, cancelsOthers: cancels).relay { r in
+            r.map { values -> Value in
+                guard let keys else { return .list(values) }
+                return .record(Record(zip(keys, values).map { ($0, $1) }))
+            }
+        }
+    }
+}

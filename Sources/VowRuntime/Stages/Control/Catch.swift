@@ -1,0 +1,39 @@
+import VowPromises
+import VowValue
+
+/// `catch [HANDLER…]`: recovers from a rejection.
+struct CatchStage: StageDefinition {
+    static let name = "catch"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.control
+    static let group = StageGroup.control
+    static let synopsis = "catch [HANDLER…]"
+    static let summary = "Recovers from a rejection: HANDLER gets the error as $_ and its value continues the chain."
+    static let help = """
+        A rejection skips every stage until the first `catch`. HANDLER runs with the error as its
+        input (and as $_): a record {kind, message, stage, status?, body?, …}. What HANDLER fulfils
+        with continues the chain, fulfilled; if HANDLER rejects, that rejection passes on. With no
+        HANDLER the chain continues with null. A fulfilled value passes through untouched.
+        """
+    static let argumentStyle = ArgumentStyle.stage
+    static let examples = [
+        StageExample("reject boom | then echo never | catch echo \"saved: {message}\"", "saved: boom"),
+        StageExample("echo fine | catch echo never", "fine"),
+        StageExample("reject boom | catch pick kind", "user"),
+        StageExample("reject a | catch reject b", "error[user]: b", fails: true),
+    ]
+
+    func apply(_ call: StageCall) throws -> Promise<Value> {
+        let inner = call.innerStage(context: ["in a catch handler"])
+        guard let upstream = call.upstream else {
+            throw VowError(.type, "catch: nothing to catch here (put it after a stage: … | catch …)")
+        }
+        return upstream.recover(name: "catch", attributes: call.traceInfo, on: call.executor, resolving: { error in
+            var annotated = call.annotate(error)
+            if annotated.skipped.isEmpty { annotated.skipped = call.skippedBefore(annotated) }
+            let record = Value.record(annotated.record)
+            guard let inner else { return .value(.null) }
+            return try inner(record)
+        })
+    }
+}

@@ -1,0 +1,93 @@
+import VowPromises
+import VowValue
+
+/// `each STAGE… [--limit N]`: maps a list.
+struct EachStage: StageDefinition {
+    static let name = "each"
+    static let group = StageGroup.control
+    static let synopsis = "each STAGE… [--limit N]"
+    static let summary = "Runs STAGE on every element of the input list, at most N at once; results in input order."
+    static let help = """
+        Maps the input list through STAGE (a stage with its arguments, or a (group)), with at most N
+        elements in flight (default 16). Results keep the input order. The first rejection rejects
+        `each` (naming the element) and cancels the elements in flight.
+        """
+    static let flags = [FlagSpec("limit", value: "N", help: "how many elements run at once (default 16)")]
+    static let argumentStyle = ArgumentStyle.stage
+    static let examples = [
+        StageExample("echo [1, 2, 3] | each (then format \"n{}\") --limit 2 | to-json", "[\"n1\",\"n2\",\"n3\"]"),
+        StageExample("echo [3, 1] | each delay 10ms | to-json", "[3,1]"),
+    ]
+
+    func apply(_ call: StageCall) throws -> Promise<Value> {
+        let ex = call.executor
+        return call.chain { input, _ in
+            let limit = try call.integerFlag("limit", default: 16, minimum: 1, input: input)
+            guard case .list(let items) = Pick.target(input) else {
+                throw VowError(.type, "each: expected a list, got \(input.typeName)")
+            }
+            guard let inner = call.innerStagePromise(own: ["limit"]) else { throw VowError(.type, "each: missing STAGE") }
+            if items.isEmpty { return .value(.list([])) }
+            return .promise(EachRunner(items: items, limit: limit, inner: inner, ex: ex).start())
+        }
+    }
+}
+
+/// Runs `each` with a bounded number in flight. Touched only on the session executor.
+final class EachRunner: @unchecked Sendable {
+    let items: [Value]
+    let limit: Int
+    let inner: @Sendable (Value) -> Promise<Value>
+    let ex: any PromiseExecutor
+    var results: [Value?]
+    var next = 0
+    var done = 0
+    var inFlight: [Int: Promise<Value>] = [:]
+    let resolver: Resolver<Value>
+    let promise: Promise<Value>
+
+    init(items: [Value], limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, ex: any PromiseExecutor) {
+        self.items = items
+        self.limit = limit
+        self.inner = inner
+        self.ex = ex
+        self.results = Array(repeating: nil, count: items.count)
+        (promise, resolver) = Promise<Value>.pending(name: "each", on: ex)
+    }
+
+    func start() -> Promise<Value> {
+        resolver.onCancel { [self] in ex.enqueue { for p in self.inFlight.values { p.cancel() } } }
+        for _ in 0..<min(limit, items.count) { launch() }
+        return promise
+    }
+
+    private func launch() {
+        guard next < items.count, !resolver.isSettled else { return }
+        let i = next
+        next += 1
+        let p = inner(items[i])
+        inFlight[i] = p
+        p.whenSettled(on: ex) { [self] r in
+            inFlight[i] = nil
+            switch r {
+            case .success(let v):
+                results[i] = v
+                done += 1
+                if done == items.count {
+                    resolver.fulfill(.list(results.map { $0! }))
+                } else {
+                    launch()
+                }
+            case .failure(let e):
+                var ve = toVowError(e)
+                if var o = ve.origin {
+                    o.context.append("element \(i + 1) of each")
+                    ve.origin = o
+                } else {
+                    ve.message += " (element \(i + 1) of each)"
+                }
+                if resolver.reject(ve) { for q in inFlight.values { q.cancel() } }
+            }
+        }
+    }
+}

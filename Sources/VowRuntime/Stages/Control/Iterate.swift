@@ -1,0 +1,47 @@
+import VowPromises
+import VowValue
+
+/// `iterate STAGE…`: repeat while non-null (pagination).
+struct IterateStage: StageDefinition {
+    static let name = "iterate"
+    static let group = StageGroup.control
+    static let synopsis = "iterate STAGE… [--max N]"
+    static let summary = "Runs STAGE on the input, then on its result, and so on while it yields non-null; fulfils with every result."
+    static let help = """
+        Pagination: STAGE gets the input, then its own previous result, until it yields null (or
+        --max results, default 1000). Fulfils with the list of non-null results in order.
+        """
+    static let flags = [FlagSpec("max", value: "N", help: "stop after N results (default 1000)")]
+    static let argumentStyle = ArgumentStyle.stage
+    static let examples = [
+        StageExample("echo 1 | iterate (pick '@' | then echo null) | to-json", "[]"),
+        StageExample("echo 1 | iterate (then echo 2) --max 3 | to-json", "[2,2,2]"),
+    ]
+
+    func apply(_ call: StageCall) throws -> Promise<Value> {
+        let ex = call.executor
+        return call.chain { input, _ in
+            let max = try call.integerFlag("max", default: 1000, minimum: 0, input: input)
+            guard let inner = call.innerStagePromise(own: ["max"]) else { throw VowError(.type, "iterate: missing STAGE") }
+            let (p, r) = Promise<Value>.pending(name: "iterate", on: ex)
+            // Only the step in flight is cancelled with `iterate`; finished steps are not kept.
+            let current = Locked<Promise<Value>?>(nil)
+            r.onCancel { current.withLock { $0 }?.cancel() }
+            @Sendable func step(_ v: Value, _ acc: [Value]) {
+                if r.isSettled { return }  // cancelled: start no further step
+                if acc.count >= max { r.fulfill(.list(acc)); return }
+                let next = inner(v)
+                current.withLock { $0 = next }
+                if r.isSettled { next.cancel() }  // cancelled while the step started
+                next.whenSettled(on: ex) { res in
+                    switch res {
+                    case .success(let n): if n.isNull { r.fulfill(.list(acc)) } else { step(n, acc + [n]) }
+                    case .failure(let e): r.reject(e)
+                    }
+                }
+            }
+            step(input, [])
+            return .promise(p)
+        }
+    }
+}

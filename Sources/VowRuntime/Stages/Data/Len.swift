@@ -1,0 +1,29 @@
+import VowPromises
+import VowValue
+
+/// `len`: length of a list, record, string or bytes.
+struct LenStage: ValueStage {
+    static let name = "len"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("len")
+    static let group = StageGroup.data
+    static let synopsis = "len"
+    static let summary = "The number of elements, keys, characters or bytes of its input."
+    static let help = "Fulfils with the length of the input: elements of a list, keys of a record, characters of a string, bytes of bytes or of a response body."
+    static let examples = [
+        StageExample("echo [1, 2, 3] | len", "3"),
+        StageExample("echo héllo | len", "5"),
+        StageExample("echo 5 | len", "error[type]: len: expected a list, record, string or bytes, got number", fails: true),
+    ]
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        switch input {
+        case .list(let l): return .value(.int(l.count))
+        case .record(let r): return .value(.int(r.count))
+        case .string(let s): return .value(.int(s.count))
+        case .bytes(let b): return .value(.int(b.count))
+        case .response(let r): return .value(.int(r.body.count))
+        default: throw VowError(.type, "len: expected a list, record, string or bytes, got \(input.typeName)")
+        }
+    }
+}

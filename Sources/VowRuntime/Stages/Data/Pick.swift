@@ -1,0 +1,30 @@
+import VowPromises
+import VowValue
+
+/// `pick EXPR`: JMESPath.
+struct PickStage: ValueStage {
+    static let name = "pick"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("pick")
+    static let group = StageGroup.data
+    static let synopsis = "pick EXPR"
+    static let summary = "Picks a part of its input with a JMESPath expression."
+    static let help = """
+        Searches the input with EXPR, a full JMESPath expression (`user.name`, `items[0]`,
+        `items[?stars > \\`100\\`].name | sort(@)`). On a response, EXPR searches the parsed JSON body.
+        Quote an expression that has spaces or `|`. Errors have kind `pick` and a field `reason`
+        (syntax, invalid-type, invalid-arity, invalid-value, unknown-function). Expressions are
+        compiled once and cached.
+        """
+    static let examples = [
+        StageExample("echo {user: {name: Ada}} | pick user.name", "Ada"),
+        StageExample("echo [{n: 1}, {n: 5}, {n: 3}] | pick '[?n > `2`].n | sort(@)'", "[\n  3,\n  5\n]"),
+        StageExample("echo {a: 1} | pick missing", "null"),
+        StageExample("echo {a: 1} | pick 'a.['", "error[pick]: ", fails: true),
+    ]
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        let expr = try args.string(0, "EXPR")
+        return .value(try Pick.search(expr, in: input))
+    }
+}

@@ -1,0 +1,21 @@
+import VowPromises
+import VowValue
+
+/// `values`: a record's values in order.
+struct ValuesStage: ValueStage {
+    static let name = "values"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("values")
+    static let group = StageGroup.data
+    static let synopsis = "values"
+    static let summary = "The values of a record, in order."
+    static let help = "Fulfils with the list of the input record's values, in key order."
+    static let examples = [StageExample("echo {b: 1, a: 2} | values | to-json", "[1,2]")]
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        guard case .record(let r) = Pick.target(input) else {
+            throw VowError(.type, "values: expected a record, got \(input.typeName)")
+        }
+        return .value(.list(r.values))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+import VowPromises
+import VowValue
+
+/// Runs `argv` (looked up on PATH, never through a shell) with `stdin`; fulfils with its standard
+/// output, or rejects with kind `process` keeping status, stdout and stderr. Cancelling kills it.
+func runProcess(_ argv: [String], stdin stdinBytes: [UInt8], name: String, on ex: any PromiseExecutor) -> Promise<String> {
+    let (p, r) = Promise<String>.pending(name: name, on: ex)
+    // A process that exits without reading all its input must not kill vow with SIGPIPE.
+    ignoreBrokenPipes
+    let proc = Process()
+    proc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    proc.arguments = ["--"] + argv
+    let out = Pipe(), err = Pipe(), inp = Pipe()
+    proc.standardOutput = out
+    proc.standardError = err
+    proc.standardInput = inp
+    do { try proc.run() } catch {
+        r.reject(VowError(.process, "cannot start \(argv[0]): \(error.localizedDescription)"))
+        return p
+    }
+    r.onCancel { if proc.isRunning { proc.terminate() } }
+    // The process and its pipe ends, handed to the threads below, which alone use them.
+    let io = UncheckedBox((proc: proc, stdout: out.fileHandleForReading, stderr: err.fileHandleForReading, stdin: inp.fileHandleForWriting))
+    // Standard input is written on its own thread, so that a process that writes a lot before
+    // reading all its input cannot deadlock against us.
+    DispatchQueue.global().async {
+        if !stdinBytes.isEmpty { try? io.value.stdin.write(contentsOf: Data(stdinBytes)) }
+        try? io.value.stdin.close()
+    }
+    DispatchQueue.global().async {
+        let proc = io.value.proc
+        final class DataBox: @unchecked Sendable { var data = Data() }
+        let errData = DataBox()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            // Written before leave(), read after wait(): the group orders the two.
+            errData.data = io.value.stderr.readDataToEndOfFile()
+            group.leave()
+        }
+        let o = io.value.stdout.readDataToEndOfFile()
+        group.wait()
+        proc.waitUntilExit()
+        let stdout = String(decoding: o, as: UTF8.self)
+        let stderr = String(decoding: errData.data, as: UTF8.self)
+        if proc.terminationStatus == 0 && proc.terminationReason == .exit {
+            r.fulfill(stdout)
+        } else {
+            var d = Record()
+            d["status"] = .int(Int(proc.terminationStatus))
+            d["stdout"] = .string(stdout)
+            d["stderr"] = .string(stderr)
+            let tail = stderr.isEmpty ? "" : ": " + stderr.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500)
+            r.reject(VowError(.process, "\(argv[0]) exited with status \(proc.terminationStatus)\(tail)", details: d))
+        }
+    }
+    return p
+}
+
+/// Ignores SIGPIPE once, process-wide: writes to a closed pipe fail with EPIPE instead.
+let ignoreBrokenPipes: Void = {
+    signal(SIGPIPE, SIG_IGN)
+}()
+
+/// Carries a non-Sendable value to one other thread that alone uses it.
+struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

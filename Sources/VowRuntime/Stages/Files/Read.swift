@@ -1,0 +1,21 @@
+import Foundation
+import Synchronization
+import VowPromises
+import VowValue
+
+/// `read PATH`: a file's contents.
+struct ReadStage: ValueStage {
+    static let name = "read"
+    static let group = StageGroup.files
+    static let synopsis = "read [PATH]"
+    static let summary = "Reads a file: text when it is valid UTF-8, bytes otherwise."
+    static let help = "Reads PATH (or the input as the path) and fulfils with its text, or its bytes when it is not UTF-8. A missing or unreadable file rejects with kind io."
+    static let examples = [StageExample("read /nonexistent/file", "error[io]: cannot read /nonexistent/file: no such file or directory", fails: true)]
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        let path = args.count > 0 ? try args.string(0, "PATH") : try args.asString(input, "PATH")
+        let bytes = try Files.read(path)
+        if let s = String(validating: bytes, as: UTF8.self) { return .value(.string(s)) }
+        return .value(.bytes(bytes))
+    }
+}

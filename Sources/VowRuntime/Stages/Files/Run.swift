@@ -1,0 +1,32 @@
+import Foundation
+import Synchronization
+import VowPromises
+import VowValue
+
+/// `run CMD ARG…`: a subprocess, never through a shell.
+struct RunStage: ValueStage {
+    static let name = "run"
+    static let group = StageGroup.files
+    static let synopsis = "run CMD ARG…"
+    static let summary = "Runs a program with arguments (no shell); fulfils with its stdout, rejects on a non-zero exit."
+    static let help = """
+        Runs CMD (looked up on PATH) with the arguments exactly as given: nothing goes through a
+        shell, so `;`, `|` and `$(…)` in an argument arrive verbatim. The input, when not null, is
+        written to its standard input (text raw, other values as JSON). Fulfils with stdout as text;
+        a non-zero exit rejects with kind `process`, keeping `status`, `stdout` and `stderr`.
+        Cancelling kills the process.
+        """
+    static let examples = [
+        StageExample("run echo hello", "hello\n"),
+        StageExample("run echo '; rm -rf /'", "; rm -rf /\n"),
+        StageExample("run false", "error[process]: false exited with status 1", fails: true),
+    ]
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        guard args.count > 0 else { throw VowError(.type, "run: missing CMD") }
+        let argv = try args.positional.map { try args.asString($0, "argument") }
+        let stdinBytes: [UInt8] = input.isNull ? [] : Array((input.stringValue ?? JSONWriter.compact(input)).utf8)
+        return .promise(
+            runProcess(argv, stdin: stdinBytes, name: "run", on: ctx.session.executor).then(on: ctx.session.executor) { .string($0) })
+    }
+}

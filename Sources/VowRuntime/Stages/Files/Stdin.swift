@@ -1,0 +1,23 @@
+import Foundation
+import Synchronization
+import VowPromises
+import VowValue
+
+/// `stdin`: standard input as text.
+struct StdinStage: ValueStage {
+    static let name = "stdin"
+    static let group = StageGroup.files
+    static let synopsis = "stdin"
+    static let summary = "Reads all of standard input as text."
+    static let help = "Fulfils with everything on standard input (text when valid UTF-8, else bytes)."
+    static let examples: [StageExample] = []
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        let ex = ctx.session.executor
+        return .promise(Promise<Value>(name: "stdin", on: ex, operation: {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            let b = [UInt8](data)
+            return String(validating: b, as: UTF8.self).map(Value.string) ?? .bytes(b)
+        }))
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import VowPromises
+import VowValue
+
+/// The flags every HTTP stage takes.
+let httpFlags: [FlagSpec] = [
+    FlagSpec("header", value: "K:V", repeatable: true, help: "a request header (`--header \"X-Trace: 1\"`, or a record of headers)"),
+    FlagSpec("query", value: "{…}", help: "query parameters, merged into the URL and percent-encoded"),
+    FlagSpec("json", value: "VALUE", help: "a JSON body; sets Content-Type and Accept to application/json"),
+    FlagSpec("form", value: "{…}", help: "an application/x-www-form-urlencoded body"),
+    FlagSpec("body", value: "TEXT", help: "a raw body (text or bytes)"),
+    FlagSpec("auth", value: "USER:PASS", help: "HTTP basic authentication"),
+    FlagSpec("bearer", value: "TOKEN", help: "an `Authorization: Bearer` token"),
+    FlagSpec("timeout", value: "D", help: "limit for the whole request, body included (default 30s)"),
+    FlagSpec("no-follow", help: "do not follow redirects: fulfil with the 3xx response"),
+    FlagSpec("max-redirects", value: "N", help: "the most redirects followed (default 10)"),
+    FlagSpec("max-size", value: "BYTES", help: "the largest body read, e.g. 1048576 or 10MB (default 64MiB)"),
+    FlagSpec("allow-errors", help: "fulfil with 4xx/5xx responses instead of rejecting"),
+    FlagSpec("insecure", help: "do not verify TLS certificates"),
+]
+
+let httpHelpTail = """
+    The response is a value {status, statusText, url, headers, elapsed, body}: `json` and `text`
+    read its body, `pick` searches its JSON body, `status` and `headers` read the rest. A 4xx/5xx
+    response rejects with kind http, keeping status, headers and body (parsed when JSON) for a
+    `catch`; refused, reset, DNS and TLS failures reject with kind network naming host and port;
+    `--timeout` expiry rejects with kind timeout. Cancelling (Ctrl-C, `cancel %N`, `timeout`, a
+    sibling in all/race/any) aborts the request. A URL without a scheme gets http://.
+    """
+
+/// Builds a request from a stage's input and arguments.
+func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments) throws -> HTTPRequestSpec {
+    let stage = args.stage
+    var method = fixed ?? "GET"
+    var url: String?
+    var headers: [(name: String, value: String)] = []
+    var query: [(String, Value)] = []
+    var body: [UInt8]?
+    var contentType: String?
+    var wantsJSON = false
+
+    func addHeaders(_ v: Value) throws {
+        switch v {
+        case .record(let r):
+            for (k, v) in r.entries { headers.append((k, try args.asString(v, "header value"))) }
+        case .string(let s):
+            guard let colon = s.firstIndex(of: ":") else {
+                throw VowError(.type, "\(stage): --header must be K:V (e.g. --header \"Accept: text/plain\"), got '\(s)'")
+            }
+            let name = s[..<colon].trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty, !name.contains(" ") else { throw VowError(.type, "\(stage): invalid header name in '\(s)'") }
+            headers.append((name, s[s.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        default:
+            throw VowError(.type, "\(stage): --header must be K:V or a record, got \(v.typeName)")
+        }
+    }
+    func addQuery(_ v: Value) throws {
+        guard case .record(let r) = v else { throw VowError(.type, "\(stage): --query must be a record like {q: x}, got \(v.typeName)") }
+        query += r.entries.map { ($0.key, $0.value) }
+    }
+    func setJSON(_ v: Value) {
+        body = Array(JSONWriter.compact(v).utf8)
+        contentType = "application/json"
+        wantsJSON = true
+    }
+    func setBody(_ v: Value) throws {
+        switch v {
+        case .bytes(let b): body = b
+        case .string(let s): body = Array(s.utf8)
+        default: throw VowError(.type, "\(stage): --body must be text or bytes (use --json for values), got \(v.typeName)")
+        }
+    }
+
+    // The input describes the request when it is a record; it is the URL when it is text and no
+    // URL argument is given (fetch only).
+    if fixed == nil, case .record(let r) = input, args.count == 0 {
+        guard let u = r["url"] else { throw VowError(.type, "\(stage): a request record needs a url field") }
+        url = try args.asString(u, "url")
+        if let m = r["method"] { method = try args.asString(m, "method").uppercased() }
+        if let h = r["headers"] { try addHeaders(h) }
+        if let q = r["query"] { try addQuery(q) }
+        if let j = r["json"] { setJSON(j) }
+        if let b = r["body"] { try setBody(b) }
+    }
+    if args.count > 0 {
+        url = try args.string(0, "URL")
+    } else if url == nil {
+        if case .string(let s) = input, fixed == nil {
+            url = s
+        } else {
+            throw VowError(.type, "\(stage): missing URL (e.g. \(stage) https://example.com)")
+        }
+    }
+    guard var target = url?.trimmingCharacters(in: .whitespacesAndNewlines), !target.isEmpty else {
+        throw VowError(.type, "\(stage): empty URL")
+    }
+    if !target.contains("://") { target = "http://" + target }
+
+    for h in args.all("header") { try addHeaders(h) }
+    if let q = args.flag("query") { try addQuery(q) }
+    if let j = args.flag("json") { setJSON(j) }
+    if let f = args.flag("form") {
+        guard case .record(let r) = f else { throw VowError(.type, "\(stage): --form must be a record, got \(f.typeName)") }
+        body = Array(try formEncode(r.entries.map { ($0.key, $0.value) }, args: args).utf8)
+        contentType = "application/x-www-form-urlencoded"
+    }
+    if let b = args.flag("body") { try setBody(b) }
+    if let a = args.flag("auth") {
+        let s = try args.asString(a, "--auth")
+        guard s.contains(":") else { throw VowError(.type, "\(stage): --auth must be user:pass") }
+        headers.append(("Authorization", "Basic " + Data(s.utf8).base64EncodedString()))
+    }
+    if let t = args.flag("bearer") { headers.append(("Authorization", "Bearer " + (try args.asString(t, "--bearer")))) }
+
+    if !query.isEmpty {
+        let encoded = try formEncode(query, args: args, spaceAsPlus: false)
+        if let hash = target.firstIndex(of: "#") { target = String(target[..<hash]) }
+        target += (target.contains("?") ? (target.hasSuffix("?") || target.hasSuffix("&") ? "" : "&") : "?") + encoded
+    }
+
+    var spec = HTTPRequestSpec(method: method, url: target)
+    spec.stage = stage
+    spec.headers = headers
+    if let contentType, !spec.hasHeader("Content-Type") { spec.headers.append(("Content-Type", contentType)) }
+    if wantsJSON, !spec.hasHeader("Accept") { spec.headers.append(("Accept", "application/json")) }
+    if !spec.hasHeader("User-Agent") { spec.headers.append(("User-Agent", "vow/0.1")) }
+    spec.body = body
+    if let t = args.flag("timeout") {
+        spec.timeout = try args.seconds(t, "--timeout")
+        guard spec.timeout > 0 else { throw VowError(.type, "\(stage): --timeout must be more than 0") }
+    }
+    spec.follow = !args.has("no-follow")
+    if let n = args.flag("max-redirects") {
+        spec.maxRedirects = try args.integer(n, "--max-redirects")
+        guard spec.maxRedirects >= 0 else { throw VowError(.type, "\(stage): --max-redirects must be 0 or more") }
+    }
+    if let m = args.flag("max-size") { spec.maxSize = try byteCount(m, args: args) }
+    spec.allowErrors = args.has("allow-errors")
+    spec.insecure = args.has("insecure")
+    return spec
+}
+
+/// `10MB`, `64MiB`, `1024`: a byte count.
+func byteCount(_ v: Value, args: StageArguments) throws -> Int {
+    if let i = v.intValue, i >= 0 { return i }
+    if case .string(let s) = v {
+        let units: [(String, Int)] = [("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("KB", 1000), ("MB", 1_000_000), ("GB", 1_000_000_000), ("B", 1)]
+        for (u, f) in units where s.hasSuffix(u) {
+            if let n = Double(s.dropLast(u.count)), n >= 0 { return Int(n * Double(f)) }
+        }
+        if let n = Int(s), n >= 0 { return n }
+    }
+    throw VowError(.type, "\(args.stage): --max-size must be a byte count like 1048576 or 10MB, got \(JSONWriter.compact(v))")
+}
+
+/// Percent-encodes pairs (RFC 3986 unreserved characters kept); lists repeat the key, null omits it.
+func formEncode(_ pairs: [(String, Value)], args: StageArguments, spaceAsPlus: Bool = true) throws -> String {
+    func enc(_ s: String) -> String {
+        var out = ""
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            case UInt8(ascii: " ") where spaceAsPlus: out += "+"
+            default: out += String(format: "%%%02X", b)
+            }
+        }
+        return out
+    }
+    var parts: [String] = []
+    for (k, v) in pairs {
+        let values: [Value] = v.listValue ?? [v]
+        for item in values where !item.isNull {
+            parts.append(enc(k) + "=" + enc(try args.asString(item, "value of '\(k)'")))
+        }
+    }
+    return parts.joined(separator: "&")
+}

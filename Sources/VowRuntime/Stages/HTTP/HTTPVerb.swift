@@ -1,0 +1,21 @@
+import Foundation
+import VowPromises
+import VowValue
+
+/// The verbs: `get URL`, `post URL`, … — `fetch` with a fixed method.
+protocol HTTPVerbStage: ValueStage {
+    static var method: String { get }
+}
+
+extension HTTPVerbStage {
+    static var group: StageGroup { .http }
+    static var synopsis: String { "\(name) URL [--header K:V]… [--query {…}] [--json V] [--form {…}] [--body T] …" }
+    static var summary: String { "Sends an HTTP \(method) request to URL." }
+    static var help: String { "Sends \(method) to URL with the flags below.\n" + httpHelpTail }
+    static var flags: [FlagSpec] { httpFlags }
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        let spec = try buildHTTPRequest(method: Self.method, input: input, args: args)
+        return .promise(ctx.session.http.perform(spec, on: ctx.session.executor))
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import VowPromises
+import VowValue
+
+/// `cancel %N`: cancels a job.
+struct CancelStage: StageDefinition {
+    static let name = "cancel"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.control
+    static let group = StageGroup.jobs
+    static let synopsis = "cancel %N"
+    static let summary = "Cancels job %N: its timers, requests and processes stop; it rejects with kind cancelled."
+    static let help = "Cancels the background job %N back to its source, and fulfils with the job's number."
+    static let argumentStyle = ArgumentStyle.raw
+    static let examples = [StageExample("delay 5s x &\ncancel %1 | then jobs | pick '[0].state'", "cancelled")]
+
+    func apply(_ call: StageCall) throws -> Promise<Value> {
+        call.chain { _, ctx in
+            guard let a = call.positional.first, case .job(let n) = a.kind else { throw VowError(.type, "cancel: expected a job like %1") }
+            guard let job = ctx.session.jobs.job(n) else { throw VowError(.type, "cancel: no job %\(n)") }
+            job.promise.cancel(reason: "cancelled by cancel %\(n)")
+            return .value(.int(n))
+        }
+    }
+}

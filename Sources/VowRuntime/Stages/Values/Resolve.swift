@@ -1,0 +1,24 @@
+import VowPromises
+import VowValue
+
+/// `resolve VALUE`: a pre-resolved promise.
+struct ResolveStage: ValueStage {
+    static let name = "resolve"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("resolve")
+    static let group = StageGroup.values
+    static let synopsis = "resolve [VALUE]"
+    static let summary = "A promise already fulfilled with VALUE (or with the input)."
+    static let help = """
+        Fulfils with VALUE, like JavaScript's Promise.resolve(value). With no argument it passes the
+        input on. `resolve 41 | then format "{}!"` is the smallest chain there is.
+        """
+    static let examples = [
+        StageExample("resolve 41 | then format \"{}!\"", "41!"),
+        StageExample("resolve {a: 1} | pick a", "1"),
+    ]
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        .value(args[0] ?? input)
+    }
+}
