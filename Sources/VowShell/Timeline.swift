@@ -5,7 +5,7 @@ import VowValue
 /// `:timeline`: the promises of the last statement as a terminal Gantt chart.
 public enum Timeline {
     struct Row {
-        let label: String
+        var label: String
         let start: UInt64
         var end: UInt64?
         var outcome: Character = "…"
@@ -18,7 +18,12 @@ public enum Timeline {
         var index: [Int: Int] = [:]
         var createdAt: [Int: UInt64] = [:]
         func addRow(_ id: Int, _ attributes: (any Sendable)?, start: UInt64) {
-            guard index[id] == nil, let info = attributes as? StageTraceInfo else { return }
+            guard let info = attributes as? StageTraceInfo else { return }
+            if let i = index[id] {
+                // Labelled again (`then X` names the promise X made for it): the later name wins.
+                rows[i].label = VowError.redactingSecrets(info.text)
+                return
+            }
             index[id] = rows.count
             rows.append(Row(label: VowError.redactingSecrets(info.text), start: start))
         }

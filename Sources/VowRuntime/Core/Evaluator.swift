@@ -153,37 +153,67 @@ struct Evaluator: Sendable {
                 run.immediate = .failure(error)
                 return (name, Promise.reject(error, name: name, on: ex), false)
             }
-        case .named(let name, _):
-            // A stage that cannot start rejects the pipeline here; what runs upstream of it is
-            // no longer wanted, and would otherwise go on with no one to see or stop it.
-            func cannotStart(_ error: any Error, isHandler: Bool = false) -> (String, Promise<Value>, Bool) {
-                upstream?.abandon(reason: "cancelled: the stage after it could not start")
-                if upstream == nil { run.immediate = .failure(error) }
-                return (name, Promise.reject(error, name: name, on: ex), isHandler)
-            }
-            let def: any StageDefinition.Type
-            if let user = session.defs[name] {
-                def = UserStageDefinition.self
-                return (name, applyUser(user, node: node, upstream: upstream, input: input, scope: scope, site: site, run: run, index: index), false)
-            } else if let d = session.registry.stage(named: name) {
-                def = d
-            } else if ExternalStage.find(name) != nil {
-                def = ExternalStage.self
-            } else {
-                let hint = session.registry.suggestion(for: name, extra: session.userStageNames).map { " (did you mean '\($0)'?)" } ?? ""
-                return cannotStart(VowError(.syntax, "unknown stage '\(name)'\(hint)"))
-            }
-            let isHandler = def.name == "catch" || def.name == "finally"
-            switch makeCall(name, node: node, def: def, upstream: upstream, input: input, rerun: rerun, scope: scope, site: site, run: run, index: index) {
-            case .success(let call):
-                do {
-                    return (name, try def.init().apply(call), isHandler)
-                } catch {
-                    return cannotStart(error, isHandler: isHandler)
+        case .named("then", _) where session.defs["then"] == nil:
+            // `then X …` is `| X …`: the inner stage is applied to the upstream itself, with the
+            // same promise and the same turns, instead of running a one-stage pipeline per input.
+            // The span and name stay those of the whole `then` stage, for error origins.
+            if let first = node.arguments.first, case .word(let t) = first.kind, let inner = t.literalText,
+                session.defs[inner] != nil || session.registry.stage(named: inner)?.argumentStyle == .values
+            {
+                let rewritten = Stage(
+                    head: .named(inner, first.span), arguments: Array(node.arguments.dropFirst()),
+                    span: SourceSpan(start: first.span.start, end: node.span.end))
+                let (_, promise, isHandler) = named(
+                    inner, rewritten, upstream: upstream, input: input, rerun: rerun, scope: scope, site: site, run: run, index: index,
+                    labelsAdopted: true)
+                if PromiseObservation.isActive {
+                    let (line, col) = site.source.lineColumn(of: node.span.start)
+                    PromiseObservation.label(promise, StageTraceInfo(stage: "then", text: site.source.slice(node.span), line: line, column: col))
                 }
-            case .failure(let e):
-                return cannotStart(e, isHandler: isHandler)
+                return ("then", promise, isHandler)
             }
+            return named("then", node, upstream: upstream, input: input, rerun: rerun, scope: scope, site: site, run: run, index: index)
+        case .named(let name, _):
+            return named(name, node, upstream: upstream, input: input, rerun: rerun, scope: scope, site: site, run: run, index: index)
+        }
+    }
+
+    /// Applies a named stage (built-in, `def`, or external) to the upstream promise.
+    private func named(
+        _ name: String, _ node: Stage, upstream: Promise<Value>?, input: Value, rerun: (@Sendable () -> Promise<Value>)?,
+        scope: Scope, site: Site, run: PipelineRun, index: Int, labelsAdopted: Bool = false
+    ) -> (String, Promise<Value>, Bool) {
+        let ex = session.executor
+        // A stage that cannot start rejects the pipeline here; what runs upstream of it is
+        // no longer wanted, and would otherwise go on with no one to see or stop it.
+        func cannotStart(_ error: any Error, isHandler: Bool = false) -> (String, Promise<Value>, Bool) {
+            upstream?.abandon(reason: "cancelled: the stage after it could not start")
+            if upstream == nil { run.immediate = .failure(error) }
+            return (name, Promise.reject(error, name: name, on: ex), isHandler)
+        }
+        let def: any StageDefinition.Type
+        if let user = session.defs[name] {
+            def = UserStageDefinition.self
+            return (name, applyUser(user, node: node, upstream: upstream, input: input, scope: scope, site: site, run: run, index: index), false)
+        } else if let d = session.registry.stage(named: name) {
+            def = d
+        } else if ExternalStage.find(name) != nil {
+            def = ExternalStage.self
+        } else {
+            let hint = session.registry.suggestion(for: name, extra: session.userStageNames).map { " (did you mean '\($0)'?)" } ?? ""
+            return cannotStart(VowError(.syntax, "unknown stage '\(name)'\(hint)"))
+        }
+        let isHandler = def.name == "catch" || def.name == "finally"
+        switch makeCall(name, node: node, def: def, upstream: upstream, input: input, rerun: rerun, scope: scope, site: site, run: run, index: index) {
+        case .success(let call):
+            call.labelsAdoptedPromise = labelsAdopted
+            do {
+                return (name, try def.init().apply(call), isHandler)
+            } catch {
+                return cannotStart(error, isHandler: isHandler)
+            }
+        case .failure(let e):
+            return cannotStart(e, isHandler: isHandler)
         }
     }
 

@@ -95,6 +95,9 @@ public final class StageCall: @unchecked Sendable {
     let site: Site
     let run: PipelineRun
     let index: Int
+    /// Labels the promise the stage's handler returns with this stage (for traces and the
+    /// timeline): set for `then X`, whose X is applied directly, so that X's own promise shows.
+    var labelsAdoptedPromise = false
 
     init(
         session: Session, name: String, node: Stage, positional: [Argument], flagNodes: [String: [Argument?]],
@@ -128,7 +131,11 @@ public final class StageCall: @unchecked Sendable {
     public func chain(_ body: @escaping @Sendable (Value, StageContext) throws -> Resolution<Value>) -> Promise<Value> {
         if let upstream {
             return upstream.then(name: name, attributes: traceInfo, on: executor, resolving: { input in
-                try body(input, self.context(input))
+                let r = try body(input, self.context(input))
+                if self.labelsAdoptedPromise, PromiseObservation.isActive, case .promise(let p) = r {
+                    PromiseObservation.label(p, self.traceInfo)
+                }
+                return r
             })
         }
         let p: Promise<Value>
