@@ -12,6 +12,15 @@ import Synchronization
 public protocol PromiseExecutor: Sendable {
     /// Schedules `job` to run later, never before this call returns.
     func enqueue(_ job: @escaping @Sendable () -> Void)
+
+    /// Schedules a task (a timer that fired): like JavaScript's event loop, an executor that
+    /// keeps the distinction runs every ready job before it starts the next task.
+    func enqueueTask(_ task: @escaping @Sendable () -> Void)
+}
+
+extension PromiseExecutor {
+    /// By default a task is one more job.
+    public func enqueueTask(_ task: @escaping @Sendable () -> Void) { enqueue(task) }
 }
 
 extension DispatchQueue: PromiseExecutor {
@@ -31,6 +40,9 @@ extension DispatchQueue: PromiseExecutor {
 public final class SerialPromiseExecutor: PromiseExecutor {
     private struct Queue {
         var jobs: [@Sendable () -> Void] = []
+        /// Tasks (timers that fired), run one at a time, each after every ready job.
+        var tasks: [@Sendable () -> Void] = []
+        var taskHead = 0
         var draining = false
         /// Threads in `waitUntilIdle`, signalled when a drain ends.
         var idleWaiters: [DispatchSemaphore] = []
@@ -48,6 +60,21 @@ public final class SerialPromiseExecutor: PromiseExecutor {
     public func enqueue(_ job: @escaping @Sendable () -> Void) {
         let startDrain = state.withLock { q -> Bool in
             q.jobs.append(job)
+            if q.draining { return false }
+            q.draining = true
+            return true
+        }
+        if startDrain {
+            queue.async { self.drain() }
+        }
+    }
+
+    /// Appends a task; starts a drain only when the executor was idle. The drain runs it after
+    /// every job that is ready, and runs every job it makes before the next task, as a
+    /// JavaScript event loop runs its microtasks between two timers.
+    public func enqueueTask(_ task: @escaping @Sendable () -> Void) {
+        let startDrain = state.withLock { q -> Bool in
+            q.tasks.append(task)
             if q.draining { return false }
             q.draining = true
             return true
@@ -81,18 +108,32 @@ public final class SerialPromiseExecutor: PromiseExecutor {
         var batch: [@Sendable () -> Void] = []
         while true {
             var waiters: [DispatchSemaphore] = []
+            var task: (@Sendable () -> Void)? = nil
             let more = state.withLock { q -> Bool in
-                if q.jobs.isEmpty {
-                    q.draining = false
-                    swap(&waiters, &q.idleWaiters)
-                    return false
+                if !q.jobs.isEmpty {
+                    swap(&batch, &q.jobs)
+                    return true
                 }
-                swap(&batch, &q.jobs)
-                return true
+                if q.taskHead < q.tasks.count {
+                    task = q.tasks[q.taskHead]
+                    q.taskHead += 1
+                    if q.taskHead == q.tasks.count {
+                        q.tasks.removeAll(keepingCapacity: true)
+                        q.taskHead = 0
+                    }
+                    return true
+                }
+                q.draining = false
+                swap(&waiters, &q.idleWaiters)
+                return false
             }
             if !more {
                 for w in waiters { w.signal() }
                 break
+            }
+            if let task {
+                task()
+                continue
             }
             for job in batch { job() }
             batch.removeAll(keepingCapacity: true)
