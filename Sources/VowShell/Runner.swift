@@ -277,15 +277,19 @@ public final class Runner: @unchecked Sendable {
         return final.load(ordering: .acquiring)
     }
 
-    /// JavaScript mode: like node, a script does not end while a timer it started is pending or
-    /// a handler is still to run (what `all`, `race` and `timeout` no longer wait for runs on
+    /// JavaScript mode: like node, a script does not end while a timer it started is pending, a
+    /// request or process it started is running, or a handler is still to run (what `all`, `race` and `timeout` no longer wait for runs on
     /// and prints). Ctrl-C ends the wait.
     func waitUntilQuiescent() {
         while !interrupted.load(ordering: .relaxed) {
             let idle = session.executor.waitUntilIdle(timeout: .milliseconds(50))
-            if idle && PromiseExecutors.pendingTimers == 0 {
+            if idle && PromiseExecutors.pendingTimers == 0 && WorkInFlight.pending == 0 {
                 // A timer may have fired between the two checks: idle twice in a row is idle.
-                if session.executor.waitUntilIdle(timeout: .milliseconds(50)) && PromiseExecutors.pendingTimers == 0 { return }
+                if session.executor.waitUntilIdle(timeout: .milliseconds(50)) && PromiseExecutors.pendingTimers == 0
+                    && WorkInFlight.pending == 0
+                {
+                    return
+                }
             }
             if idle { usleep(1_000) }
         }

@@ -113,12 +113,15 @@ public final class HTTPEngine: Sendable {
     /// the request (the server sees the connection close).
     public func perform(_ spec: HTTPRequestSpec, on executor: any PromiseExecutor) -> Promise<Value> {
         let (promise, resolver) = Promise<Value>.pending(name: "http", on: executor)
+        WorkInFlight.track(promise)
+        // The outcome arrives as a task, as an I/O callback does in JavaScript's event loop.
         let task = Task {
             do {
                 let response = try await self.run(spec)
-                resolver.fulfill(response)
+                executor.enqueueTask { resolver.fulfill(response) }
             } catch {
-                resolver.reject(Self.describe(error, spec))
+                let e = Self.describe(error, spec)
+                executor.enqueueTask { resolver.reject(e) }
             }
         }
         // A timer on an event loop: far cheaper than a dispatch source per request.

@@ -21,6 +21,7 @@ func runProcess(_ argv: [String], stdin stdinBytes: [UInt8], name: String, on ex
         return p
     }
     r.onCancel { if proc.isRunning { proc.terminate() } }
+    WorkInFlight.track(p)
     // The process and its pipe ends, handed to the threads below, which alone use them.
     let io = UncheckedBox((proc: proc, stdout: out.fileHandleForReading, stderr: err.fileHandleForReading, stdin: inp.fileHandleForWriting))
     // Standard input is written on its own thread, so that a process that writes a lot before
@@ -45,15 +46,17 @@ func runProcess(_ argv: [String], stdin stdinBytes: [UInt8], name: String, on ex
         proc.waitUntilExit()
         let stdout = String(decoding: o, as: UTF8.self)
         let stderr = String(decoding: errData.data, as: UTF8.self)
+        // The outcome arrives as a task, as a child process's exit does in JavaScript's event loop.
         if proc.terminationStatus == 0 && proc.terminationReason == .exit {
-            r.fulfill(stdout)
+            ex.enqueueTask { r.fulfill(stdout) }
         } else {
             var d = Record()
             d["status"] = .int(Int(proc.terminationStatus))
             d["stdout"] = .string(stdout)
             d["stderr"] = .string(stderr)
             let tail = stderr.isEmpty ? "" : ": " + stderr.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500)
-            r.reject(VowError(.process, "\(argv[0]) exited with status \(proc.terminationStatus)\(tail)", details: d))
+            let e = VowError(.process, "\(argv[0]) exited with status \(proc.terminationStatus)\(tail)", details: d)
+            ex.enqueueTask { r.reject(e) }
         }
     }
     return p

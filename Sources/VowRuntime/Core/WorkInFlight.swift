@@ -1,0 +1,20 @@
+import Synchronization
+import VowPromises
+
+/// Requests and processes started and not yet settled, in the whole process: JavaScript mode
+/// waits for them before a script ends, as node waits for its open sockets and child processes.
+public enum WorkInFlight {
+    private static let count = Atomic<Int>(0)
+
+    /// The number of requests and processes still running.
+    public static var pending: Int { count.load(ordering: .acquiring) }
+
+    /// Counts `promise` until it settles (in the same instant: no job, no turn).
+    static func track<T>(_ promise: Promise<T>) {
+        count.wrappingAdd(1, ordering: .relaxed)
+        _ = promise.relay { r -> Result<T, any Error> in
+            count.wrappingSubtract(1, ordering: .releasing)
+            return r
+        }
+    }
+}

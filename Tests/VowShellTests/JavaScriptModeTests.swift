@@ -1,0 +1,88 @@
+import Foundation
+import XCTest
+
+@testable import VowRuntime
+@testable import VowShell
+
+/// JavaScript mode (`vow --js`, `:mode js`) and the one model vow shares with JavaScript, rule by
+/// rule; each program's order is checked against node running its twin where it matters.
+final class JavaScriptModeTests: XCTestCase {
+    /// `then print A` is `.then(log("A"))`: a handler that returns a value settles the next
+    /// promise in the same turn, so B prints on the second turn, before D.
+    func test_aHandlerThatReturnsAValueTakesNoExtraTurn() throws {
+        let src = "resolve 1 | then print A | print B &\nresolve 2 | print C | print D | print E &"
+        XCTAssertEqual(runVow(src).out, "A\nC\nB\nD\nE\n")
+        let caught = "reject 1 | catch print A | print B &\nresolve 2 | print C | print D | print E &"
+        XCTAssertEqual(runVow(caught).out, "A\nC\nB\nD\nE\n")
+        XCTAssertEqual(try runNode(Runner.emitJavaScript(src, name: "t").output).out, "A\nC\nB\nD\nE\n")
+    }
+
+    /// A group is a pipeline and always a promise: `then (X)` adopts (two more turns).
+    func test_aGroupIsAdopted() {
+        let src = "resolve 1 | then (print A) | print B &\nresolve 2 | print C | print D | print E | print F &"
+        XCTAssertEqual(runVow(src).out, "A\nC\nD\nE\nB\nF\n")
+    }
+
+    /// A stage that throws in a handler rejects in the same turn (no adoption of a rejected
+    /// promise), and its origin is the whole stage.
+    func test_aHandlerThatThrowsRejectsInTheSameTurn() {
+        let src = "resolve 1 | then fail x | catch print caught &\nresolve 2 | print C | print D | print E &"
+        XCTAssertEqual(runVow(src).out, "C\ncaught\nD\nE\n")
+        let r = runVow("resolve 1 | then fail x | len")
+        XCTAssertTrue(r.err.contains("^^^^^^^^^^^ rejected here"), r.err)
+    }
+
+    /// The acceptance case: JavaScript lets the other element of `all` run on; vow cancels it.
+    func test_allRunsOnInJavaScriptModeAndIsCancelledInVowMode() {
+        let src = "all [reject x, delay 30ms 1 | print late] | catch echo caught"
+        XCTAssertEqual(runVow(src, javaScript: true).out, "caught\nlate\n")
+        XCTAssertEqual(runVow(src).out, "caught\n")
+    }
+
+    /// In JavaScript mode a script waits for the processes it started, as node waits for its
+    /// child processes; vow's mode kills the loser of the race.
+    func test_javaScriptModeWaitsForAProcessThatLostARace() {
+        let src = "race [run sh -c 'sleep 0.3; echo slow' | print ran, delay 10ms fast] | print won"
+        XCTAssertEqual(runVow(src, javaScript: true).out, "won\nfast\nran\n")
+        XCTAssertEqual(runVow(src).out, "won\nfast\n")
+    }
+
+    /// `timeout` in JavaScript mode is a race against a timer: what it limits runs on.
+    func test_timeoutCancelsNothingInJavaScriptMode() {
+        let src = "delay 40ms late | print finished | timeout 10ms | catch pick kind"
+        XCTAssertEqual(runVow(src, javaScript: true).out, "timeout\nfinished\n")
+        XCTAssertEqual(runVow(src).out, "timeout\n")
+    }
+
+    /// A statement that rejects stops the script's statements in both modes; in JavaScript mode
+    /// what it started still runs to its end, and the status is 1.
+    func test_aRejectedStatementStopsTheScriptButNotWhatItStarted() {
+        let src = "delay 30ms | print later &\nreject stop\necho never"
+        let js = runVow(src, javaScript: true)
+        XCTAssertEqual(js.out, "later\n")
+        XCTAssertEqual(js.status, 1)
+        let vow = runVow(src)
+        XCTAssertEqual(vow.out, "")
+        XCTAssertEqual(vow.status, 1)
+    }
+
+    /// `:mode js` switches a session; `:mode vow` switches back.
+    func test_modeMetaCommandSwitches() {
+        let r = runVow(":mode js\nall [reject x, delay 20ms 1 | print late] | catch echo caught\n:mode vow\nall [reject x, delay 20ms 1 | print gone] | catch echo caught2\ndelay 40ms done")
+        // The first `all` was started in JavaScript mode: its other element runs on and prints.
+        XCTAssertTrue(r.out.contains("late\n"), r.out)
+        XCTAssertFalse(r.out.contains("gone"), r.out)
+        XCTAssertTrue(r.out.hasSuffix("done\n"), r.out)
+    }
+
+    /// Every lesson's twin, run by node, prints what `vow --js` prints.
+    func test_everyLessonsTwinPrintsWhatVowPrints() throws {
+        for (file, text) in LessonTests.lessons {
+            let twin = Runner.emitJavaScript(text, name: file).output
+            let node = try runNode(twin)
+            let vow = runVow(text, javaScript: true)
+            XCTAssertEqual(node.out, vow.out, file)
+            XCTAssertEqual(node.status, vow.status, file)
+        }
+    }
+}
