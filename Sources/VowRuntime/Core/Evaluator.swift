@@ -383,7 +383,10 @@ struct Evaluator: Sendable {
             guard let job = session.jobs.job(n) else { throw VowError(.type, "no job %\(n)") }
             return .promise(job.promise)
         case .group(let p):
-            return try sync(p, input: input, scope: scope, site: site)
+            // A group is a pipeline, and a pipeline is a promise, even one that finishes at once:
+            // `| (resolve 1)` adopts it, as `.then(() => Promise.resolve(1))` does.
+            let (promise, run) = pipeline(p, input: input, scope: scope, site: site)
+            return .promise(Self.annotating(promise, run))
         case .flag(let f):
             throw VowError(.syntax, "unexpected flag --\(f) here")
         }

@@ -345,7 +345,7 @@ public struct JavaScriptTwin {
         switch a.kind {
         case .variable(let name, _): return lets.contains(name)
         case .job: return true
-        case .group(let p): return p.stages.count != 1 || body(p.stages[0], input: "null", depth: 0).isPromise
+        case .group: return true
         case .list(let ps): return ps.contains { $0.stages.count != 1 || body($0.stages[0], input: "null", depth: 0).isPromise }
         case .record(let fs): return fs.contains { $0.value.stages.count != 1 || body($0.value.stages[0], input: "null", depth: 0).isPromise }
         case .word(let t), .string(let t):
@@ -407,7 +407,7 @@ public struct JavaScriptTwin {
             guard let path else { return (base, false) }
             return ("vow.pick(\(base), \(jsString(path)))", false)
         case .job(let n): return ("vow.jobPromise(\(n))", true)
-        case .group(let p): return element(p, input: input, depth: depth)
+        case .group(let p): return (pipeline(p, input: input, depth: depth), true)
         case .flag(let f): return ("vow.missing(\(jsString("--" + f)))()", false)
         }
     }
