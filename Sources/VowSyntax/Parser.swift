@@ -224,12 +224,12 @@ private struct ParserState {
             if peek == PIPE || peek == SEMI || peek == RPAREN || peek == RBRACK || peek == RBRACE || peek == AMP || peek == COMMA {
                 throw error("expected a stage after '|', found '\(peekChar)'", at: pos)
             }
-            stages.append(try stage(inBrackets: inBrackets, context: context))
+            stages.append(try stage(inBrackets: inBrackets, context: context, afterPipe: true))
         }
         return Pipeline(stages: stages, span: SourceSpan(start: start, end: stages.last!.span.end))
     }
 
-    mutating func stage(inBrackets: Bool, context: Context) throws(SyntaxError) -> Stage {
+    mutating func stage(inBrackets: Bool, context: Context, afterPipe: Bool = false) throws(SyntaxError) -> Stage {
         skipBlank(newlines: inBrackets)
         let start = pos
         if atEnd { throw error("expected a stage", at: pos, incomplete: true) }
@@ -241,8 +241,10 @@ private struct ParserState {
             let name = text(pos, e)
             let endsWord = e >= b.count || [SPACE, TAB, NL, CR, PIPE, SEMI, RPAREN, RBRACK, RBRACE, COMMA].contains(b[e])
             // Inside a list or record literal, a lone word (`[a, b]`, `{name: Ada}`) is a value;
-            // write `(len)` to call a stage without arguments there.
-            let loneInLiteral = (context == .list || context == .record) && e < b.count && [COMMA, RBRACK, RBRACE].contains(b[e])
+            // write `(len)` to call a stage without arguments there. After a `|` a word is a
+            // stage: `[reject x | catch]`.
+            let loneInLiteral = !afterPipe && (context == .list || context == .record) && e < b.count
+                && [COMMA, RBRACK, RBRACE].contains(b[e])
             if endsWord && !loneInLiteral && !["true", "false", "null"].contains(name) {
                 pos = e
                 let nameSpan = SourceSpan(start: start, end: e)

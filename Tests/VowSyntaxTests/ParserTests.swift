@@ -33,6 +33,15 @@ final class ParserTests: XCTestCase {
         XCTAssertEqual(t.literalText, "items[0].name")
     }
 
+    /// A lone word in a literal is a value, but after a `|` a word is a stage: `[reject x | catch]`
+    /// ends with a catch. (Found by the differential test against node.)
+    func test_aWordAfterAPipeInALiteralIsAStage() throws {
+        let p = try pipeline("race [reject e | catch, b]")
+        guard case .list(let elements) = p.stages[0].arguments[0].kind else { return XCTFail("expected a list") }
+        XCTAssertEqual(elements[0].stages.map(\.name), ["reject", "catch"])
+        XCTAssertNil(elements[1].stages[0].name)
+    }
+
     func test_listElementsArePipelines() throws {
         let p = try pipeline("race [delay 50ms slow, delay 10ms fast]")
         guard case .list(let els) = p.stages[0].arguments[0].kind else { return XCTFail() }
