@@ -85,4 +85,55 @@ final class JavaScriptModeTests: XCTestCase {
             XCTAssertEqual(node.status, vow.status, file)
         }
     }
+
+    /// The twin's `pick` is JMESPath: the whole official compliance suite passes under node.
+    func test_theTwinsJMESPathPassesTheComplianceSuite() throws {
+        let dir = projectRoot.deletingLastPathComponent().appendingPathComponent("shared/jmespath-compliance").path
+        guard FileManager.default.fileExists(atPath: dir) else { throw XCTSkip("no compliance suite at \(dir)") }
+        let harness = TwinJMESPath.source + #"""
+
+            const fs = require("fs");
+            const dir = process.argv[2];
+            const eq = (a, b) => JSON.stringify(a) === JSON.stringify(b) || (a !== null && b !== null && typeof a === "object"
+              && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b) && Object.keys(a).length === Object.keys(b).length
+              && Object.keys(a).every((k) => k in b && eq(a[k], b[k])));
+            let passed = 0, failed = 0;
+            for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".json"))) {
+              const suites = JSON.parse(fs.readFileSync(dir + "/" + file, "utf8"));
+              if (!Array.isArray(suites)) continue;
+              for (const suite of suites) for (const c of suite.cases) {
+                if ("bench" in c) continue;
+                let ok;
+                try {
+                  const r = jmespath.search(suite.given, c.expression);
+                  ok = !("error" in c) && eq(r, c.result);
+                } catch (e) { ok = "error" in c && e.kind === "pick" && e.message.startsWith(c.error + ":"); }
+                if (ok) passed++; else { failed++; console.log("failed: " + c.expression); }
+              }
+            }
+            console.log(`${passed} passed, ${failed} failed`);
+            """#
+        let path = NSTemporaryDirectory() + "vow-jmespath-\(UUID().uuidString).js"
+        try harness.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["node", path, dir]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertTrue(out.hasSuffix(" passed, 0 failed\n"), out)
+        let passed = Int(out.split(separator: "\n").last?.split(separator: " ").first ?? "") ?? 0
+        XCTAssertGreaterThan(passed, 800, out)
+    }
+
+    /// The twin notes where a rejection started and what it skipped, as vow's records do.
+    func test_theTwinsErrorRecordsSayWhereAndWhatWasSkipped() throws {
+        let src = #"echo 1 | then reject "boom" | format "never {}" | len | catch pick '[kind, message, at, skipped]' | to-json"#
+        let expected = #"["user","boom","then reject \"boom\"",["format \"never {}\"","len"]]"# + "\n"
+        XCTAssertEqual(runVow(src, javaScript: true).out, expected)
+        XCTAssertEqual(try runNode(Runner.emitJavaScript(src, name: "t").output).out, expected)
+    }
 }

@@ -114,7 +114,8 @@ struct Evaluator: Sendable {
         for (offset, node) in stages.enumerated() {
             let i = run.entries.count
             let priorRange = stages.startIndex..<(stages.startIndex + offset)
-            let rerun: (@Sendable () -> Promise<Value>)? = offset == 0 ? nil : { @Sendable [stages] in
+            // Only `retry` re-runs what is upstream of it: no closure for any other stage.
+            let rerun: (@Sendable () -> Promise<Value>)? = offset == 0 || node.name != "retry" ? nil : { @Sendable [stages] in
                 let again = PipelineRun(site: site, input: input)
                 return self.stages(stages[priorRange], input: input, scope: scope, site: site, run: again)
             }
@@ -224,7 +225,9 @@ struct Evaluator: Sendable {
     ) -> Result<StageCall, VowError> {
         var positional: [Argument] = []
         var flags: [String: [Argument?]] = [:]
-        let specs = Dictionary(def.flags.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let declared = def.flags
+        // A stage declares a handful of flags at most: a linear search, no dictionary per call.
+        func spec(_ name: String) -> FlagSpec? { declared.first { $0.name == name } }
         var i = 0
         let args = node.arguments
         var passThrough = false
@@ -240,7 +243,7 @@ struct Evaluator: Sendable {
                 continue
             }
             if case .flag(let f) = a.kind {
-                if let spec = specs[f] {
+                if let spec = spec(f) {
                     if spec.value != nil {
                         guard i + 1 < args.count, !isFlag(args[i + 1]) else {
                             return .failure(VowError(.syntax, "\(name): --\(f) needs a value (\(spec.value!))"))

@@ -84,7 +84,7 @@ public struct JavaScriptTwin {
     }
 
     func wrap(_ body: [String]) -> String {
-        var out = TwinPrelude.source
+        var out = "\"use strict\";\n" + TwinJMESPath.source + "\n\n" + TwinPrelude.source
         out += "\nconst $args = process.argv.slice(2);\n"
         out += "(async () => {\n"
         for b in body { out += "  " + b.replacingOccurrences(of: "\n", with: "\n  ") + "\n" }
@@ -129,7 +129,15 @@ public struct JavaScriptTwin {
     func pipeline(_ p: Pipeline, input: String, depth: Int) -> String {
         guard let first = p.stages.first else { return "Promise.resolve(\(input))" }
         var expr = firstStage(first, input: input, depth: depth)
-        for s in p.stages.dropFirst() { expr = later(s, upstream: expr, depth: depth) }
+        // Where a catch or finally can see the error record, the stages on the way note where a
+        // rejection started (`at`) and what it skipped (`skipped`), as vow's records do; a
+        // rejection passing a `.then(h, skip)` takes the same turn as one passing `.then(h)`.
+        let handlerAt = p.stages.indices.filter { ["catch", "finally"].contains(p.stages[$0].name ?? "") }
+        for (i, s) in p.stages.enumerated().dropFirst() {
+            let seen = handlerAt.contains { $0 > i } || handlerAt.contains(i)
+            let origin = seen ? (prev: source.slice(p.stages[i - 1].span), this: source.slice(s.span)) : nil
+            expr = later(s, upstream: expr, depth: depth, origin: origin)
+        }
         return expr
     }
 
@@ -154,22 +162,24 @@ public struct JavaScriptTwin {
     }
 
     /// A stage after the first: a method on the chain.
-    func later(_ s: Stage, upstream: String, depth: Int) -> String {
+    func later(_ s: Stage, upstream: String, depth: Int, origin: (prev: String, this: String)? = nil) -> String {
         let v = "v\(depth + 1)"
+        let skip = origin.map { ", vow.skip(\(jsString($0.prev)), \(jsString($0.this)))" } ?? ""
+        let at = origin.map { ", \(jsString($0.prev))" } ?? ""
         if case .named(let name, _) = s.head, let def = registry.stage(named: name), !defs.contains(name) {
             switch def.name {
             case "catch":
                 guard let h = handler(s, depth: depth) else { return "\(upstream)\n.catch(() => null)" }
-                return "\(upstream)\n.catch(vow.onError(\(h.code)))"
+                return "\(upstream)\n.catch(vow.onError(\(h.code)\(at)))"
             case "finally":
                 guard let h = handler(s, depth: depth) else { return upstream }
-                return "\(upstream)\n.then(...vow.finally(\(h.code)))"
+                return "\(upstream)\n.then(...vow.finally(\(h.code)\(at)))"
             case "tap":
-                guard let h = handler(s, depth: depth) else { return "\(upstream)\n.then(vow.tap((\(v)) => vow.print(\(v))))" }
-                return "\(upstream)\n.then(\(h.isPromise ? "vow.tapAsync" : "vow.tap")(\(h.code)))"
+                guard let h = handler(s, depth: depth) else { return "\(upstream)\n.then(vow.tap((\(v)) => vow.print(\(v)))\(skip))" }
+                return "\(upstream)\n.then(\(h.isPromise ? "vow.tapAsync" : "vow.tap")(\(h.code))\(skip))"
             case "then":
                 guard let h = handler(s, depth: depth) else { return upstream }
-                return "\(upstream)\n.then(\(h.code))"
+                return "\(upstream)\n.then(\(h.code)\(skip))"
             case "timeout":
                 let d = positional(s).first.map { value($0, input: "null", depth: depth) } ?? "0"
                 return "vow.timeout(\(upstream), \(d))"
@@ -184,7 +194,7 @@ public struct JavaScriptTwin {
             }
         }
         let (code, _) = body(s, input: v, depth: depth + 1)
-        return "\(upstream)\n.then((\(v)) => \(code))"
+        return "\(upstream)\n.then((\(v)) => \(code)\(skip))"
     }
 
     /// The handler of `then X`, `catch X`, `finally X`, `tap X`: a function, and whether it

@@ -6,7 +6,6 @@
 enum TwinPrelude {
     /// The prelude's source.
     static let source = #"""
-        "use strict";
         // The prelude of vow's JavaScript twin (docs/javascript-twin.md).
         const vow = (() => {
           const text = (v) => (typeof v === "string" ? v : JSON.stringify(v));
@@ -22,19 +21,25 @@ enum TwinPrelude {
             if (e && typeof e === "object" && "kind" in e) return e;
             return { kind: "user", message: String(e && e.message !== undefined ? e.message : e) };
           };
-          const path = (v, p) => {
-            if (p === undefined || p === null || p === "" || p === "@") return v;
-            let cur = v;
-            for (const part of p.split(".")) {
-              const m = /^([^\[]*)((?:\[-?\d+\])*)$/.exec(part);
-              if (!m) throw error("pick", `the JavaScript twin's pick supports a.b[0] paths only, not '${p}'`);
-              if (m[1] !== "") cur = cur !== null && typeof cur === "object" && !Array.isArray(cur) && m[1] in cur ? cur[m[1]] : null;
-              for (const ix of m[2].match(/-?\d+/g) || []) {
-                const i = Number(ix);
-                cur = Array.isArray(cur) ? (cur[i < 0 ? cur.length + i : i] ?? null) : null;
-              }
+          // What pick searches: a response's JSON body (or its text), else the value itself.
+          const target = (v) => {
+            if (v && typeof v === "object" && "status" in v && "body" in v && "headers" in v) {
+              try { return JSON.parse(v.body); } catch (e) { return v.body; }
             }
-            return cur === undefined ? null : cur;
+            return v;
+          };
+          // The stage a rejection started at, noted once (vow's `stage` and `at`).
+          const origin = (e, at) => {
+            if (at !== undefined && e && typeof e === "object" && "kind" in e && !("at" in e)) {
+              e.stage = at.split(" ")[0];
+              e.at = at;
+            }
+            return e;
+          };
+          const path = (v, p) => {
+            if (p === undefined || p === null || p === "") return v;
+            const r = jmespath.search(target(v), p);
+            return r === undefined ? null : r;
           };
           const joined = (args) => args.map(text).join(" ");
           const sims = new Map();
@@ -83,12 +88,18 @@ enum TwinPrelude {
               });
             },
             // `finally S`: JavaScript's finally, with the input (or the error record) given to S.
-            finally(h) {
-              return [(v) => Promise.resolve(h(v)).then(() => v), (e) => Promise.resolve(h(rec(e))).then(() => { throw e; })];
+            finally(h, at) {
+              return [(v) => Promise.resolve(h(v)).then(() => v), (e) => Promise.resolve(h(origin(rec(e), at))).then(() => { throw e; })];
+            },
+            // A rejection passing a stage: where it started, and that it skipped this stage.
+            skip: (at, text) => (e) => {
+              const r = origin(e, at);
+              if (r && typeof r === "object") (r.skipped = r.skipped || []).push(text);
+              throw e;
             },
             tap: (h) => (v) => { h(v); return v; },
             tapAsync: (h) => (v) => h(v).then(() => v),
-            onError: (h) => (e) => h(rec(e)),
+            onError: (h, at) => (e) => h(origin(rec(e), at)),
             timeout(p, seconds) {
               return new Promise((resolve, reject) => {
                 const t = setTimeout(() => reject(error("timeout", `timed out after ${seconds * 1000}ms`)), seconds * 1000);

@@ -42,7 +42,8 @@ final class EachRunner: @unchecked Sendable {
     var results: [Value?]
     var next = 0
     var done = 0
-    var inFlight: [Int: Promise<Value>] = [:]
+    /// The promise of each element while it runs (indexed by element: no hashing per element).
+    var inFlight: [Promise<Value>?]
     let resolver: Resolver<Value>
     let promise: Promise<Value>
 
@@ -52,11 +53,12 @@ final class EachRunner: @unchecked Sendable {
         self.inner = inner
         self.ex = ex
         self.results = Array(repeating: nil, count: items.count)
+        self.inFlight = Array(repeating: nil, count: items.count)
         (promise, resolver) = Promise<Value>.pending(name: "each", on: ex)
     }
 
     func start() -> Promise<Value> {
-        resolver.onCancel { [self] in ex.enqueue { for p in self.inFlight.values { p.cancel() } } }
+        resolver.onCancel { [self] in ex.enqueue { for case let p? in self.inFlight { p.cancel() } } }
         for _ in 0..<min(limit, items.count) { launch() }
         return promise
     }
@@ -86,7 +88,7 @@ final class EachRunner: @unchecked Sendable {
                 } else {
                     ve.message += " (element \(i + 1) of each)"
                 }
-                if resolver.reject(ve) { for q in inFlight.values { q.cancel() } }
+                if resolver.reject(ve) { for case let q? in inFlight { q.cancel() } }
             }
         }
     }
