@@ -65,6 +65,12 @@ class _NoVal:
     def __repr__(self):
         return "NOVAL"
 
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
 
 NOVAL = _NoVal()
 
@@ -953,6 +959,9 @@ def minimise(prog, vow, flags, tmp, log=print):
             if c2 is None or size(c2) >= size(best):
                 continue
             _, ps = run_program(vow_program(c2), js_program(c2), vow, flags, tmp)
+            if ps and signature(ps) == sig:
+                # twice, so that a run that lost a timer race does not lead the search astray
+                _, ps = run_program(vow_program(c2), js_program(c2), vow, flags, tmp)
             if ps and signature(ps) == sig:
                 best = c2
                 progress = True
