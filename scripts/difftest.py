@@ -1053,40 +1053,46 @@ def main():
     t0 = time.time()
     passed = failed = 0
 
-    def one(i):
+    def attempt(i):
         seed = args.seed + i
         prog = generate(seed, profile, avoid)
         wd = os.path.join(work, str(seed))
         res, problems = run_program(vow_program(prog), js_program(prog), vow, flags, wd)
-        flaky = False
-        if problems and all("timeout" not in p for p in problems):
-            # An ordering bug repeats; a run that lost a timer race to a busy machine does not.
-            res2, problems2 = run_program(vow_program(prog), js_program(prog), vow, flags, wd)
-            if not problems2:
-                flaky = True
-                problems = []
-        if problems:
-            dest = os.path.join(args.out, f"seed-{seed}")
-            shutil.rmtree(dest, ignore_errors=True)
-            save(wd, res, problems)
-            os.makedirs(args.out, exist_ok=True)
-            shutil.move(wd, dest)
-        else:
-            shutil.rmtree(wd, ignore_errors=True)
-        return seed, problems, flaky
+        return seed, prog, wd, res, problems
 
-    flakes = 0
+    def record(seed, wd, res, problems):
+        dest = os.path.join(args.out, f"seed-{seed}")
+        shutil.rmtree(dest, ignore_errors=True)
+        save(wd, res, problems)
+        os.makedirs(args.out, exist_ok=True)
+        shutil.move(wd, dest)
+        print(f"seed {seed}: {'; '.join(problems)}  [{dest}]", flush=True)
+
+    again = []
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as ex:
-        for seed, problems, flaky in ex.map(one, range(args.n)):
-            if flaky:
-                flakes += 1
-                print(f"seed {seed}: disagreed once, agreed when run again (timing under load)", flush=True)
-            if problems:
-                failed += 1
-                print(f"seed {seed}: {'; '.join(problems)}  [{os.path.join(args.out, f'seed-{seed}')}]",
-                      flush=True)
-            else:
+        for seed, prog, wd, res, problems in ex.map(attempt, range(args.n)):
+            if not problems:
                 passed += 1
+                shutil.rmtree(wd, ignore_errors=True)
+            elif any("timeout" in p or "error" in p for p in problems):
+                failed += 1
+                record(seed, wd, res, problems)
+            else:
+                again.append((seed, prog, wd))
+    # An ordering bug repeats; a run that lost a timer race to a busy machine does not. The
+    # disagreements run again one at a time, once the others are done.
+    flakes = 0
+    for seed, prog, wd in again:
+        res, problems = run_program(vow_program(prog), js_program(prog), vow, flags, wd)
+        if problems:
+            failed += 1
+            record(seed, wd, res, problems)
+        else:
+            passed += 1
+            flakes += 1
+            shutil.rmtree(wd, ignore_errors=True)
+            print(f"seed {seed}: disagreed once, agreed when run again alone (timing under load)",
+                  flush=True)
     shutil.rmtree(work, ignore_errors=True)
     mode = f"profile {profile}{', avoiding ' + ','.join(avoid) if avoid else ''}, vow{' --js' if flags['js'] else ''}, twin" + \
         (", emitted twin" if flags["emit"] else "")
