@@ -1,0 +1,1106 @@
+#!/usr/bin/env python3
+"""Differential test of vow's evaluation order against node.
+
+A seeded generator writes random vow programs over the offline stages and, independently of vow's
+own emitter, their JavaScript twin (docs/javascript-twin.md). Each program is run three ways:
+
+  vow      VOW --js prog.vow
+  twin     node twin.js                 (this file's translation)
+  emitted  node emitted.js              (what VOW --emit-js prog.vow writes, when it works)
+
+and the three must agree on stdout (job notices `[N] …` ignored) and on the exit status.
+
+Timers cannot make a program flaky: the generator computes, for every way the program can go
+(a race or any whose winners settle in the same instant may go either way, decided by the
+microtask order that is under test), when each timer fires, and re-draws durations until every
+two deadlines differ by at least 20ms and the last one fires within 300ms.
+
+Usage: scripts/difftest N [SEED] [-j JOBS] [--out DIR] [--profile full|basic] [--keep]
+       scripts/difftest --show SEED [--profile …]       print the program and its twin
+       scripts/difftest --minimise SEED [--profile …]   shrink a disagreement, print the result
+       scripts/difftest --file prog.vow                 run one hand-written program three ways
+                                                        (the twin is not available then)
+"""
+
+import argparse
+import concurrent.futures
+import copy
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+TIME_LIMIT = 10.0          # seconds per run of a program
+MAX_WAIT_MS = 300          # the last timer fires by then
+MIN_GAP_MS = 40          # two timer deadlines differ by at least this much
+DURATIONS = [20, 40, 60, 80, 100, 120]
+MAX_WORLDS = 16            # ways a program can go (race/any ties); more is re-drawn
+
+# ---------------------------------------------------------------------------------------------
+# The program tree
+
+
+class Stage:
+    """One stage. kind is one of: resolve reject echo print delay group call then catch finally
+    tap all race any settle var."""
+
+    def __init__(self, kind, **kw):
+        self.kind = kind
+        self.val = kw.get("val")          # resolve/echo/delay value (NOVAL = none), reject message
+        self.label = kw.get("label")      # print
+        self.ms = kw.get("ms")            # delay
+        self.pipe = kw.get("pipe")        # group body
+        self.handler = kw.get("handler")  # then/catch/finally/tap: a Stage or None (bare catch)
+        self.elems = kw.get("elems")      # all/race/any/settle: list of pipelines
+        self.name = kw.get("name")        # call: def name; var: variable name
+        self.arg = kw.get("arg", NOVAL)   # call argument
+
+
+class _NoVal:
+    def __repr__(self):
+        return "NOVAL"
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+NOVAL = _NoVal()
+
+
+class Param:
+    """`$a` inside a def body."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+class Program:
+    def __init__(self):
+        self.defs = []    # (name, param or None, pipe)
+        self.stmts = []   # (kind: bg|await|let, pipe, varname or None)
+
+
+SYNC = {"resolve", "reject", "echo", "print"}
+ASYNC = {"delay", "group", "call", "all", "race", "any", "settle"}
+COMBINATORS = {"all", "race", "any", "settle"}
+
+
+def is_async(st):
+    if st.kind == "then":
+        return is_async(st.handler)
+    return st.kind in ASYNC
+
+
+# ---------------------------------------------------------------------------------------------
+# Rendering as vow
+
+
+def vval(v):
+    if isinstance(v, Param):
+        return "$" + v.name
+    return str(v)
+
+
+def vow_stage(st):
+    k = st.kind
+    if k in ("resolve", "echo"):
+        return k if st.val is NOVAL else f"{k} {vval(st.val)}"
+    if k == "reject":
+        return f"reject {st.val}"
+    if k == "print":
+        return f"print {st.label}"
+    if k == "delay":
+        return f"delay {st.ms}ms" if st.val is NOVAL else f"delay {st.ms}ms {vval(st.val)}"
+    if k == "group":
+        return "(" + vow_pipe(st.pipe) + ")"
+    if k == "call":
+        return st.name if st.arg is NOVAL else f"{st.name} {vval(st.arg)}"
+    if k in ("then", "finally", "tap"):
+        return f"{k} {vow_stage(st.handler)}"
+    if k == "catch":
+        return "catch" if st.handler is None else f"catch {vow_stage(st.handler)}"
+    if k in COMBINATORS:
+        return k + " [" + ", ".join(vow_pipe(p) for p in st.elems) + "]"
+    if k == "var":
+        return "$" + st.name
+    raise ValueError(k)
+
+
+def vow_pipe(p):
+    return " | ".join(vow_stage(s) for s in p)
+
+
+def vow_program(prog):
+    lines = []
+    for name, param, body in prog.defs:
+        head = name if param is None else f"{name}({param})"
+        lines.append(f"def {head} = {vow_pipe(body)}")
+    for kind, p, var in prog.stmts:
+        if kind == "bg":
+            lines.append(vow_pipe(p) + " &")
+        elif kind == "await":
+            lines.append(vow_pipe(p))
+        else:
+            lines.append(f"let {var} = {vow_pipe(p)}")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# The JavaScript twin (this file's own prelude and translation, after docs/javascript-twin.md)
+
+PRELUDE = r'''"use strict";
+// JavaScript twin written by scripts/difftest.py (its own prelude, not vow's emitter).
+process.on("unhandledRejection", () => {});
+const say = (s) => { process.stdout.write(s + "\n"); };
+const show = (v) => (typeof v === "string" ? v : JSON.stringify(v === undefined ? null : v, null, 2));
+// print LABEL: writes LABEL at once and passes the input on.
+const pr = (label, v) => { say(label); return v; };
+// reject E: an error record.
+const err = (m) => ({ kind: "user", message: m });
+// A first stage that finishes at once: its value, or its throw as a rejection.
+const start = (f, v) => { try { return Promise.resolve(f(v)); } catch (e) { return Promise.reject(e); } };
+const delay = (ms, x) => new Promise((r) => setTimeout(() => r(x), ms));
+// finally S, with finally's exact turns.
+const fin = (h) => [(v) => Promise.resolve(h(v)).then(() => v), (e) => Promise.resolve(h(e)).then(() => { throw e; })];
+// P & : nothing waits for it; a rejection makes the exit status 1.
+const job = (p) => { p.catch(() => { process.exitCode = 1; }); };
+// Warm-up: the first write to stdout and the first timer load parts of node that take
+// milliseconds (tens under load); done here, they cannot delay timers set in the first instant.
+process.stdout; process.stderr; clearTimeout(setTimeout(() => {}, 1));
+'''
+
+
+def jval(v):
+    if isinstance(v, Param):
+        return "a_" + v.name
+    if v is None:
+        return "null"
+    return json.dumps(v)
+
+
+def js_handler(st, d):
+    """A JavaScript function `(vD) => …` for the stage run on a value."""
+    v = f"v{d}"
+    return f"({v}) => {js_call(st, v, d)}"
+
+
+def js_call(st, v, d):
+    """The stage run on the value named v: a value expression (may throw) or a promise."""
+    k = st.kind
+    if k in ("resolve", "echo"):
+        if st.val is NOVAL:
+            return v if k == "resolve" else "null"
+        return jval(st.val)
+    if k == "reject":
+        return f"{{ throw err({json.dumps(str(st.val))}); }}"
+    if k == "print":
+        return f"pr({json.dumps(st.label)}, {v})"
+    if k == "delay":
+        return f"delay({st.ms}, {v if st.val is NOVAL else jval(st.val)})"
+    if k == "group":
+        return js_pipe(st.pipe, v, d + 1)
+    if k == "call":
+        return f"{st.name}({v}, {'undefined' if st.arg is NOVAL else jval(st.arg)})"
+    if k == "then":
+        return js_call(st.handler, v, d)
+    if k in COMBINATORS:
+        fn = {"all": "Promise.all", "race": "Promise.race", "any": "Promise.any",
+              "settle": "Promise.allSettled"}[k]
+        inner = ", ".join(js_pipe(p, v, d + 1) for p in st.elems)
+        if k == "settle":
+            # vow's settle records: {status, value} or {status, reason}
+            return f"{fn}([{inner}])"
+        return f"{fn}([{inner}])"
+    raise ValueError(k)
+
+
+def js_first(st, inp, d):
+    """The promise of a pipeline's first stage run on the expression inp."""
+    k = st.kind
+    if k == "var":
+        return "x_" + st.name
+    if k == "resolve":
+        return f"Promise.resolve({inp if st.val is NOVAL else jval(st.val)})"
+    if k == "reject":
+        return f"Promise.reject(err({json.dumps(str(st.val))}))"
+    if is_async(st):
+        return js_call(st, inp, d)
+    # a stage that finishes at once
+    return f"start({js_handler(st, d)}, {inp})"
+
+
+def js_pipe(p, inp, d):
+    out = js_first(p[0], inp, d)
+    for st in p[1:]:
+        k = st.kind
+        if k == "catch":
+            if st.handler is None:
+                out += ".catch(() => null)"
+            else:
+                out += f".catch({js_stmt_handler(st.handler, d)})"
+        elif k == "finally":
+            out += f".then(...fin({js_stmt_handler(st.handler, d)}))"
+        elif k == "tap":
+            h = st.handler
+            v = f"v{d}"
+            if is_async(h):
+                out += f".then(({v}) => {js_call(h, v, d)}.then(() => {v}))"
+            else:
+                out += f".then(({v}) => {{ {js_as_statement(h, v, d)}; return {v}; }})"
+        else:
+            out += f".then({js_stmt_handler(st, d)})"
+    return out
+
+
+def js_as_statement(st, v, d):
+    body = js_call(st, v, d)
+    return body[1:-1].strip().rstrip(";") if body.startswith("{") else body
+
+
+def js_stmt_handler(st, d):
+    return js_handler(st, d)
+
+
+def js_program(prog):
+    out = [PRELUDE, "const main = async () => {"]
+    for name, param, body in prog.defs:
+        pa = "a_" + param if param else "_a"
+        out.append(f"  const {name} = (v0, {pa}) => {js_pipe(body, 'v0', 1)};")
+    for kind, p, var in prog.stmts:
+        e = js_pipe(p, "null", 0)
+        if kind == "bg":
+            out.append(f"  job({e});")
+        elif kind == "await":
+            out.append(f"  say(show(await {e}));")
+        else:
+            out.append(f"  const x_{var} = {e};")
+    out.append("};")
+    # Started from a check-phase callback, so that every timer set in the first instant counts
+    # from the same loop time (while node starts up, the loop's clock can lag the first turn).
+    out.append('setImmediate(() => main().catch((e) => { process.stderr.write("error: " + JSON.stringify(e) + "\\n"); '
+               "process.exitCode = 1; }));")
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Timing: when each timer fires, in every way the program can go
+
+ERR = object()   # an error record (opaque: never printed)
+
+
+class Oracle:
+    """Chooses among winners that settle in the same instant; records how many there were."""
+
+    def __init__(self, prefix):
+        self.prefix = prefix
+        self.used = []
+        self.arity = []
+
+    def choose(self, n):
+        i = len(self.used)
+        c = self.prefix[i] if i < len(self.prefix) else 0
+        self.used.append(c)
+        self.arity.append(n)
+        return c
+
+
+class World:
+    def __init__(self, prog, oracle):
+        self.prog = prog
+        self.oracle = oracle
+        self.timers = []
+        self.defs = {name: (param, body) for name, param, body in prog.defs}
+        self.vars = {}
+        self.awaited = []   # per awaited statement index: value (None if rejected)
+
+
+def printable(v):
+    if v is ERR:
+        return False
+    if isinstance(v, list):
+        return all(printable(x) for x in v)
+    if isinstance(v, dict):
+        return all(printable(x) for x in v.values())
+    return True
+
+
+def sim_apply(w, st, t, v, env):
+    """Run stage st on value v at time t: (ok, t, value)."""
+    k = st.kind
+    if k == "resolve":
+        return True, t, v if st.val is NOVAL else resolve_val(st.val, env)
+    if k == "echo":
+        return True, t, None if st.val is NOVAL else resolve_val(st.val, env)
+    if k == "reject":
+        return False, t, ERR
+    if k == "print":
+        return True, t, v
+    if k == "delay":
+        w.timers.append(t + st.ms)
+        return True, t + st.ms, v if st.val is NOVAL else resolve_val(st.val, env)
+    if k == "group":
+        return sim_pipe(w, st.pipe, t, v, env)
+    if k == "call":
+        param, body = w.defs[st.name]
+        e = {param: resolve_val(st.arg, env)} if param else {}
+        return sim_pipe(w, body, t, v, e)
+    if k == "then":
+        return sim_apply(w, st.handler, t, v, env)
+    if k in COMBINATORS:
+        rs = [sim_pipe(w, p, t, v, env) for p in st.elems]
+        if k == "all":
+            bad = [r for r in rs if not r[0]]
+            if bad:
+                return False, min(r[1] for r in bad), ERR
+            return True, max([t] + [r[1] for r in rs]), [r[2] for r in rs]
+        if k == "settle":
+            recs = [{"status": "fulfilled", "value": r[2]} if r[0] else {"status": "rejected", "reason": ERR}
+                    for r in rs]
+            return True, max([t] + [r[1] for r in rs]), recs
+        if k == "race":
+            if not rs:
+                return None  # never settles
+            m = min(r[1] for r in rs)
+            tied = [r for r in rs if r[1] == m]
+            return tied[w.oracle.choose(len(tied))] if len(tied) > 1 else tied[0]
+        if k == "any":
+            good = [r for r in rs if r[0]]
+            if not good:
+                return False, max([t] + [r[1] for r in rs]), ERR
+            m = min(r[1] for r in good)
+            tied = [r for r in good if r[1] == m]
+            return tied[w.oracle.choose(len(tied))] if len(tied) > 1 else tied[0]
+    raise ValueError(k)
+
+
+def resolve_val(val, env):
+    if isinstance(val, Param):
+        return env[val.name]
+    return val
+
+
+def sim_pipe(w, p, t, v, env):
+    st = p[0]
+    if st.kind == "var":
+        r = w.vars[st.name]
+        if r is None:
+            return None
+        state = (r[0], max(t, r[1]), r[2])
+    else:
+        state = sim_apply(w, st, t, v, env)
+    for st in p[1:]:
+        if state is None:
+            return None
+        ok, t, v = state
+        k = st.kind
+        if k == "catch":
+            if ok:
+                continue
+            state = (True, t, None) if st.handler is None else sim_apply(w, st.handler, t, ERR, env)
+        elif k == "finally":
+            r = sim_apply(w, st.handler, t, v, env)
+            if r is None:
+                return None
+            state = (ok, r[1], v) if r[0] else r
+        elif k == "tap":
+            if not ok:
+                continue
+            r = sim_apply(w, st.handler, t, v, env)
+            if r is None:
+                return None
+            state = (True, r[1], v) if r[0] else r
+        else:
+            if not ok:
+                continue
+            state = sim_apply(w, st, t, v, env)
+    return state
+
+
+def sim_world(prog, prefix):
+    w = World(prog, Oracle(prefix))
+    t = 0
+    for i, (kind, p, var) in enumerate(prog.stmts):
+        r = sim_pipe(w, p, t, None, {})
+        if kind == "let":
+            w.vars[var] = r
+        elif kind == "await":
+            if r is None:
+                w.awaited.append((i, False, "hang"))
+                break
+            ok, t, v = r
+            w.awaited.append((i, ok, v))
+            if not ok:
+                break
+    return w
+
+
+def worlds(prog):
+    """Every way the program can go: a list of World, or None when there are too many."""
+    out = []
+    stack = [[]]
+    while stack:
+        prefix = stack.pop()
+        w = sim_world(prog, prefix)
+        out.append(w)
+        if len(out) > MAX_WORLDS:
+            return None
+        for k in range(len(prefix), len(w.oracle.arity)):
+            for c in range(1, w.oracle.arity[k]):
+                stack.append(w.oracle.used[:k] + [c])
+    return out
+
+
+def timing_ok(ws):
+    for w in ws:
+        ds = sorted(w.timers)
+        if ds and ds[-1] > MAX_WAIT_MS:
+            return False
+        for a, b in zip(ds, ds[1:]):
+            if b - a < MIN_GAP_MS:
+                return False
+    return True
+
+
+def check(prog):
+    """Whether the program is free of timing noise and hangs; appends `| echo sN` to awaited
+    statements whose value would not print simply. Returns True when the program is usable."""
+    ws = worlds(prog)
+    if ws is None:
+        return False
+    fix = set()
+    for w in ws:
+        for i, ok, v in w.awaited:
+            if v == "hang":
+                return False
+            if ok and not printable(v):
+                fix.add(i)
+    for i in sorted(fix):
+        kind, p, var = prog.stmts[i]
+        p.append(Stage("echo", val=f"s{i + 1}"))
+    return timing_ok(ws)
+
+
+# ---------------------------------------------------------------------------------------------
+# The generator
+
+
+class Gen:
+    def __init__(self, seed, profile="full"):
+        self.r = random.Random(seed)
+        self.profile = profile
+        self.n = 0
+        self.defs = []     # (name, param)
+        self.vars = []
+        self.delays = []
+
+    def fresh(self, prefix):
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    def value(self):
+        if self.r.random() < 0.5:
+            return self.r.randint(0, 99)
+        return self.fresh("w")
+
+    def delay(self, val=True):
+        st = Stage("delay", ms=self.r.choice(DURATIONS),
+                   val=self.value() if val and self.r.random() < 0.6 else NOVAL)
+        self.delays.append(st)
+        return st
+
+    def pick(self, table):
+        total = sum(w for w, _ in table if w > 0)
+        x = self.r.random() * total
+        for w, f in table:
+            if w <= 0:
+                continue
+            x -= w
+            if x < 0:
+                return f()
+        return table[-1][1]()
+
+    def combinator(self, depth, param):
+        kinds = ["all", "race", "any", "settle"]
+        k = self.r.choice(kinds)
+        n = self.r.choice([1, 2, 2, 2, 3, 3])
+        if k != "race" and self.r.random() < 0.04:
+            n = 0
+        elems = [self.element(depth + 1, param) for _ in range(n)]
+        return Stage(k, elems=elems)
+
+    def element(self, depth, param):
+        while True:
+            p = self.pipe(depth, param)
+            if " " in vow_pipe(p) or p[0].kind in ("group",) or vow_pipe(p).startswith("("):
+                return p
+
+    def call(self, param):
+        name, dparam = self.r.choice(self.defs)
+        arg = NOVAL
+        if dparam:
+            arg = Param(param) if param and self.r.random() < 0.3 else self.value()
+        return Stage("call", name=name, arg=arg)
+
+    def first(self, depth, param, top):
+        full = self.profile == "full"
+        deep = depth < 2
+        return self.pick([
+            (30, lambda: Stage("resolve", val=self.value())),
+            (10, lambda: Stage("reject", val=self.fresh("e"))),
+            (8, lambda: Stage("echo", val=Param(param) if param and self.r.random() < 0.5 else self.value())),
+            (10, lambda: Stage("print", label=self.fresh("p"))),
+            (14, lambda: self.delay()),
+            (5 if deep else 0, lambda: Stage("group", pipe=self.pipe(depth + 1, param))),
+            (8 if self.defs else 0, lambda: self.call(param)),
+            (12 if deep and full else 0, lambda: self.combinator(depth, param)),
+            (25 if top and self.vars else 0, lambda: Stage("var", name=self.r.choice(self.vars))),
+        ])
+
+    def plain(self, depth, param):
+        """A stage for `then`, a pipe, or a handler."""
+        full = self.profile == "full"
+        deep = depth < 2
+        return self.pick([
+            (30, lambda: Stage("print", label=self.fresh("p"))),
+            (6, lambda: Stage("echo", val=Param(param) if param and self.r.random() < 0.5 else self.value())),
+            (4, lambda: Stage("resolve", val=self.value() if self.r.random() < 0.7 else NOVAL)),
+            (6, lambda: Stage("reject", val=self.fresh("e"))),
+            (8, lambda: self.delay()),
+            (5 if deep else 0, lambda: Stage("group", pipe=self.pipe(depth + 1, param))),
+            (4 if self.defs else 0, lambda: self.call(param)),
+            (5 if deep and full else 0, lambda: self.combinator(depth, param)),
+        ])
+
+    def handler(self, depth, param, kind):
+        deep = depth < 2
+        if kind == "catch":
+            return self.pick([
+                (10, lambda: None),
+                (40, lambda: Stage("print", label=self.fresh("c"))),
+                (20, lambda: Stage("echo", val=self.value())),
+                (8, lambda: Stage("reject", val=self.fresh("e"))),
+                (10 if deep else 0, lambda: Stage("group", pipe=self.pipe(depth + 1, param))),
+                (5, lambda: self.delay()),
+                (4 if self.defs else 0, lambda: self.call(param)),
+            ])
+        prefix = "f" if kind == "finally" else "t"
+        return self.pick([
+            (75, lambda: Stage("print", label=self.fresh(prefix))),
+            (25 if deep else 0, lambda: Stage("group", pipe=self.pipe(depth + 1, param))),
+        ])
+
+    def next_stage(self, depth, param):
+        full = self.profile == "full"
+        return self.pick([
+            (55, lambda: self.plain(depth, param)),
+            (12, lambda: Stage("then", handler=self.plain(depth, param))),
+            (14, lambda: Stage("catch", handler=self.handler(depth, param, "catch"))),
+            (5 if full else 0, lambda: Stage("finally", handler=self.handler(depth, param, "finally"))),
+            (6, lambda: Stage("tap", handler=self.handler(depth, param, "tap"))),
+        ])
+
+    def pipe(self, depth, param=None, top=False):
+        p = [self.first(depth, param, top)]
+        n = self.r.choice([0, 1, 1, 2, 2, 3, 3, 4, 5]) if depth == 0 else self.r.choice([0, 1, 1, 2, 2, 3])
+        for _ in range(n):
+            p.append(self.next_stage(depth, param))
+        return p
+
+    def program(self):
+        prog = Program()
+        for i in range(self.r.choice([0, 0, 1, 1, 2])):
+            name = f"g{i + 1}"
+            param = "a" if self.r.random() < 0.35 else None
+            body = self.pipe(1, param)
+            prog.defs.append((name, param, body))
+            self.defs.append((name, param))
+        nlet = 0
+        for _ in range(self.r.randint(3, 7)):
+            x = self.r.random()
+            if x < 0.18:
+                nlet += 1
+                var = f"x{nlet}"
+                prog.stmts.append(("let", self.pipe(0, top=True), var))
+                self.vars.append(var)
+            elif x < 0.42:
+                prog.stmts.append(("await", self.pipe(0, top=True), None))
+            else:
+                prog.stmts.append(("bg", self.pipe(0, top=True), None))
+        return prog
+
+
+def delays_of(prog):
+    out = []
+
+    def walk_stage(st):
+        if st is None:
+            return
+        if st.kind == "delay":
+            out.append(st)
+        if st.pipe:
+            walk_pipe(st.pipe)
+        if st.handler:
+            walk_stage(st.handler)
+        for p in st.elems or []:
+            walk_pipe(p)
+
+    def walk_pipe(p):
+        for st in p:
+            walk_stage(st)
+
+    for _, _, body in prog.defs:
+        walk_pipe(body)
+    for _, p, _ in prog.stmts:
+        walk_pipe(p)
+    return out
+
+
+# Known disagreements that --avoid can leave out of the programs, to look for others meanwhile.
+AVOIDABLE = {
+    "lone-stage": "a one-word stage after | in a list element (`all [echo 1 | g1]`, `… | resolve`, "
+                  "`… | catch`)",
+    "single-group": "a group of one stage, `(resolve 5)`",
+}
+
+
+def avoided(prog, avoid):
+    """Whether the program holds one of the constructs in avoid."""
+    if not avoid:
+        return False
+    for p in all_pipes(prog):
+        for st in p:
+            if "single-group" in avoid:
+                for h in (st, st.handler):
+                    if h is not None and h.kind == "group" and len(h.pipe) == 1:
+                        return True
+            if "lone-stage" in avoid and st.kind in COMBINATORS:
+                for e in st.elems:
+                    if any(" " not in vow_stage(x) and not vow_stage(x).startswith("(") for x in e[1:]):
+                        return True
+    return False
+
+
+def generate(seed, profile="full", avoid=()):
+    """The program of a seed: the same seed always gives the same program."""
+    r = random.Random(seed * 7919 + 17)
+    for attempt in range(1000):
+        g = Gen(r.getrandbits(64), profile)
+        prog = g.program()
+        if avoided(prog, avoid):
+            continue
+        ds = delays_of(prog)
+        for _ in range(40):
+            if check_copy(prog):
+                check(prog)
+                return prog
+            for d in ds:
+                d.ms = g.r.choice(DURATIONS)
+    raise RuntimeError(f"no usable program for seed {seed}")
+
+
+def check_copy(prog):
+    return check(copy.deepcopy(prog))
+
+
+# ---------------------------------------------------------------------------------------------
+# Running
+
+
+NOTICE = re.compile(r"^\[\d+\] ")
+
+
+def run(cmd, cwd, stdout_path=None):
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, cwd=cwd, capture_output=True, timeout=TIME_LIMIT)
+        out, errb, rc = p.stdout, p.stderr, p.returncode
+    except subprocess.TimeoutExpired as e:
+        out, errb, rc = e.stdout or b"", e.stderr or b"", "timeout"
+    except OSError as e:   # e.g. the binary is being rebuilt
+        out, errb, rc = b"", str(e).encode(), "error"
+    return {"stdout": out.decode("utf-8", "replace"), "stderr": errb.decode("utf-8", "replace"),
+            "rc": rc, "secs": time.time() - t0}
+
+
+def filtered(out):
+    return "\n".join(l for l in out.splitlines() if not NOTICE.match(l))
+
+
+def vow_flags(vow):
+    try:
+        h = subprocess.run([vow, "--help"], capture_output=True, timeout=10).stdout.decode()
+    except Exception:
+        h = ""
+    return {"js": "--js" in h, "emit": "--emit-js" in h}
+
+
+def run_program(vow_src, twin_src, vow, flags, workdir, with_emit=True):
+    """Runs the three ways; returns (results by name, list of problems)."""
+    os.makedirs(workdir, exist_ok=True)
+    with open(os.path.join(workdir, "prog.vow"), "w") as f:
+        f.write(vow_src)
+    if twin_src is not None:
+        with open(os.path.join(workdir, "twin.js"), "w") as f:
+            f.write(twin_src)
+    cmds = {"vow": [vow] + (["--js"] if flags["js"] else []) + ["prog.vow"]}
+    if twin_src is not None:
+        cmds["twin"] = ["node", "twin.js"]
+    emitted = None
+    if with_emit and flags["emit"]:
+        try:
+            e = subprocess.run([vow, "--emit-js", "prog.vow"], cwd=workdir, capture_output=True,
+                               timeout=TIME_LIMIT)
+            if e.returncode == 0:
+                emitted = e.stdout
+        except (subprocess.TimeoutExpired, OSError):
+            pass
+    if emitted is not None:
+        with open(os.path.join(workdir, "emitted.js"), "wb") as f:
+            f.write(emitted)
+        # loaded from a check-phase callback, as the twin starts (see js_program)
+        cmds["emitted"] = ["node", "-e", "process.stdout; process.stderr; clearTimeout(setTimeout(() => {}, 1)); "
+                           "setImmediate(() => require(process.argv[1]))",
+                           os.path.abspath(os.path.join(workdir, "emitted.js"))]
+    with concurrent.futures.ThreadPoolExecutor(len(cmds)) as ex:
+        futs = {k: ex.submit(run, c, workdir) for k, c in cmds.items()}
+        res = {k: f.result() for k, f in futs.items()}
+    problems = []
+    for k, r in res.items():
+        if r["rc"] in ("timeout", "error"):
+            problems.append(f"{k} {r['rc']}")
+    names = list(res)
+    ref = "twin" if "twin" in res else names[0]
+    for k in names:
+        if k == ref:
+            continue
+        a, b = res[ref], res[k]
+        what = []
+        if filtered(a["stdout"]) != filtered(b["stdout"]):
+            what.append("stdout")
+        if a["rc"] != b["rc"]:
+            what.append(f"exit {a['rc']} vs {b['rc']}")
+        if what:
+            problems.append(f"{ref} != {k} ({', '.join(what)})")
+    return res, problems
+
+
+def save(workdir, res, problems):
+    for k, r in res.items():
+        for part in ("stdout", "stderr"):
+            with open(os.path.join(workdir, f"{k}.{part}"), "w") as f:
+                f.write(r[part])
+        with open(os.path.join(workdir, f"{k}.rc"), "w") as f:
+            f.write(f"{r['rc']}\n")
+    with open(os.path.join(workdir, "problems"), "w") as f:
+        f.write("\n".join(problems) + "\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# Minimising
+
+
+def all_pipes(prog):
+    """Every pipeline of the program, in a fixed order (the same on a deep copy)."""
+    out = []
+
+    def walk_stage(st):
+        if st is None:
+            return
+        if st.pipe:
+            walk_pipe(st.pipe)
+        if st.handler:
+            walk_stage(st.handler)
+        for p in st.elems or []:
+            walk_pipe(p)
+
+    def walk_pipe(p):
+        out.append(p)
+        for st in p:
+            walk_stage(st)
+
+    for _, _, body in prog.defs:
+        walk_pipe(body)
+    for _, p, _ in prog.stmts:
+        walk_pipe(p)
+    return out
+
+
+def uses(prog, kind, name):
+    found = []
+
+    def walk(p):
+        for st in p:
+            if st.kind == kind and st.name == name:
+                found.append(st)
+    for p in all_pipes(prog):
+        walk(p)
+    return bool(found)
+
+
+def candidates(prog):
+    """Smaller programs, most promising first."""
+    # drop a statement
+    for i in range(len(prog.stmts)):
+        c = copy.deepcopy(prog)
+        kind, p, var = c.stmts.pop(i)
+        if kind == "let" and uses(c, "var", var):
+            continue
+        yield c
+    # drop a def
+    for i in range(len(prog.defs)):
+        c = copy.deepcopy(prog)
+        name = c.defs.pop(i)[0]
+        if not uses(c, "call", name):
+            yield c
+    n = len(all_pipes(prog))
+    for k in range(n):
+        base = all_pipes(prog)[k]
+        for j in range(len(base)):
+            # drop stage j (the first only when the second can start a pipeline)
+            c = copy.deepcopy(prog)
+            p = all_pipes(c)[k]
+            if j == 0 and (len(p) < 2 or p[1].kind in ("catch", "finally", "tap", "then")):
+                pass
+            elif len(p) > 1:
+                del p[j]
+                yield c
+            st = base[j]
+            # a combinator: drop an element; a group or a combinator: put a body in its place
+            if st.kind in COMBINATORS:
+                for e in range(len(st.elems)):
+                    c = copy.deepcopy(prog)
+                    del all_pipes(c)[k][j].elems[e]
+                    yield c
+            inner = None
+            if st.kind == "group":
+                inner = [st.pipe]
+            elif st.kind in COMBINATORS:
+                inner = st.elems
+            elif st.kind in ("then", "catch", "finally", "tap") and st.handler is not None \
+                    and st.handler.kind == "group":
+                c = copy.deepcopy(prog)
+                all_pipes(c)[k][j].handler = Stage("print", label="h")
+                yield c
+            for e in range(len(inner or [])):
+                c = copy.deepcopy(prog)
+                p = all_pipes(c)[k]
+                body = copy.deepcopy(inner[e])
+                if j > 0 and body[0].kind == "var":
+                    continue
+                p[j:j + 1] = [Stage("group", pipe=body)] if st.kind in COMBINATORS else body
+                yield c
+            if st.kind == "then":
+                c = copy.deepcopy(prog)
+                p = all_pipes(c)[k]
+                p[j] = p[j].handler
+                yield c
+    # a background statement awaited, and the other way round
+    for i, (kind, p, var) in enumerate(prog.stmts):
+        if kind == "await":
+            c = copy.deepcopy(prog)
+            c.stmts[i] = ("bg", c.stmts[i][1], None)
+            yield c
+
+
+def size(prog):
+    return len(vow_program(prog))
+
+
+def usable(prog):
+    c = copy.deepcopy(prog)
+    for i, (kind, p, var) in enumerate(c.stmts):
+        if kind == "let" and not p:
+            return None
+    if any(not p for p in all_pipes(c)):
+        return None
+    if any(p[0].kind in ("catch", "finally", "tap", "then") for p in all_pipes(c)):
+        return None
+    for p in all_pipes(c):
+        for st in p[1:]:
+            if st.kind == "var":
+                return None
+    # a lone word in a list literal would be a string
+    for p in all_pipes(c):
+        for st in p:
+            if st.kind in COMBINATORS:
+                for e in st.elems:
+                    if " " not in vow_pipe(e) and not vow_pipe(e).startswith("("):
+                        return None
+    if not check(c):
+        return None
+    return c
+
+
+def signature(problems):
+    return sorted(re.sub(r" \(.*", "", p) for p in problems)
+
+
+def minimise(prog, vow, flags, tmp, log=print):
+    res, problems = run_program(vow_program(prog), js_program(prog), vow, flags, tmp)
+    if not problems:
+        log("no disagreement to minimise")
+        return prog, problems
+    sig = signature(problems)
+    log(f"minimising: {', '.join(problems)}")
+    best = prog
+    progress = True
+    while progress:
+        progress = False
+        for c in candidates(best):
+            c2 = usable(c)
+            if c2 is None or size(c2) >= size(best):
+                continue
+            _, ps = run_program(vow_program(c2), js_program(c2), vow, flags, tmp)
+            if ps and signature(ps) == sig:
+                # twice, so that a run that lost a timer race does not lead the search astray
+                _, ps = run_program(vow_program(c2), js_program(c2), vow, flags, tmp)
+            if ps and signature(ps) == sig:
+                best = c2
+                progress = True
+                log(f"  {size(best)} chars")
+                break
+    _, problems = run_program(vow_program(best), js_program(best), vow, flags, tmp)
+    return best, problems
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="difftest", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("n", nargs="?", type=int, default=100, help="how many programs (default 100)")
+    ap.add_argument("seed", nargs="?", type=int, default=1, help="seed of the first program (default 1)")
+    ap.add_argument("-j", "--jobs", type=int, default=int(os.environ.get("DIFFTEST_JOBS", "3")),
+                    help="programs run at once (default 3; each runs its three ways side by side)")
+    ap.add_argument("--out", default=os.environ.get("DIFFTEST_OUT", "/tmp/vow-difftest"),
+                    help="where disagreements are saved (default /tmp/vow-difftest)")
+    ap.add_argument("--profile", choices=["full", "basic"], default=None,
+                    help="full: every stage; basic: no combinators, no finally "
+                         "(the default when VOW has no --js)")
+    ap.add_argument("--avoid", default=os.environ.get("DIFFTEST_AVOID", ""),
+                    help="comma-separated known disagreements to leave out: " +
+                         "; ".join(f"{k}: {v}" for k, v in AVOIDABLE.items()))
+    ap.add_argument("--no-js", action="store_true",
+                    help="run vow in its default mode (programs without combinators and finally)")
+    ap.add_argument("--no-emit", action="store_true", help="skip the run of vow's own --emit-js twin")
+    ap.add_argument("--show", type=int, metavar="SEED", help="print the program of SEED and its twin")
+    ap.add_argument("--minimise", "--minimize", type=int, metavar="SEED",
+                    help="shrink the disagreement of SEED to a small program")
+    ap.add_argument("--file", help="run a hand-written vow program (vow, --emit-js) and compare")
+    args = ap.parse_args()
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    vow = os.environ.get("VOW", os.path.join(here, "..", ".build", "release", "vow"))
+    if args.show is None and not os.access(vow, os.X_OK):
+        print(f"difftest: no vow binary at {vow} (set VOW)", file=sys.stderr)
+        return 2
+    flags = vow_flags(vow) if args.show is None else {"js": True, "emit": True}
+    if args.no_emit:
+        flags["emit"] = False
+    if args.no_js:
+        flags["js"] = False
+    profile = args.profile or ("full" if flags["js"] else "basic")
+    avoid = tuple(a for a in args.avoid.split(",") if a)
+    for a in avoid:
+        if a not in AVOIDABLE:
+            print(f"difftest: --avoid {a}: not one of {', '.join(AVOIDABLE)}", file=sys.stderr)
+            return 2
+
+    if args.show is not None:
+        prog = generate(args.show, profile, avoid)
+        print(vow_program(prog), end="")
+        print("// ----- twin")
+        print(js_program(prog), end="")
+        return 0
+
+    if args.file:
+        with open(args.file) as f:
+            src = f.read()
+        tmp = tempfile.mkdtemp(prefix="difftest-")
+        res, problems = run_program(src, None, vow, flags, tmp)
+        for k, r in res.items():
+            print(f"== {k} (exit {r['rc']})")
+            print(filtered(r["stdout"]))
+        print("\n".join(problems) or "agree")
+        shutil.rmtree(tmp, ignore_errors=True)
+        return 1 if problems else 0
+
+    if args.minimise is not None:
+        prog = generate(args.minimise, profile, avoid)
+        tmp = tempfile.mkdtemp(prefix="difftest-min-")
+        best, problems = minimise(prog, vow, flags, tmp, log=lambda s: print(s, file=sys.stderr))
+        res, problems = run_program(vow_program(best), js_program(best), vow, flags, tmp)
+        print(vow_program(best), end="")
+        for k, r in res.items():
+            print(f"-- {k} (exit {r['rc']}): " + " ".join(filtered(r["stdout"]).split("\n")))
+        print("\n".join(problems) or "agree")
+        shutil.rmtree(tmp, ignore_errors=True)
+        return 1 if problems else 0
+
+    if not flags["js"]:
+        print("difftest: VOW has no --js; running without it, programs without combinators "
+              "and finally", file=sys.stderr)
+    work = tempfile.mkdtemp(prefix="difftest-")
+    t0 = time.time()
+    passed = failed = 0
+
+    def attempt(i):
+        seed = args.seed + i
+        prog = generate(seed, profile, avoid)
+        wd = os.path.join(work, str(seed))
+        res, problems = run_program(vow_program(prog), js_program(prog), vow, flags, wd)
+        return seed, prog, wd, res, problems
+
+    def record(seed, wd, res, problems):
+        dest = os.path.join(args.out, f"seed-{seed}")
+        shutil.rmtree(dest, ignore_errors=True)
+        save(wd, res, problems)
+        os.makedirs(args.out, exist_ok=True)
+        shutil.move(wd, dest)
+        print(f"seed {seed}: {'; '.join(problems)}  [{dest}]", flush=True)
+
+    again = []
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as ex:
+        for seed, prog, wd, res, problems in ex.map(attempt, range(args.n)):
+            if not problems:
+                passed += 1
+                shutil.rmtree(wd, ignore_errors=True)
+            elif any("timeout" in p or "error" in p for p in problems):
+                failed += 1
+                record(seed, wd, res, problems)
+            else:
+                again.append((seed, prog, wd))
+    # An ordering bug repeats; a run that lost a timer race to a busy machine does not. The
+    # disagreements run again one at a time, once the others are done.
+    flakes = 0
+    for seed, prog, wd in again:
+        res, problems = run_program(vow_program(prog), js_program(prog), vow, flags, wd)
+        if problems:
+            failed += 1
+            record(seed, wd, res, problems)
+        else:
+            passed += 1
+            flakes += 1
+            shutil.rmtree(wd, ignore_errors=True)
+            print(f"seed {seed}: disagreed once, agreed when run again alone (timing under load)",
+                  flush=True)
+    shutil.rmtree(work, ignore_errors=True)
+    mode = f"profile {profile}{', avoiding ' + ','.join(avoid) if avoid else ''}, vow{' --js' if flags['js'] else ''}, twin" + \
+        (", emitted twin" if flags["emit"] else "")
+    print(f"({mode}; {time.time() - t0:.1f}s)")
+    print(f"{passed} passed, {failed} failed")
+    print(f"difftest: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
