@@ -364,6 +364,9 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// Runs `body` on both paths and passes the original outcome through, after the promise
     /// `body` returns has settled, unless `body` throws or that promise rejects: then that
     /// rejection passes on instead (JavaScript's `finally`).
+    ///
+    /// The turns are JavaScript's: `p.finally(f)` is `p.then(v => f().then(() => v),
+    /// e => f().then(() => { throw e }))`, whose returned promise the derived one adopts.
     public func finally<U>(
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable () throws -> Promise<U>
@@ -374,29 +377,25 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
                 child.settle(.failure(error))
                 return
             }
-            let passed = inner.then(on: ex) { _ -> Promise<T> in
-                switch r {
-                case .success(let v): return .resolve(v, on: ex)
-                case .failure(let e): return .reject(e, on: ex)
-                }
-            }
+            let passed = inner.then(on: ex) { _ -> T in try r.get() }
             Promise<T>.adopt(child, passed, on: ex)
         }
     }
 
-    /// `finally` with a plain side effect.
+    /// `finally` with a plain side effect. It takes JavaScript's turns too: `p.finally(() => f())`
+    /// settles two turns after `f` runs, as if `f` had returned an already fulfilled promise.
     @_disfavoredOverload
     public func finally(
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable () throws -> Void
     ) -> Promise<T> {
-        derive(name: name, attributes: attributes, on: executor) { r, child, _ in
-            do {
-                try body()
-                child.settle(r)
-            } catch {
+        derive(name: name, attributes: attributes, on: executor) { r, child, ex in
+            do { try body() } catch {
                 child.settle(.failure(error))
+                return
             }
+            let passed = Promise<Void>.resolve((), on: ex).then(on: ex) { _ -> T in try r.get() }
+            Promise<T>.adopt(child, passed, on: ex)
         }
     }
 

@@ -14,15 +14,17 @@ extension Promise {
     }
 
     /// Settles as this promise does, unless `seconds` pass first: then rejects with
-    /// `PromiseTimeoutError` and cancels this promise (and so everything upstream of it).
+    /// `PromiseTimeoutError` and cancels this promise (and so everything upstream of it). With
+    /// `cancelsUpstream: false` it only rejects, and leaves this promise running.
     public func timeout(
-        _ seconds: Double, name: String? = "timeout", on executor: (any PromiseExecutor)? = nil
+        _ seconds: Double, name: String? = "timeout", on executor: (any PromiseExecutor)? = nil,
+        cancelsUpstream: Bool = true
     ) -> Promise<T> {
         let ex = executor ?? self.executor
         let result = Promise<T>(name: name, executor: ex, parent: self)
         let timer = OneShotTimer(after: seconds) { [weak result] in
             guard let result else { return }
-            if result.settle(.failure(PromiseTimeoutError(seconds: seconds))) {
+            if result.settle(.failure(PromiseTimeoutError(seconds: seconds))), cancelsUpstream {
                 self.releaseAsDependent(reason: "cancelled: timed out after \(formatSeconds(seconds))")
             }
         }
