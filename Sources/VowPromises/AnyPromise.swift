@@ -6,15 +6,32 @@
 /// keeps running for its other dependents). The walk is a loop over a work list, never recursion,
 /// so a chain of any length cancels in constant stack.
 public class AnyPromise: @unchecked Sendable {
+    /// Id and name, allocated only for a named promise or while an observer is installed.
+    let meta: PromiseMeta?
+
     /// The id observers see (0 when no observer was installed at creation).
-    public let id: Int
+    public var id: Int { meta?.id ?? 0 }
     /// A name for debugging and tracing, e.g. the stage that made the promise.
-    public let name: String?
+    public var name: String? { meta?.name }
 
     init(name: String?) {
-        self.name = name
-        self.id = PromiseObservation.isActive ? PromiseObservation.takeID() : 0
+        if PromiseObservation.isActive {
+            meta = PromiseMeta(id: PromiseObservation.takeID(), name: name)
+        } else if let name {
+            meta = PromiseMeta(id: 0, name: name)
+        } else {
+            meta = nil
+        }
     }
+
+    /// For reaction jobs, which are not promises.
+    init(job: Void) { meta = nil }
+
+    /// Runs this object as a job on an executor (a derived promise runs its handler).
+    func run() {}
+
+    /// Enqueues this object as a job on its own executor.
+    func schedule() { fatalError("abstract") }
 
     /// True until the promise settles.
     public var isPending: Bool { fatalError("abstract") }
@@ -46,4 +63,25 @@ public class AnyPromise: @unchecked Sendable {
     public func releaseAsDependent(reason: String = "cancelled") {
         if dependentWasCancelled() { cancel(reason: reason) }
     }
+}
+
+/// The id and name of a promise.
+final class PromiseMeta: Sendable {
+    let id: Int
+    let name: String?
+    init(id: Int, name: String?) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// A job that is not a promise (an observer, an adoption step, a closure): it runs on the
+/// executor it names.
+class ReactionJob: AnyPromise, @unchecked Sendable {
+    let execRef: ExecutorRef?
+    init(execRef: ExecutorRef?) {
+        self.execRef = execRef
+        super.init(job: ())
+    }
+    override func schedule() { execRef!.enqueue(self) }
 }

@@ -11,68 +11,62 @@ import Synchronization
 /// settles as the returned promise does. Adoption costs two executor turns, as it does in
 /// JavaScript, so that a program prints in the same order as its JavaScript twin.
 ///
-/// All methods are thread-safe.
-public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
-    typealias Reaction = @Sendable (Result<T, any Error>) -> Void
-
-    private enum Reactions {
-        case none
-        case one(Reaction)
-        case many([Reaction])
-
-        mutating func append(_ r: @escaping Reaction) {
-            switch self {
-            case .none: self = .one(r)
-            case .one(let first): self = .many([first, r])
-            case .many(var all):
-                self = .none
-                all.append(r)
-                self = .many(all)
-            }
-        }
+/// All methods are thread-safe. A derived promise is itself the job that runs its handler, so a
+/// `then` hop allocates one object (and the handler's captures, if any).
+public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
+    enum State {
+        /// The first reaction (further ones are in `extra`) and what this promise waits on, for
+        /// cancellation (further upstream promises are in `extra` too).
+        case pending(first: AnyPromise?, upstream: AnyPromise?)
+        case settled(Result<T, any Error>)
     }
 
-    private struct Storage {
-        var result: Result<T, any Error>? = nil
-        var reactions: Reactions = .none
-        /// What this promise waits on, for cancellation: almost always one promise, kept out of
-        /// an array so that a `then` hop allocates no array.
-        var upstream: AnyPromise?
-        /// Further upstream promises (combinators wait on several).
-        var moreUpstream: [AnyPromise] = []
-        var cancelHandlers: [@Sendable () -> Void] = []
-        var dependents: Int32 = 0
-        var cancelledDependents: Int32 = 0
-    }
-
-    private let storage: Locked<Storage>
     /// The executor handlers run on when the caller names none.
-    public let executor: any PromiseExecutor
+    final let execRef: ExecutorRef
+    /// What few promises need: more reactions, more upstream, cancel handlers. Under `lock`.
+    @exclusivity(unchecked) final var extra: PromiseExtra?
+    final let lock = Locked(())
+    /// Promises that wait on this one. Under `lock`.
+    @exclusivity(unchecked) final var dependents: UInt32 = 0
+    /// Under `lock`.
+    @exclusivity(unchecked) final var state: State
 
-    init(name: String?, executor: any PromiseExecutor, upstream: [AnyPromise], attributes: (any Sendable)? = nil) {
-        var s = Storage()
-        s.upstream = upstream.first
-        s.moreUpstream = Array(upstream.dropFirst())
-        self.storage = Locked(s)
-        self.executor = executor
+    /// The executor handlers run on when the caller names none.
+    public final var executor: any PromiseExecutor { execRef.executor }
+
+    /// A promise waiting on `parent` (nil for a source), which must count it as a dependent.
+    init(name: String?, execRef: ExecutorRef, parent: AnyPromise?, attributes: (any Sendable)? = nil) {
+        self.execRef = execRef
+        self.state = .pending(first: nil, upstream: parent)
         super.init(name: name)
-        for u in upstream { u.addDependent() }
-        if id != 0 {
-            PromiseObservation.emit(.created(id: id, parents: upstream.map(\.id), name: name, attributes: attributes))
+        if let meta, meta.id != 0 {
+            PromiseObservation.emit(.created(id: meta.id, parents: parent.map { [$0.id] } ?? [], name: name, attributes: attributes))
         }
     }
 
-    /// A promise waiting on one `parent` (a derived promise).
-    init(name: String?, executor: any PromiseExecutor, parent: AnyPromise, attributes: (any Sendable)? = nil) {
-        var s = Storage()
-        s.upstream = parent
-        self.storage = Locked(s)
-        self.executor = executor
-        super.init(name: name)
-        parent.addDependent()
-        if id != 0 {
-            PromiseObservation.emit(.created(id: id, parents: [parent.id], name: name, attributes: attributes))
+    /// A promise waiting on several promises (a combinator's result), counted as their dependent.
+    convenience init(name: String?, executor: any PromiseExecutor, upstream: [AnyPromise], attributes: (any Sendable)? = nil) {
+        self.init(name: name, execRef: ExecutorRef(executor), upstream: upstream, attributes: attributes)
+    }
+
+    /// A promise waiting on several promises (a combinator's result), counted as their dependent.
+    convenience init(name: String?, execRef: ExecutorRef, upstream: [AnyPromise], attributes: (any Sendable)? = nil) {
+        self.init(name: name, execRef: execRef, parent: upstream.first, attributes: nil)
+        if upstream.count > 1 {
+            let e = PromiseExtra()
+            e.moreUpstream = Array(upstream.dropFirst())
+            extra = e
         }
+        for u in upstream { u.addDependent() }
+        if let meta, meta.id != 0 {
+            PromiseObservation.emit(.created(id: meta.id, parents: upstream.map(\.id), name: name, attributes: attributes))
+        }
+    }
+
+    /// A promise waiting on one `parent`, counted as its dependent.
+    convenience init(name: String?, executor: any PromiseExecutor, parent: AnyPromise, attributes: (any Sendable)? = nil) {
+        self.init(name: name, execRef: ExecutorRef(executor), parent: parent, attributes: attributes)
+        parent.addDependent()
     }
 
     // MARK: Making promises
@@ -84,7 +78,7 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         on executor: any PromiseExecutor = PromiseExecutors.main,
         _ body: (Resolver<T>) throws -> Void
     ) {
-        self.init(name: name, executor: executor, upstream: [], attributes: attributes)
+        self.init(name: name, execRef: ExecutorRef(executor), parent: nil, attributes: attributes)
         do {
             try body(Resolver(self))
         } catch {
@@ -97,7 +91,7 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         name: String? = nil, attributes: (any Sendable)? = nil,
         on executor: any PromiseExecutor = PromiseExecutors.main
     ) -> (promise: Promise<T>, resolver: Resolver<T>) {
-        let p = Promise(name: name, executor: executor, upstream: [], attributes: attributes)
+        let p = Promise(name: name, execRef: ExecutorRef(executor), parent: nil, attributes: attributes)
         return (p, Resolver(p))
     }
 
@@ -105,7 +99,11 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     public static func resolve(
         _ value: T, name: String? = nil, on executor: any PromiseExecutor = PromiseExecutors.main
     ) -> Promise<T> {
-        let p = Promise(name: name, executor: executor, upstream: [])
+        resolve(value, name: name, execRef: ExecutorRef(executor))
+    }
+
+    static func resolve(_ value: T, name: String? = nil, execRef: ExecutorRef) -> Promise<T> {
+        let p = Promise(name: name, execRef: execRef, parent: nil)
         p.settle(.success(value))
         return p
     }
@@ -114,7 +112,7 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     public static func reject(
         _ error: any Error, name: String? = nil, on executor: any PromiseExecutor = PromiseExecutors.main
     ) -> Promise<T> {
-        let p = Promise(name: name, executor: executor, upstream: [])
+        let p = Promise(name: name, execRef: ExecutorRef(executor), parent: nil)
         p.settle(.failure(error))
         return p
     }
@@ -122,106 +120,157 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     // MARK: State
 
     /// The outcome, or nil while pending.
-    public var result: Result<T, any Error>? { storage.withLock { $0.result } }
+    public final var result: Result<T, any Error>? {
+        lock.withLock { _ in
+            if case .settled(let r) = state { return r }
+            return nil
+        }
+    }
 
     /// True until the promise settles.
-    public override var isPending: Bool { storage.withLock { $0.result == nil } }
+    public final override var isPending: Bool {
+        lock.withLock { _ in
+            if case .pending = state { return true }
+            return false
+        }
+    }
+
+    @inline(__always)
+    final func makeExtra() -> PromiseExtra {
+        if let e = extra { return e }
+        let e = PromiseExtra()
+        extra = e
+        return e
+    }
 
     // MARK: Settling (internal: the Resolver is the public way)
 
     /// Settles once; later calls return false and change nothing.
     @discardableResult
-    func settle(_ result: Result<T, any Error>) -> Bool {
-        let reactions: Reactions? = storage.withLock { s in
-            guard s.result == nil else { return nil }
-            s.result = result
-            let r = s.reactions
-            s.reactions = .none
-            s.upstream = nil
-            if !s.moreUpstream.isEmpty { s.moreUpstream = [] }
-            if !s.cancelHandlers.isEmpty { s.cancelHandlers = [] }
-            return r
+    final func settle(_ result: Result<T, any Error>) -> Bool {
+        var first: AnyPromise? = nil
+        var more: PromiseExtra? = nil
+        let done = lock.withLock { _ -> Bool in
+            guard case .pending(let f, _) = state else { return false }
+            first = f
+            more = extra
+            state = .settled(result)
+            extra = nil
+            return true
         }
-        guard let reactions else { return false }
-        if id != 0 {
-            switch result {
-            case .success(let v): PromiseObservation.emit(.fulfilled(id: id, value: v))
-            case .failure(let e): PromiseObservation.emit(.rejected(id: id, error: e))
-            }
-        }
-        switch reactions {
-        case .none: break
-        case .one(let r): r(result)
-        case .many(let all): for r in all { r(result) }
-        }
+        guard done else { return false }
+        dispatch(result, first, more)
         return true
     }
 
-    /// Adds a reaction, or runs it at once if settled. Reactions themselves hop to an executor.
-    private func addReaction(_ reaction: @escaping Reaction) {
-        let settled: Result<T, any Error>? = storage.withLock { s in
-            if let r = s.result { return r }
-            s.reactions.append(reaction)
+    /// After settling: tells observers, and schedules the reactions in attachment order.
+    @inline(__always)
+    final func dispatch(_ result: Result<T, any Error>, _ first: AnyPromise?, _ more: PromiseExtra?) {
+        if let meta, meta.id != 0 {
+            switch result {
+            case .success(let v): PromiseObservation.emit(.fulfilled(id: meta.id, value: v))
+            case .failure(let e): PromiseObservation.emit(.rejected(id: meta.id, error: e))
+            }
+        }
+        first?.schedule()
+        if let more { for r in more.moreReactions { r.schedule() } }
+    }
+
+    /// Adds a reaction job, or schedules it at once if settled; `dependent` counts it as a
+    /// promise that waits on this one.
+    @inline(__always)
+    final func addReaction(_ job: AnyPromise, dependent: Bool) {
+        let settled = lock.withLock { _ -> Bool in
+            if dependent { dependents &+= 1 }
+            guard case .pending(let f, let up) = state else { return true }
+            if f == nil {
+                state = .pending(first: job, upstream: up)
+            } else {
+                makeExtra().moreReactions.append(job)
+            }
+            return false
+        }
+        if settled { job.schedule() }
+    }
+
+    /// Schedules this promise as a job (a derived promise running its handler).
+    override final func schedule() { execRef.enqueue(self) }
+
+    /// For a derived promise about to run its handler: the promise it waits on, or nil when it
+    /// has settled already (it was cancelled).
+    @inline(__always)
+    final func parentForRun() -> AnyPromise? {
+        lock.withLock { _ in
+            if case .pending(_, let up) = state { return up }
             return nil
         }
-        if let settled { reaction(settled) }
     }
 
     /// Calls `body` with the outcome on `executor` once settled. Derives no promise and does not
     /// count as a dependent for cancellation.
-    public func whenSettled(
+    public final func whenSettled(
         on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        let ex = executor ?? self.executor
-        if id != 0 { PromiseObservation.emit(.handlerAttached(id: id, child: 0)) }
-        addReaction { r in ex.enqueue { body(r) } }
+        let ex = executor.map(ExecutorRef.init) ?? execRef
+        if let meta, meta.id != 0 { PromiseObservation.emit(.handlerAttached(id: meta.id, child: 0)) }
+        addReaction(ObserverJob(source: self, execRef: ex, body), dependent: false)
     }
 
     /// Settles `target` as this promise settles, on `executor`: the adoption step.
-    func forward(to target: Promise<T>, on executor: any PromiseExecutor) {
-        addReaction { r in executor.enqueue { target.settle(r) } }
+    final func forward(to target: Promise<T>, on executor: ExecutorRef) {
+        addReaction(AdoptJob(inner: self, child: target, execRef: executor, attached: true), dependent: false)
     }
 
     // MARK: Cancellation internals
 
-    override func cancelLocally(reason: String) -> [AnyPromise] {
-        let taken: (upstream: [AnyPromise], handlers: [@Sendable () -> Void])? = storage.withLock { s in
-            guard s.result == nil else { return nil }
-            var u = s.moreUpstream
-            if let first = s.upstream { u.append(first) }
-            let h = s.cancelHandlers
-            s.upstream = nil
-            s.moreUpstream = []
-            s.cancelHandlers = []
-            return (u, h)
+    override final func cancelLocally(reason: String) -> [AnyPromise] {
+        var first: AnyPromise? = nil
+        var upstream: AnyPromise? = nil
+        var more: PromiseExtra? = nil
+        let result: Result<T, any Error> = .failure(PromiseCancelledError(reason: reason))
+        let done = lock.withLock { _ -> Bool in
+            guard case .pending(let f, let up) = state else { return false }
+            first = f
+            upstream = up
+            more = extra
+            state = .settled(result)
+            extra = nil
+            return true
         }
-        guard let taken else { return [] }
-        if id != 0 { PromiseObservation.emit(.cancelled(id: id)) }
-        settle(.failure(PromiseCancelledError(reason: reason)))
-        for h in taken.handlers { h() }
-        return taken.upstream
+        guard done else { return [] }
+        if let meta, meta.id != 0 { PromiseObservation.emit(.cancelled(id: meta.id)) }
+        dispatch(result, first, more)
+        var ups: [AnyPromise] = []
+        if let more {
+            for h in more.cancelHandlers { h() }
+            ups = more.moreUpstream
+        }
+        if let upstream { ups.append(upstream) }
+        return ups
     }
 
-    override func dependentWasCancelled() -> Bool {
-        storage.withLock { s in
-            s.cancelledDependents += 1
-            return s.result == nil && s.cancelledDependents >= s.dependents
+    override final func dependentWasCancelled() -> Bool {
+        lock.withLock { _ in
+            guard case .pending = state else { return false }
+            let e = makeExtra()
+            e.cancelledDependents &+= 1
+            return e.cancelledDependents >= dependents
         }
     }
 
-    override func addDependent() {
-        storage.withLock { $0.dependents += 1 }
+    override final func addDependent() {
+        lock.withLock { _ in dependents &+= 1 }
     }
 
     /// Registers work to stop when this promise is cancelled; runs it at once if it already was.
-    func onCancel(_ handler: @escaping @Sendable () -> Void) {
-        let runNow: Bool = storage.withLock { s in
-            if let r = s.result {
+    final func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        let runNow: Bool = lock.withLock { _ in
+            if case .settled(let r) = state {
                 if case .failure(let e) = r, e is PromiseCancelledError { return true }
                 return false
             }
-            s.cancelHandlers.append(handler)
+            makeExtra().cancelHandlers.append(handler)
             return false
         }
         if runNow { handler() }
@@ -230,58 +279,59 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// Replaces what this promise waits on (adoption), for cancellation to follow; false, and
     /// nothing replaced, when this promise has already settled (each of `promises` then counts
     /// this one as a dependent that has gone, for the caller to release).
-    func setUpstream(_ promises: [AnyPromise]) -> Bool {
-        for p in promises { p.addDependent() }
-        return storage.withLock { s in
-            guard s.result == nil else { return false }
-            s.upstream = promises.first
-            s.moreUpstream = Array(promises.dropFirst())
+    final func setUpstream(_ inner: AnyPromise) -> Bool {
+        inner.addDependent()
+        return lock.withLock { _ in
+            guard case .pending(let f, _) = state else { return false }
+            state = .pending(first: f, upstream: inner)
+            if let e = extra, !e.moreUpstream.isEmpty { e.moreUpstream = [] }
             return true
         }
     }
 
     /// The reason this promise was cancelled with, or nil when it was not cancelled.
-    var cancellationReason: String? {
+    final var cancellationReason: String? {
         guard case .failure(let e as PromiseCancelledError)? = result else { return nil }
         return e.reason
     }
 
     // MARK: Deriving
 
-    /// Makes the derived promise of a handler, settled by `react` on `executor`. `react` does
-    /// not run when the derived promise has already settled (it was cancelled): a cancelled
-    /// stage runs no handler, since what the handler would start has no one to go to.
-    func derive<U>(
-        name: String?, attributes: (any Sendable)?, on executor: (any PromiseExecutor)?,
-        _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, any PromiseExecutor) -> Void
-    ) -> Promise<U> {
-        attach(name: name, attributes: attributes, on: executor) { child, ex in
-            { r in ex.enqueue { if child.isPending { react(r, child, ex) } } }
-        }
-    }
-
-    /// Makes the derived promise and attaches the reaction that `make` builds for it. The hot
-    /// paths (`then`) build their reaction here directly, so that it captures the handler itself:
-    /// one closure context per hop instead of two.
+    /// Attaches `child`, a derived promise whose parent is this one, as a reaction.
     @inline(__always)
-    func attach<U>(
-        name: String?, attributes: (any Sendable)?, on executor: (any PromiseExecutor)?,
-        _ make: (Promise<U>, any PromiseExecutor) -> Reaction
-    ) -> Promise<U> {
-        let ex = executor ?? self.executor
-        let child = Promise<U>(name: name, executor: ex, parent: self, attributes: attributes)
-        if id != 0 || child.id != 0 { PromiseObservation.emit(.handlerAttached(id: id, child: child.id)) }
-        addReaction(make(child, ex))
+    final func attach<U>(_ child: Promise<U>) -> Promise<U> {
+        if let m = meta, m.id != 0 {
+            PromiseObservation.emit(.handlerAttached(id: m.id, child: child.id))
+        } else if let m = child.meta, m.id != 0 {
+            PromiseObservation.emit(.handlerAttached(id: id, child: m.id))
+        }
+        addReaction(child, dependent: true)
         return child
     }
 
+    @inline(__always)
+    final func ref(_ executor: (any PromiseExecutor)?) -> ExecutorRef {
+        if let executor { return ExecutorRef(executor) }
+        return execRef
+    }
+
+    /// Makes the derived promise of a handler, settled by `react` on its executor. `react` does
+    /// not run when the derived promise has already settled (it was cancelled): a cancelled
+    /// stage runs no handler, since what the handler would start has no one to go to.
+    final func derive<U>(
+        name: String?, attributes: (any Sendable)?, on executor: (any PromiseExecutor)?,
+        _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void
+    ) -> Promise<U> {
+        attach(ReactingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, react))
+    }
+
     /// Settles `child` with the handler's returned promise: adopts it, two turns later.
-    static func adopt<U>(_ child: Promise<U>, _ inner: Promise<U>, on executor: any PromiseExecutor) {
+    static func adopt<U>(_ child: Promise<U>, _ inner: Promise<U>, on executor: ExecutorRef) {
         if inner === child {
             child.settle(.failure(PromiseCycleError()))
             return
         }
-        guard child.setUpstream([inner]) else {
+        guard child.setUpstream(inner) else {
             // The adopter was cancelled while its handler ran: nothing waits for `inner` now.
             inner.releaseAsDependent(reason: child.cancellationReason ?? "cancelled")
             return
@@ -289,12 +339,12 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         if child.id != 0 { PromiseObservation.emit(.adopted(id: child.id, adopted: inner.id)) }
         // JavaScript's PromiseResolveThenableJob: one turn to call `then` on the inner promise,
         // one more for that reaction to run.
-        executor.enqueue { inner.forward(to: child, on: executor) }
+        executor.enqueue(AdoptJob(inner: inner, child: child, execRef: executor, attached: false))
     }
 
     /// Runs `body` with the value when this promise fulfils; the derived promise adopts the
     /// promise `body` returns. A rejection passes through untouched; a throw rejects.
-    public func then<U>(
+    public final func then<U>(
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (T) throws -> Promise<U>
     ) -> Promise<U> {
@@ -311,29 +361,22 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// Runs `body` with the value when this promise fulfils; the derived promise fulfils with
     /// what it returns (rejects with what it throws). A rejection passes through untouched.
     @_disfavoredOverload
-    public func then<U>(
+    public final func then<U>(
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (T) throws -> U
     ) -> Promise<U> {
-        attach(name: name, attributes: attributes, on: executor) { child, ex in
-            { r in
-                ex.enqueue {
-                    guard child.isPending else { return }
-                    switch r {
-                    case .success(let v):
-                        do { child.settle(.success(try body(v))) } catch { child.settle(.failure(error)) }
-                    case .failure(let e):
-                        child.settle(.failure(e))
-                    }
-                }
-            }
-        }
+        attach(MappingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, body))
+    }
+
+    /// `then` with a plain value, on an executor already held.
+    final func then<U>(execRef: ExecutorRef, _ body: @escaping @Sendable (T) throws -> U) -> Promise<U> {
+        attach(MappingPromise<T, U>(name: nil, execRef: execRef, parent: self, attributes: nil, body))
     }
 
     /// JavaScript's `catch`: on rejection, `body` recovers with a promise to adopt (the chain
     /// continues fulfilled if it fulfils) or throws to pass a rejection on. A fulfilment passes
     /// through untouched.
-    public func recover(
+    public final func recover(
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (any Error) throws -> Promise<T>
     ) -> Promise<T> {
@@ -348,7 +391,7 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     /// `recover` with a plain value: the chain continues fulfilled with what `body` returns.
     @_disfavoredOverload
-    public func recover(
+    public final func recover(
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (any Error) throws -> T
     ) -> Promise<T> {
@@ -367,7 +410,7 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     ///
     /// The turns are JavaScript's: `p.finally(f)` is `p.then(v => f().then(() => v),
     /// e => f().then(() => { throw e }))`, whose returned promise the derived one adopts.
-    public func finally<U>(
+    public final func finally<U>(
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable () throws -> Promise<U>
     ) -> Promise<T> {
@@ -377,7 +420,7 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
                 child.settle(.failure(error))
                 return
             }
-            let passed = inner.then(on: ex) { _ -> T in try r.get() }
+            let passed = inner.then(execRef: ex) { _ -> T in try r.get() }
             Promise<T>.adopt(child, passed, on: ex)
         }
     }
@@ -385,7 +428,7 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// `finally` with a plain side effect. It takes JavaScript's turns too: `p.finally(() => f())`
     /// settles two turns after `f` runs, as if `f` had returned an already fulfilled promise.
     @_disfavoredOverload
-    public func finally(
+    public final func finally(
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable () throws -> Void
     ) -> Promise<T> {
@@ -394,13 +437,13 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
                 child.settle(.failure(error))
                 return
             }
-            let passed = Promise<Void>.resolve((), on: ex).then(on: ex) { _ -> T in try r.get() }
+            let passed = Promise<Void>.resolve((), execRef: ex).then(execRef: ex) { _ -> T in try r.get() }
             Promise<T>.adopt(child, passed, on: ex)
         }
     }
 
     /// Observes the outcome without changing it (unless `body` throws, which rejects).
-    public func tap(
+    public final func tap(
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (Result<T, any Error>) throws -> Void
     ) -> Promise<T> {
@@ -411,6 +454,123 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
             } catch {
                 child.settle(.failure(error))
             }
+        }
+    }
+}
+
+/// What few promises need, kept out of the promise itself: reactions after the first, upstream
+/// promises after the first, cancel handlers, and the count of cancelled dependents. Guarded by
+/// the lock of the promise that holds it.
+final class PromiseExtra {
+    var moreReactions: [AnyPromise] = []
+    var moreUpstream: [AnyPromise] = []
+    var cancelHandlers: [@Sendable () -> Void] = []
+    var cancelledDependents: UInt32 = 0
+}
+
+/// The promise `then { value }` derives: it is its own job, and calls `body` with the parent's
+/// value when it runs.
+final class MappingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
+    let body: @Sendable (T) throws -> U
+
+    init(name: String?, execRef: ExecutorRef, parent: Promise<T>, attributes: (any Sendable)?,
+         _ body: @escaping @Sendable (T) throws -> U) {
+        self.body = body
+        super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
+    }
+
+    override func run() {
+        guard let p = parentForRun() else { return }
+        guard let r = unsafeDowncast(p, to: Promise<T>.self).result else { return }
+        switch r {
+        case .success(let v):
+            do { settle(.success(try body(v))) } catch { settle(.failure(error)) }
+        case .failure(let e):
+            settle(.failure(e))
+        }
+    }
+}
+
+/// The promise `then(resolving:)` derives (the interpreter's stages).
+final class ResolvingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
+    let body: @Sendable (T) throws -> Resolution<U>
+
+    init(name: String?, execRef: ExecutorRef, parent: Promise<T>, attributes: (any Sendable)?,
+         _ body: @escaping @Sendable (T) throws -> Resolution<U>) {
+        self.body = body
+        super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
+    }
+
+    override func run() {
+        guard let p = parentForRun() else { return }
+        guard let r = unsafeDowncast(p, to: Promise<T>.self).result else { return }
+        switch r {
+        case .success(let v):
+            do {
+                switch try body(v) {
+                case .value(let u): settle(.success(u))
+                case .promise(let q): Promise<U>.adopt(self, q, on: execRef)
+                }
+            } catch { settle(.failure(error)) }
+        case .failure(let e):
+            settle(.failure(e))
+        }
+    }
+}
+
+/// The promise every other handler derives: `react` gets the parent's outcome.
+final class ReactingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
+    let react: @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void
+
+    init(name: String?, execRef: ExecutorRef, parent: Promise<T>, attributes: (any Sendable)?,
+         _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void) {
+        self.react = react
+        super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
+    }
+
+    override func run() {
+        guard let p = parentForRun() else { return }
+        guard let r = unsafeDowncast(p, to: Promise<T>.self).result else { return }
+        react(r, self, execRef)
+    }
+}
+
+/// `whenSettled`'s job: calls `body` with the source's outcome.
+final class ObserverJob<T: Sendable>: ReactionJob, @unchecked Sendable {
+    let source: Promise<T>
+    let body: @Sendable (Result<T, any Error>) -> Void
+
+    init(source: Promise<T>, execRef: ExecutorRef, _ body: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        self.source = source
+        self.body = body
+        super.init(execRef: execRef)
+    }
+
+    override func run() {
+        if let r = source.result { body(r) }
+    }
+}
+
+/// Adoption, JavaScript's PromiseResolveThenableJob and the reaction it attaches: run once, it
+/// attaches itself to `inner`; run again when `inner` settles, it settles `child` likewise.
+final class AdoptJob<T: Sendable>: ReactionJob, @unchecked Sendable {
+    let inner: Promise<T>
+    let child: Promise<T>
+    @exclusivity(unchecked) var attached: Bool
+
+    init(inner: Promise<T>, child: Promise<T>, execRef: ExecutorRef, attached: Bool) {
+        self.inner = inner
+        self.child = child
+        self.attached = attached
+        super.init(execRef: execRef)
+    }
+
+    override func run() {
+        if !attached {
+            attached = true
+            inner.addReaction(self, dependent: false)
+        } else if let r = inner.result {
+            child.settle(r)
         }
     }
 }
@@ -439,7 +599,7 @@ public struct Resolver<T: Sendable>: Sendable {
 
     /// Resolves with another promise: this promise adopts it and settles as it does.
     public func adopt(_ other: Promise<T>) {
-        Promise<T>.adopt(promise, other, on: promise.executor)
+        Promise<T>.adopt(promise, other, on: promise.execRef)
     }
 
     /// Registers work to stop when the promise is cancelled (abort a request, clear a timer,
@@ -471,24 +631,7 @@ extension Promise {
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         resolving body: @escaping @Sendable (T) throws -> Resolution<U>
     ) -> Promise<U> {
-        attach(name: name, attributes: attributes, on: executor) { child, ex in
-            { r in
-                ex.enqueue {
-                    guard child.isPending else { return }
-                    switch r {
-                    case .success(let v):
-                        do {
-                            switch try body(v) {
-                            case .value(let u): child.settle(.success(u))
-                            case .promise(let p): Promise<U>.adopt(child, p, on: ex)
-                            }
-                        } catch { child.settle(.failure(error)) }
-                    case .failure(let e):
-                        child.settle(.failure(e))
-                    }
-                }
-            }
-        }
+        attach(ResolvingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, body))
     }
 
     /// `recover` whose handler returns a value or a promise (see `Resolution`).

@@ -8,7 +8,7 @@ extension Promise {
         on executor: any PromiseExecutor = PromiseExecutors.main
     ) -> Promise<T> {
         let (p, resolver) = Promise<T>.pending(name: name, on: executor)
-        let timer = OneShotTimer(after: seconds) { resolver.fulfill(value) }
+        let timer = OneShotTimer(after: seconds, on: p.execRef) { resolver.fulfill(value) }
         resolver.onCancel { timer.cancel() }
         return p
     }
@@ -20,9 +20,10 @@ extension Promise {
         _ seconds: Double, name: String? = "timeout", on executor: (any PromiseExecutor)? = nil,
         cancelsUpstream: Bool = true
     ) -> Promise<T> {
-        let ex = executor ?? self.executor
-        let result = Promise<T>(name: name, executor: ex, parent: self)
-        let timer = OneShotTimer(after: seconds) { [weak result] in
+        let ex = ref(executor)
+        let result = Promise<T>(name: name, execRef: ex, parent: self)
+        self.addDependent()
+        let timer = OneShotTimer(after: seconds, on: ex) { [weak result] in
             guard let result else { return }
             if result.settle(.failure(PromiseTimeoutError(seconds: seconds))), cancelsUpstream {
                 self.releaseAsDependent(reason: "cancelled: timed out after \(formatSeconds(seconds))")
@@ -30,7 +31,7 @@ extension Promise {
         }
         result.onCancel { timer.cancel() }
         self.forward(to: result, on: ex)
-        result.whenSettled(on: ex) { _ in timer.cancel() }
+        result.whenSettled(on: ex.executor) { _ in timer.cancel() }
         return result
     }
 }
@@ -106,24 +107,162 @@ public enum RetryDecision: Sendable, Equatable {
     case stop
 }
 
-/// A one-shot timer on the timer queue that can really be cleared: cancelling it releases the
-/// callback at once instead of leaving it queued until its deadline.
+/// A one-shot timer that can really be cleared: cancelling it takes it out of the scheduler at
+/// once (its callback is released and never runs) instead of leaving it queued until its deadline.
+///
+/// When it fires, its callback runs as a task on the executor it names (after every job that is
+/// ready there), and timers due at the same time fire in the order they were set, as in node.
 final class OneShotTimer: @unchecked Sendable {
-    private let source: DispatchSourceTimer
+    let deadline: UInt64
+    let sequence: UInt64
+    let execRef: ExecutorRef
+    /// Under the scheduler's lock: the callback until the timer fires or is cleared, and the
+    /// timer's place in the heap (-1 when out of it).
+    var fire: (@Sendable () -> Void)?
+    var heapIndex = -1
 
-    /// Starts the timer; `fire` runs once, on the timer queue, after `seconds`.
-    init(after seconds: Double, _ fire: @escaping @Sendable () -> Void) {
-        source = DispatchSource.makeTimerSource(queue: PromiseExecutors.timers)
-        source.schedule(deadline: .now() + max(0, seconds))
-        source.setEventHandler { [source] in
-            source.cancel()
-            fire()
-        }
-        source.resume()
+    /// Starts the timer; `fire` runs once, as a task on `executor`, after `seconds`.
+    init(after seconds: Double, on executor: ExecutorRef, _ fire: @escaping @Sendable () -> Void) {
+        let ns = seconds > 0 ? UInt64(min(seconds, 1e9) * 1e9) : 0
+        self.deadline = DispatchTime.now().uptimeNanoseconds &+ ns
+        self.execRef = executor
+        self.fire = fire
+        self.sequence = TimerScheduler.shared.nextSequence()
+        TimerScheduler.shared.add(self)
     }
 
     /// Clears the timer; `fire` will not run if it has not yet. Safe to call more than once.
     func cancel() {
-        source.cancel()
+        TimerScheduler.shared.remove(self)
+    }
+
+    /// Earlier deadline first; the same deadline in the order they were set.
+    @inline(__always)
+    func precedes(_ other: OneShotTimer) -> Bool {
+        deadline != other.deadline ? deadline < other.deadline : sequence < other.sequence
+    }
+}
+
+/// The one scheduler of every timer: a binary heap ordered by (deadline, sequence number) and one
+/// Dispatch timer source armed for the earliest deadline.
+final class TimerScheduler: @unchecked Sendable {
+    static let shared = TimerScheduler()
+
+    private struct Heap {
+        var items: [OneShotTimer] = []
+        var sequence: UInt64 = 0
+        /// The deadline the source is armed for (UInt64.max when disarmed).
+        var armed: UInt64 = .max
+    }
+
+    private let state = Locked(Heap())
+    private let source: DispatchSourceTimer
+
+    private init() {
+        source = DispatchSource.makeTimerSource(queue: PromiseExecutors.timers)
+        source.schedule(deadline: .distantFuture, leeway: .nanoseconds(0))
+        source.resume()
+        source.setEventHandler { [unowned self] in self.fireDue() }
+    }
+
+    func nextSequence() -> UInt64 {
+        state.withLock { h in
+            h.sequence &+= 1
+            return h.sequence
+        }
+    }
+
+    func add(_ timer: OneShotTimer) {
+        timer.execRef.timerStarted()
+        state.withLock { h in
+            timer.heapIndex = h.items.count
+            h.items.append(timer)
+            siftUp(&h.items, timer.heapIndex)
+            rearm(&h)
+        }
+    }
+
+    func remove(_ timer: OneShotTimer) {
+        let removed = state.withLock { h -> Bool in
+            let i = timer.heapIndex
+            guard i >= 0 else { return false }
+            timer.fire = nil
+            removeAt(&h.items, i)
+            rearm(&h)
+            return true
+        }
+        if removed { timer.execRef.timerCancelled() }
+    }
+
+    private func fireDue() {
+        let due = state.withLock { h -> [OneShotTimer] in
+            let now = DispatchTime.now().uptimeNanoseconds
+            var out: [OneShotTimer] = []
+            while let first = h.items.first, first.deadline <= now {
+                removeAt(&h.items, 0)
+                out.append(first)
+            }
+            h.armed = .max
+            rearm(&h)
+            return out
+        }
+        for t in due {
+            let fire = state.withLock { _ in
+                defer { t.fire = nil }
+                return t.fire
+            }
+            if let fire { t.execRef.enqueueTimerTask(ClosureJob(fire)) }
+        }
+    }
+
+    /// Arms the source for the earliest deadline, if it is not armed for it already.
+    private func rearm(_ h: inout Heap) {
+        guard let first = h.items.first else { return }
+        if first.deadline != h.armed {
+            h.armed = first.deadline
+            source.schedule(deadline: DispatchTime(uptimeNanoseconds: first.deadline), leeway: .nanoseconds(0))
+        }
+    }
+
+    private func removeAt(_ items: inout [OneShotTimer], _ i: Int) {
+        let last = items.count - 1
+        items[i].heapIndex = -1
+        if i != last {
+            items.swapAt(i, last)
+            items[i].heapIndex = i
+        }
+        items.removeLast()
+        if i < items.count {
+            siftDown(&items, i)
+            siftUp(&items, i)
+        }
+    }
+
+    private func siftUp(_ items: inout [OneShotTimer], _ start: Int) {
+        var i = start
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard items[i].precedes(items[parent]) else { break }
+            items.swapAt(i, parent)
+            items[i].heapIndex = i
+            items[parent].heapIndex = parent
+            i = parent
+        }
+    }
+
+    private func siftDown(_ items: inout [OneShotTimer], _ start: Int) {
+        var i = start
+        let n = items.count
+        while true {
+            let l = 2 * i + 1, r = l + 1
+            var m = i
+            if l < n, items[l].precedes(items[m]) { m = l }
+            if r < n, items[r].precedes(items[m]) { m = r }
+            if m == i { return }
+            items.swapAt(i, m)
+            items[i].heapIndex = i
+            items[m].heapIndex = m
+            i = m
+        }
     }
 }
