@@ -6,26 +6,12 @@
 /// keeps running for its other dependents). The walk is a loop over a work list, never recursion,
 /// so a chain of any length cancels in constant stack.
 public class AnyPromise: @unchecked Sendable {
-    /// Id and name, allocated only for a named promise or while an observer is installed.
-    let meta: PromiseMeta?
-
     /// The id observers see (0 when no observer was installed at creation).
-    public var id: Int { meta?.id ?? 0 }
+    public var id: Int { 0 }
     /// A name for debugging and tracing, e.g. the stage that made the promise.
-    public var name: String? { meta?.name }
+    public var name: String? { nil }
 
-    init(name: String?) {
-        if PromiseObservation.isActive {
-            meta = PromiseMeta(id: PromiseObservation.takeID(), name: name)
-        } else if let name {
-            meta = PromiseMeta(id: 0, name: name)
-        } else {
-            meta = nil
-        }
-    }
-
-    /// For reaction jobs, which are not promises.
-    init(job: Void) { meta = nil }
+    init() {}
 
     /// Runs this object as a job on an executor (a derived promise runs its handler).
     func run() {}
@@ -65,23 +51,13 @@ public class AnyPromise: @unchecked Sendable {
     }
 }
 
-/// The id and name of a promise.
-final class PromiseMeta: Sendable {
-    let id: Int
-    let name: String?
-    init(id: Int, name: String?) {
-        self.id = id
-        self.name = name
-    }
-}
-
 /// A job that is not a promise (an observer, an adoption step, a closure): it runs on the
 /// executor it names.
 class ReactionJob: AnyPromise, @unchecked Sendable {
     let execRef: ExecutorRef?
     init(execRef: ExecutorRef?) {
         self.execRef = execRef
-        super.init(job: ())
+        super.init()
     }
     override func schedule() { execRef!.enqueue(self) }
 }

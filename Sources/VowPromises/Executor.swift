@@ -103,7 +103,7 @@ final class ExecutorBox: Sendable {
 /// an idle executor costs one dispatch to start a drain; a job enqueued while it drains (the usual
 /// case for a chain, where each handler settles the next promise) is only appended to an array:
 /// no dispatch, no thread hop, no allocation. Order is strictly FIFO within each queue.
-public final class SerialPromiseExecutor: PromiseExecutor {
+public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
     private struct Queue {
         var jobs = ContiguousArray<AnyPromise>()
         var tasks = ContiguousArray<AnyPromise>()
@@ -136,6 +136,11 @@ public final class SerialPromiseExecutor: PromiseExecutor {
 
     @inline(__always)
     func enqueueJob(_ job: AnyPromise) {
+        if drainThread.load(ordering: .relaxed) == currentThreadToken() {
+            // On the draining thread (a job enqueueing the next): no lock.
+            local.append(job)
+            return
+        }
         let startDrain = state.withLock { q -> Bool in
             q.jobs.append(job)
             if q.draining { return false }
@@ -208,15 +213,26 @@ public final class SerialPromiseExecutor: PromiseExecutor {
 
     /// True when called from a job running on this executor.
     public var isCurrent: Bool {
-        drainThread.withLock { $0 } == currentThreadToken()
+        drainThread.load(ordering: .relaxed) == currentThreadToken()
     }
 
-    private let drainThread = Locked<UInt>(0)
+    /// The thread running a drain, or 0. Only that thread ever finds its own token here, so it
+    /// alone uses `local`.
+    private let drainThread = Atomic<UInt>(0)
+    /// Jobs enqueued by the draining thread itself; only that thread touches it, and drains hand
+    /// over from thread to thread under the lock (`draining`).
+    @exclusivity(unchecked) private var local = ContiguousArray<AnyPromise>()
 
     private func drain() {
-        drainThread.withLock { $0 = currentThreadToken() }
+        drainThread.store(currentThreadToken(), ordering: .relaxed)
         var batch = ContiguousArray<AnyPromise>()
         while true {
+            if !local.isEmpty {
+                swap(&batch, &local)
+                for job in batch { job.run() }
+                batch.removeAll(keepingCapacity: true)
+                continue
+            }
             var waiters: [DispatchSemaphore] = []
             var quiet: [DispatchSemaphore] = []
             var task: AnyPromise? = nil
@@ -235,6 +251,7 @@ public final class SerialPromiseExecutor: PromiseExecutor {
                     return true
                 }
                 q.draining = false
+                drainThread.store(0, ordering: .relaxed)
                 swap(&waiters, &q.idleWaiters)
                 if q.pendingTimers == 0 { swap(&quiet, &q.quiescentWaiters) }
                 return false
@@ -242,7 +259,7 @@ public final class SerialPromiseExecutor: PromiseExecutor {
             if !more {
                 for w in waiters { w.signal() }
                 for w in quiet { w.signal() }
-                break
+                return
             }
             if let task {
                 task.run()
@@ -251,7 +268,6 @@ public final class SerialPromiseExecutor: PromiseExecutor {
                 batch.removeAll(keepingCapacity: true)
             }
         }
-        drainThread.withLock { $0 = 0 }
     }
 }
 

@@ -21,26 +21,45 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         case settled(Result<T, any Error>)
     }
 
+
     /// The executor handlers run on when the caller names none.
     final let execRef: ExecutorRef
-    /// What few promises need: more reactions, more upstream, cancel handlers. Under `lock`.
-    @exclusivity(unchecked) final var extra: PromiseExtra?
-    final let lock = Locked(())
-    /// Promises that wait on this one. Under `lock`.
-    @exclusivity(unchecked) final var dependents: UInt32 = 0
+    /// What few promises need: id and name, more reactions, more upstream, cancel handlers.
     /// Under `lock`.
+    @exclusivity(unchecked) final var extra: PromiseExtra?
+    /// Guards the fields around it. Before `state`: a noncopyable field after a field of
+    /// generic size crashes swift 6.3.1 when a client is optimised across modules.
+    final let lock = SpinLock()
+    /// Promises that wait on this one (saturating: a promise with 65,535 dependents is never
+    /// cancelled by theirs). Under `lock`.
+    @exclusivity(unchecked) final var dependents: UInt16 = 0
+    /// Under `lock`; immutable once settled.
     @exclusivity(unchecked) final var state: State
+
+    /// The id observers see (0 when no observer was installed at creation).
+    public final override var id: Int { lock.withLock { extra?.id ?? 0 } }
+    /// A name for debugging and tracing, e.g. the stage that made the promise.
+    public final override var name: String? { lock.withLock { extra?.name } }
+
+    /// The id, for an event: 0 (and no lock taken) while no observer is installed.
+    @inline(__always)
+    final var observedID: Int { PromiseObservation.isActive ? id : 0 }
 
     /// The executor handlers run on when the caller names none.
     public final var executor: any PromiseExecutor { execRef.executor }
 
     /// A promise waiting on `parent` (nil for a source), which must count it as a dependent.
-    init(name: String?, execRef: ExecutorRef, parent: AnyPromise?, attributes: (any Sendable)? = nil) {
+    /// `silent` leaves the `created` event to the caller.
+    init(name: String?, execRef: ExecutorRef, parent: AnyPromise?, attributes: (any Sendable)? = nil, silent: Bool = false) {
         self.execRef = execRef
         self.state = .pending(first: nil, upstream: parent)
-        super.init(name: name)
-        if let meta, meta.id != 0 {
-            PromiseObservation.emit(.created(id: meta.id, parents: parent.map { [$0.id] } ?? [], name: name, attributes: attributes))
+        let observed = PromiseObservation.isActive
+        if observed || name != nil {
+            self.extra = PromiseExtra(id: observed ? PromiseObservation.takeID() : 0, name: name)
+        }
+        super.init()
+        if observed, !silent, let id = extra?.id, id != 0 {
+            PromiseObservation.emit(.created(id: id, parents: parent.map { [$0.id] } ?? [], name: name, attributes: attributes))
         }
     }
 
@@ -51,15 +70,15 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     /// A promise waiting on several promises (a combinator's result), counted as their dependent.
     convenience init(name: String?, execRef: ExecutorRef, upstream: [AnyPromise], attributes: (any Sendable)? = nil) {
-        self.init(name: name, execRef: execRef, parent: upstream.first, attributes: nil)
+        self.init(name: name, execRef: execRef, parent: upstream.first, attributes: nil, silent: true)
         if upstream.count > 1 {
-            let e = PromiseExtra()
-            e.moreUpstream = Array(upstream.dropFirst())
-            extra = e
+            let more = Array(upstream.dropFirst())
+            lock.withLock { makeExtra().moreUpstream = more }
         }
         for u in upstream { u.addDependent() }
-        if let meta, meta.id != 0 {
-            PromiseObservation.emit(.created(id: meta.id, parents: upstream.map(\.id), name: name, attributes: attributes))
+        let id = observedID
+        if id != 0 {
+            PromiseObservation.emit(.created(id: id, parents: upstream.map(\.id), name: name, attributes: attributes))
         }
     }
 
@@ -121,7 +140,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     /// The outcome, or nil while pending.
     public final var result: Result<T, any Error>? {
-        lock.withLock { _ in
+        lock.withLock {
             if case .settled(let r) = state { return r }
             return nil
         }
@@ -129,10 +148,18 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     /// True until the promise settles.
     public final override var isPending: Bool {
-        lock.withLock { _ in
+        lock.withLock {
             if case .pending = state { return true }
             return false
         }
+    }
+
+    /// The outcome of a promise known to have settled (its reaction is running), read without
+    /// the lock: a settled promise's state never changes again.
+    @inline(__always)
+    final var settledResult: Result<T, any Error>? {
+        if case .settled(let r) = state { return r }
+        return nil
     }
 
     @inline(__always)
@@ -149,13 +176,12 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     @discardableResult
     final func settle(_ result: Result<T, any Error>) -> Bool {
         var first: AnyPromise? = nil
-        var more: PromiseExtra? = nil
-        let done = lock.withLock { _ -> Bool in
+        var more: PromiseExtra.Taken? = nil
+        let done = lock.withLock { () -> Bool in
             guard case .pending(let f, _) = state else { return false }
             first = f
-            more = extra
             state = .settled(result)
-            extra = nil
+            if let e = extra { more = e.take(); if !e.hasMeta { extra = nil } }
             return true
         }
         guard done else { return false }
@@ -165,23 +191,26 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     /// After settling: tells observers, and schedules the reactions in attachment order.
     @inline(__always)
-    final func dispatch(_ result: Result<T, any Error>, _ first: AnyPromise?, _ more: PromiseExtra?) {
-        if let meta, meta.id != 0 {
-            switch result {
-            case .success(let v): PromiseObservation.emit(.fulfilled(id: meta.id, value: v))
-            case .failure(let e): PromiseObservation.emit(.rejected(id: meta.id, error: e))
+    final func dispatch(_ result: Result<T, any Error>, _ first: AnyPromise?, _ more: PromiseExtra.Taken?) {
+        if PromiseObservation.isActive {
+            let id = self.id
+            if id != 0 {
+                switch result {
+                case .success(let v): PromiseObservation.emit(.fulfilled(id: id, value: v))
+                case .failure(let e): PromiseObservation.emit(.rejected(id: id, error: e))
+                }
             }
         }
         first?.schedule()
-        if let more { for r in more.moreReactions { r.schedule() } }
+        if let more { for r in more.reactions { r.schedule() } }
     }
 
     /// Adds a reaction job, or schedules it at once if settled; `dependent` counts it as a
     /// promise that waits on this one.
     @inline(__always)
     final func addReaction(_ job: AnyPromise, dependent: Bool) {
-        let settled = lock.withLock { _ -> Bool in
-            if dependent { dependents &+= 1 }
+        let settled = lock.withLock { () -> Bool in
+            if dependent, dependents != .max { dependents &+= 1 }
             guard case .pending(let f, let up) = state else { return true }
             if f == nil {
                 state = .pending(first: job, upstream: up)
@@ -200,7 +229,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// has settled already (it was cancelled).
     @inline(__always)
     final func parentForRun() -> AnyPromise? {
-        lock.withLock { _ in
+        lock.withLock {
             if case .pending(_, let up) = state { return up }
             return nil
         }
@@ -213,13 +242,14 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         _ body: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
         let ex = executor.map(ExecutorRef.init) ?? execRef
-        if let meta, meta.id != 0 { PromiseObservation.emit(.handlerAttached(id: meta.id, child: 0)) }
-        addReaction(ObserverJob(source: self, execRef: ex, body), dependent: false)
+        let id = observedID
+        if id != 0 { PromiseObservation.emit(.handlerAttached(id: id, child: 0)) }
+        addReaction(ObserverJob(source: self, execRef: ex, body, step: { $0.react() }), dependent: false)
     }
 
     /// Settles `target` as this promise settles, on `executor`: the adoption step.
     final func forward(to target: Promise<T>, on executor: ExecutorRef) {
-        addReaction(AdoptJob(inner: self, child: target, execRef: executor, attached: true), dependent: false)
+        addReaction(AdoptJob(inner: self, child: target, execRef: executor, attached: true, step: { $0.react() }), dependent: false)
     }
 
     // MARK: Cancellation internals
@@ -227,45 +257,45 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     override final func cancelLocally(reason: String) -> [AnyPromise] {
         var first: AnyPromise? = nil
         var upstream: AnyPromise? = nil
-        var more: PromiseExtra? = nil
+        var more: PromiseExtra.Taken? = nil
         let result: Result<T, any Error> = .failure(PromiseCancelledError(reason: reason))
-        let done = lock.withLock { _ -> Bool in
+        let done = lock.withLock { () -> Bool in
             guard case .pending(let f, let up) = state else { return false }
             first = f
             upstream = up
-            more = extra
             state = .settled(result)
-            extra = nil
+            if let e = extra { more = e.take(); if !e.hasMeta { extra = nil } }
             return true
         }
         guard done else { return [] }
-        if let meta, meta.id != 0 { PromiseObservation.emit(.cancelled(id: meta.id)) }
+        let id = observedID
+        if id != 0 { PromiseObservation.emit(.cancelled(id: id)) }
         dispatch(result, first, more)
         var ups: [AnyPromise] = []
         if let more {
             for h in more.cancelHandlers { h() }
-            ups = more.moreUpstream
+            ups = more.upstream
         }
         if let upstream { ups.append(upstream) }
         return ups
     }
 
     override final func dependentWasCancelled() -> Bool {
-        lock.withLock { _ in
+        lock.withLock {
             guard case .pending = state else { return false }
             let e = makeExtra()
             e.cancelledDependents &+= 1
-            return e.cancelledDependents >= dependents
+            return dependents != .max && e.cancelledDependents >= UInt32(dependents)
         }
     }
 
     override final func addDependent() {
-        lock.withLock { _ in dependents &+= 1 }
+        lock.withLock { if dependents != .max { dependents &+= 1 } }
     }
 
     /// Registers work to stop when this promise is cancelled; runs it at once if it already was.
     final func onCancel(_ handler: @escaping @Sendable () -> Void) {
-        let runNow: Bool = lock.withLock { _ in
+        let runNow: Bool = lock.withLock {
             if case .settled(let r) = state {
                 if case .failure(let e) = r, e is PromiseCancelledError { return true }
                 return false
@@ -281,7 +311,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// this one as a dependent that has gone, for the caller to release).
     final func setUpstream(_ inner: AnyPromise) -> Bool {
         inner.addDependent()
-        return lock.withLock { _ in
+        return lock.withLock {
             guard case .pending(let f, _) = state else { return false }
             state = .pending(first: f, upstream: inner)
             if let e = extra, !e.moreUpstream.isEmpty { e.moreUpstream = [] }
@@ -300,10 +330,9 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// Attaches `child`, a derived promise whose parent is this one, as a reaction.
     @inline(__always)
     final func attach<U>(_ child: Promise<U>) -> Promise<U> {
-        if let m = meta, m.id != 0 {
-            PromiseObservation.emit(.handlerAttached(id: m.id, child: child.id))
-        } else if let m = child.meta, m.id != 0 {
-            PromiseObservation.emit(.handlerAttached(id: id, child: m.id))
+        if PromiseObservation.isActive {
+            let (id, childID) = (self.id, child.id)
+            if id != 0 || childID != 0 { PromiseObservation.emit(.handlerAttached(id: id, child: childID)) }
         }
         addReaction(child, dependent: true)
         return child
@@ -322,7 +351,8 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         name: String?, attributes: (any Sendable)?, on executor: (any PromiseExecutor)?,
         _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void
     ) -> Promise<U> {
-        attach(ReactingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, react))
+        attach(ReactingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, react,
+                                     step: { $0.reactNow() }))
     }
 
     /// Settles `child` with the handler's returned promise: adopts it, two turns later.
@@ -336,10 +366,11 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
             inner.releaseAsDependent(reason: child.cancellationReason ?? "cancelled")
             return
         }
-        if child.id != 0 { PromiseObservation.emit(.adopted(id: child.id, adopted: inner.id)) }
+        let childID = child.observedID
+        if childID != 0 { PromiseObservation.emit(.adopted(id: childID, adopted: inner.id)) }
         // JavaScript's PromiseResolveThenableJob: one turn to call `then` on the inner promise,
         // one more for that reaction to run.
-        executor.enqueue(AdoptJob(inner: inner, child: child, execRef: executor, attached: false))
+        executor.enqueue(AdoptJob(inner: inner, child: child, execRef: executor, attached: false, step: { $0.react() }))
     }
 
     /// Runs `body` with the value when this promise fulfils; the derived promise adopts the
@@ -365,12 +396,13 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (T) throws -> U
     ) -> Promise<U> {
-        attach(MappingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, body))
+        attach(MappingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, body,
+                                    step: { $0.react() }))
     }
 
     /// `then` with a plain value, on an executor already held.
     final func then<U>(execRef: ExecutorRef, _ body: @escaping @Sendable (T) throws -> U) -> Promise<U> {
-        attach(MappingPromise<T, U>(name: nil, execRef: execRef, parent: self, attributes: nil, body))
+        attach(MappingPromise<T, U>(name: nil, execRef: execRef, parent: self, attributes: nil, body, step: { $0.react() }))
     }
 
     /// JavaScript's `catch`: on rejection, `body` recovers with a promise to adopt (the chain
@@ -462,26 +494,59 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 /// promises after the first, cancel handlers, and the count of cancelled dependents. Guarded by
 /// the lock of the promise that holds it.
 final class PromiseExtra {
+    let id: Int
+    let name: String?
     var moreReactions: [AnyPromise] = []
     var moreUpstream: [AnyPromise] = []
     var cancelHandlers: [@Sendable () -> Void] = []
     var cancelledDependents: UInt32 = 0
+
+    init(id: Int = 0, name: String? = nil) {
+        self.id = id
+        self.name = name
+    }
+
+    /// True when it must outlive settling (it holds the id or name).
+    var hasMeta: Bool { id != 0 || name != nil }
+
+    /// What settling takes out.
+    struct Taken {
+        var reactions: [AnyPromise]
+        var upstream: [AnyPromise]
+        var cancelHandlers: [@Sendable () -> Void]
+    }
+
+    /// Empties the lists, for a promise that settles, and returns what they held.
+    func take() -> Taken {
+        defer {
+            moreReactions = []
+            moreUpstream = []
+            cancelHandlers = []
+        }
+        return Taken(reactions: moreReactions, upstream: moreUpstream, cancelHandlers: cancelHandlers)
+    }
 }
 
 /// The promise `then { value }` derives: it is its own job, and calls `body` with the parent's
-/// value when it runs.
+/// value when it runs. `step` is made where `then` is called, so that it runs code specialized
+/// for `T` and `U` (a class's own methods run unspecialized, looking up generic metadata).
 final class MappingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
     let body: @Sendable (T) throws -> U
+    let step: @Sendable (MappingPromise<T, U>) -> Void
 
     init(name: String?, execRef: ExecutorRef, parent: Promise<T>, attributes: (any Sendable)?,
-         _ body: @escaping @Sendable (T) throws -> U) {
+         _ body: @escaping @Sendable (T) throws -> U, step: @escaping @Sendable (MappingPromise<T, U>) -> Void) {
         self.body = body
+        self.step = step
         super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
     }
 
-    override func run() {
+    override func run() { step(self) }
+
+    @inline(__always)
+    func react() {
         guard let p = parentForRun() else { return }
-        guard let r = unsafeDowncast(p, to: Promise<T>.self).result else { return }
+        guard let r = unsafeDowncast(p, to: Promise<T>.self).settledResult else { return }
         switch r {
         case .success(let v):
             do { settle(.success(try body(v))) } catch { settle(.failure(error)) }
@@ -494,16 +559,22 @@ final class MappingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sen
 /// The promise `then(resolving:)` derives (the interpreter's stages).
 final class ResolvingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
     let body: @Sendable (T) throws -> Resolution<U>
+    let step: @Sendable (ResolvingPromise<T, U>) -> Void
 
     init(name: String?, execRef: ExecutorRef, parent: Promise<T>, attributes: (any Sendable)?,
-         _ body: @escaping @Sendable (T) throws -> Resolution<U>) {
+         _ body: @escaping @Sendable (T) throws -> Resolution<U>,
+         step: @escaping @Sendable (ResolvingPromise<T, U>) -> Void) {
         self.body = body
+        self.step = step
         super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
     }
 
-    override func run() {
+    override func run() { step(self) }
+
+    @inline(__always)
+    func react() {
         guard let p = parentForRun() else { return }
-        guard let r = unsafeDowncast(p, to: Promise<T>.self).result else { return }
+        guard let r = unsafeDowncast(p, to: Promise<T>.self).settledResult else { return }
         switch r {
         case .success(let v):
             do {
@@ -521,16 +592,22 @@ final class ResolvingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked S
 /// The promise every other handler derives: `react` gets the parent's outcome.
 final class ReactingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
     let react: @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void
+    let step: @Sendable (ReactingPromise<T, U>) -> Void
 
     init(name: String?, execRef: ExecutorRef, parent: Promise<T>, attributes: (any Sendable)?,
-         _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void) {
+         _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void,
+         step: @escaping @Sendable (ReactingPromise<T, U>) -> Void) {
         self.react = react
+        self.step = step
         super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
     }
 
-    override func run() {
+    override func run() { step(self) }
+
+    @inline(__always)
+    func reactNow() {
         guard let p = parentForRun() else { return }
-        guard let r = unsafeDowncast(p, to: Promise<T>.self).result else { return }
+        guard let r = unsafeDowncast(p, to: Promise<T>.self).settledResult else { return }
         react(r, self, execRef)
     }
 }
@@ -539,15 +616,21 @@ final class ReactingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Se
 final class ObserverJob<T: Sendable>: ReactionJob, @unchecked Sendable {
     let source: Promise<T>
     let body: @Sendable (Result<T, any Error>) -> Void
+    let step: @Sendable (ObserverJob<T>) -> Void
 
-    init(source: Promise<T>, execRef: ExecutorRef, _ body: @escaping @Sendable (Result<T, any Error>) -> Void) {
+    init(source: Promise<T>, execRef: ExecutorRef, _ body: @escaping @Sendable (Result<T, any Error>) -> Void,
+         step: @escaping @Sendable (ObserverJob<T>) -> Void) {
         self.source = source
         self.body = body
+        self.step = step
         super.init(execRef: execRef)
     }
 
-    override func run() {
-        if let r = source.result { body(r) }
+    override func run() { step(self) }
+
+    @inline(__always)
+    func react() {
+        if let r = source.settledResult { body(r) }
     }
 }
 
@@ -556,20 +639,26 @@ final class ObserverJob<T: Sendable>: ReactionJob, @unchecked Sendable {
 final class AdoptJob<T: Sendable>: ReactionJob, @unchecked Sendable {
     let inner: Promise<T>
     let child: Promise<T>
+    let step: @Sendable (AdoptJob<T>) -> Void
     @exclusivity(unchecked) var attached: Bool
 
-    init(inner: Promise<T>, child: Promise<T>, execRef: ExecutorRef, attached: Bool) {
+    init(inner: Promise<T>, child: Promise<T>, execRef: ExecutorRef, attached: Bool,
+         step: @escaping @Sendable (AdoptJob<T>) -> Void) {
         self.inner = inner
         self.child = child
         self.attached = attached
+        self.step = step
         super.init(execRef: execRef)
     }
 
-    override func run() {
+    override func run() { step(self) }
+
+    @inline(__always)
+    func react() {
         if !attached {
             attached = true
             inner.addReaction(self, dependent: false)
-        } else if let r = inner.result {
+        } else if let r = inner.settledResult {
             child.settle(r)
         }
     }
@@ -631,7 +720,8 @@ extension Promise {
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         resolving body: @escaping @Sendable (T) throws -> Resolution<U>
     ) -> Promise<U> {
-        attach(ResolvingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, body))
+        attach(ResolvingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, body,
+                                      step: { $0.react() }))
     }
 
     /// `recover` whose handler returns a value or a promise (see `Resolution`).
