@@ -24,29 +24,19 @@ extension Promise {
         cancelsOthers: Bool = true,
         map: @escaping @Sendable ([T]) throws -> U
     ) -> Promise<U> {
-        let result = Promise<U>(name: name, executor: executor, upstream: promises)
+        let ex = ExecutorRef(executor)
+        let result = Promise<U>(name: name, execRef: ex, upstream: promises)
         let n = promises.count
         if n == 0 {
             result.settle(Result { try map([]) })
             return result
         }
-        let state = Locked((values: [T?](repeating: nil, count: n), remaining: n))
+        let state = AllState<T, U>(result: result, promises: promises, cancelsOthers: cancelsOthers, map: map)
+        let step: @Sendable (AllElementJob<T, U>) -> Void = { $0.react() }
         for (i, p) in promises.enumerated() {
-            p.whenSettled(on: executor) { r in
-                switch r {
-                case .success(let v):
-                    let done: [T]? = state.withLock { s in
-                        s.values[i] = v
-                        s.remaining -= 1
-                        return s.remaining == 0 ? s.values.map { $0! } : nil
-                    }
-                    if let done, result.isPending { result.settle(Result { try map(done) }) }
-                case .failure(let e):
-                    if result.settle(.failure(e)), cancelsOthers {
-                        releaseOthers(promises, except: i, reason: "cancelled: a sibling in all rejected")
-                    }
-                }
-            }
+            let id = p.observedID
+            if id != 0 { PromiseObservation.emit(.handlerAttached(id: id, child: 0)) }
+            p.addReaction(AllElementJob(source: p, index: i, state: state, execRef: ex, step: step), dependent: false)
         }
         return result
     }
@@ -67,6 +57,64 @@ extension Promise {
     static func releaseOthers(_ promises: [Promise<T>], except index: Int, reason: String) {
         for (j, q) in promises.enumerated() where j != index {
             q.releaseAsDependent(reason: reason)
+        }
+    }
+}
+
+/// What the reactions of one `all` share.
+final class AllState<T: Sendable, U: Sendable>: @unchecked Sendable {
+    let lock = Locked(())
+    var remaining: Int
+    var values: [T?]
+    let result: Promise<U>
+    let promises: [Promise<T>]
+    let cancelsOthers: Bool
+    let map: @Sendable ([T]) throws -> U
+
+    init(result: Promise<U>, promises: [Promise<T>], cancelsOthers: Bool, map: @escaping @Sendable ([T]) throws -> U) {
+        self.remaining = promises.count
+        self.values = [T?](repeating: nil, count: promises.count)
+        self.result = result
+        self.promises = promises
+        self.cancelsOthers = cancelsOthers
+        self.map = map
+    }
+}
+
+/// The reaction of `all` to one input: one object per input, no closure.
+final class AllElementJob<T: Sendable, U: Sendable>: ReactionJob, @unchecked Sendable {
+    let source: Promise<T>
+    let index: Int
+    let state: AllState<T, U>
+    let step: @Sendable (AllElementJob<T, U>) -> Void
+
+    init(source: Promise<T>, index: Int, state: AllState<T, U>, execRef: ExecutorRef,
+         step: @escaping @Sendable (AllElementJob<T, U>) -> Void) {
+        self.source = source
+        self.index = index
+        self.state = state
+        self.step = step
+        super.init(execRef: execRef)
+    }
+
+    override func run() { step(self) }
+
+    @inline(__always)
+    func react() {
+        guard let r = source.settledResult else { return }
+        let s = state
+        switch r {
+        case .success(let v):
+            let done: [T]? = s.lock.withLock { _ in
+                s.values[index] = v
+                s.remaining -= 1
+                return s.remaining == 0 ? s.values.map { $0! } : nil
+            }
+            if let done, s.result.isPending { s.result.settle(Result { try s.map(done) }) }
+        case .failure(let e):
+            if s.result.settle(.failure(e)), s.cancelsOthers {
+                Promise<T>.releaseOthers(s.promises, except: index, reason: "cancelled: a sibling in all rejected")
+            }
         }
     }
 }
