@@ -3,10 +3,12 @@ import Synchronization
 extension Promise {
     /// JavaScript's `Promise.any`: fulfils with the first input to fulfil, then cancels the
     /// others; if every input rejects, rejects with an `AggregateError` holding every reason in
-    /// input order. `any([])` rejects at once with an empty `AggregateError`.
+    /// input order. `any([])` rejects at once with an empty `AggregateError`. With
+    /// `cancelsOthers: false` the others are left running, as in JavaScript.
     public static func any(
         _ promises: [Promise<T>], name: String? = "any",
-        on executor: any PromiseExecutor = PromiseExecutors.main, cancelsOthers: Bool = true
+        on executor: any PromiseExecutor = PromiseExecutors.main,
+        cancelsOthers: Bool = true
     ) -> Promise<T> {
         let result = Promise<T>(name: name, executor: executor, upstream: promises)
         let n = promises.count

@@ -7,14 +7,17 @@
 /// so a chain of any length cancels in constant stack.
 public class AnyPromise: @unchecked Sendable {
     /// The id observers see (0 when no observer was installed at creation).
-    public let id: Int
+    public var id: Int { 0 }
     /// A name for debugging and tracing, e.g. the stage that made the promise.
-    public let name: String?
+    public var name: String? { nil }
 
-    init(name: String?) {
-        self.name = name
-        self.id = PromiseObservation.isActive ? PromiseObservation.takeID() : 0
-    }
+    init() {}
+
+    /// Runs this object as a job on an executor (a derived promise runs its handler).
+    func run() {}
+
+    /// Enqueues this object as a job on its own executor.
+    func schedule() { fatalError("abstract") }
 
     /// True until the promise settles.
     public var isPending: Bool { fatalError("abstract") }
@@ -61,4 +64,15 @@ public class AnyPromise: @unchecked Sendable {
     public func releaseAsDependent(reason: String = "cancelled") {
         if dependentWasCancelled() { cancel(reason: reason) }
     }
+}
+
+/// A job that is not a promise (an observer, an adoption step, a closure): it runs on the
+/// executor it names.
+class ReactionJob: AnyPromise, @unchecked Sendable {
+    let execRef: ExecutorRef?
+    init(execRef: ExecutorRef?) {
+        self.execRef = execRef
+        super.init()
+    }
+    override func schedule() { execRef!.enqueue(self) }
 }

@@ -13,14 +13,21 @@ public protocol PromiseExecutor: Sendable {
     /// Schedules `job` to run later, never before this call returns.
     func enqueue(_ job: @escaping @Sendable () -> Void)
 
-    /// Schedules a task (a timer that fired): like JavaScript's event loop, an executor that
-    /// keeps the distinction runs every ready job before it starts the next task.
-    func enqueueTask(_ task: @escaping @Sendable () -> Void)
+    /// This executor as a `SerialPromiseExecutor`, if it is one: promises then hand it their
+    /// jobs directly, with no closure allocated per job. Other conformers keep the default, nil.
+    var asSerialPromiseExecutor: SerialPromiseExecutor? { get }
 }
 
 extension PromiseExecutor {
-    /// By default a task is one more job.
-    public func enqueueTask(_ task: @escaping @Sendable () -> Void) { enqueue(task) }
+    /// Nil: jobs are handed to `enqueue` as closures.
+    public var asSerialPromiseExecutor: SerialPromiseExecutor? { nil }
+
+    /// Schedules a task (a timer that fired, an I/O outcome): a serial executor runs every job
+    /// that is ready before it, as JavaScript's event loop runs its microtasks first; any other
+    /// executor runs it as one more job.
+    public func enqueueTask(_ task: @escaping @Sendable () -> Void) {
+        if let s = asSerialPromiseExecutor { s.enqueueTask(task) } else { enqueue(task) }
+    }
 }
 
 extension DispatchQueue: PromiseExecutor {
@@ -30,22 +37,92 @@ extension DispatchQueue: PromiseExecutor {
     }
 }
 
-/// A serial executor that drains a queue of ready jobs on one thread at a time.
+/// A job that runs a closure (what `enqueue` is given).
+final class ClosureJob: ReactionJob, @unchecked Sendable {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
+        super.init(execRef: nil)
+    }
+    override func run() { body() }
+}
+
+/// How a promise holds its executor: a serial executor directly (8 bytes, and jobs handed over
+/// with no closure), any other one in a box.
+enum ExecutorRef: Sendable {
+    case serial(SerialPromiseExecutor)
+    case other(ExecutorBox)
+
+    @inline(__always)
+    init(_ executor: any PromiseExecutor) {
+        if let s = executor.asSerialPromiseExecutor {
+            self = .serial(s)
+        } else {
+            self = .other(ExecutorBox(executor))
+        }
+    }
+
+    var executor: any PromiseExecutor {
+        switch self {
+        case .serial(let s): return s
+        case .other(let b): return b.executor
+        }
+    }
+
+    /// Runs `job` (a microtask) on the executor.
+    @inline(__always)
+    func enqueue(_ job: AnyPromise) {
+        switch self {
+        case .serial(let s): s.enqueueJob(job)
+        case .other(let b): b.executor.enqueue { job.run() }
+        }
+    }
+
+    /// Runs `job` as a task (a timer's callback) on the executor; for a serial executor, also
+    /// counts the timer that fired as no longer pending.
+    func enqueueTimerTask(_ job: AnyPromise) {
+        switch self {
+        case .serial(let s): s.enqueueTask(job, timerFired: true)
+        case .other(let b): b.executor.enqueue { job.run() }
+        }
+    }
+
+    func timerStarted() {
+        if case .serial(let s) = self { s.timerStarted() }
+    }
+
+    func timerCancelled() {
+        if case .serial(let s) = self { s.timerCancelled() }
+    }
+}
+
+/// Holds an executor that is not a `SerialPromiseExecutor`.
+final class ExecutorBox: Sendable {
+    let executor: any PromiseExecutor
+    init(_ executor: any PromiseExecutor) { self.executor = executor }
+}
+
+/// A serial executor with JavaScript's event loop: a queue of jobs (microtasks: promise
+/// reactions) and a queue of tasks (timer callbacks), drained on one thread at a time.
 ///
-/// Enqueueing onto an idle executor costs one dispatch to start a drain; every job enqueued while
-/// the executor is draining (the usual case for a chain, where each handler settles the next
-/// promise) is only appended to the queue: no dispatch, no thread hop. That makes a `then` hop
-/// cheaper than a raw `DispatchQueue.async` hop, while keeping a strict FIFO order, which is what
-/// gives the interpreter JavaScript's deterministic microtask order.
-public final class SerialPromiseExecutor: PromiseExecutor {
+/// A drain runs every ready job, then one task, then every job again, and so on, so the jobs a
+/// timer's callback makes all run before the next timer's callback, as in node. Enqueueing onto
+/// an idle executor costs one dispatch to start a drain; a job enqueued while it drains (the usual
+/// case for a chain, where each handler settles the next promise) is only appended to an array:
+/// no dispatch, no thread hop, no allocation. Order is strictly FIFO within each queue.
+public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
     private struct Queue {
-        var jobs: [@Sendable () -> Void] = []
-        /// Tasks (timers that fired), run one at a time, each after every ready job.
-        var tasks: [@Sendable () -> Void] = []
+        var jobs = ContiguousArray<AnyPromise>()
+        var tasks = ContiguousArray<AnyPromise>()
         var taskHead = 0
         var draining = false
+        var pendingTimers = 0
         /// Threads in `waitUntilIdle`, signalled when a drain ends.
         var idleWaiters: [DispatchSemaphore] = []
+        /// Threads in `waitUntilQuiescent`, signalled when nothing is left at all.
+        var quiescentWaiters: [DispatchSemaphore] = []
+
+        var quiescent: Bool { !draining && pendingTimers == 0 }
     }
 
     private let state = Locked(Queue())
@@ -56,33 +133,66 @@ public final class SerialPromiseExecutor: PromiseExecutor {
         self.queue = DispatchQueue(label: label)
     }
 
-    /// Appends the job; starts a drain only when the executor was idle.
+    /// Itself: promises hand it their jobs directly.
+    public var asSerialPromiseExecutor: SerialPromiseExecutor? { self }
+
+    /// Appends the job (a microtask); starts a drain only when the executor was idle.
     public func enqueue(_ job: @escaping @Sendable () -> Void) {
+        enqueueJob(ClosureJob(job))
+    }
+
+    @inline(__always)
+    func enqueueJob(_ job: AnyPromise) {
+        if drainThread.load(ordering: .relaxed) == currentThreadToken() {
+            // On the draining thread (a job enqueueing the next): no lock.
+            local.append(job)
+            return
+        }
         let startDrain = state.withLock { q -> Bool in
             q.jobs.append(job)
             if q.draining { return false }
             q.draining = true
             return true
         }
-        if startDrain {
-            queue.async { self.drain() }
-        }
+        if startDrain { queue.async { self.drain() } }
     }
 
-    /// Appends a task; starts a drain only when the executor was idle. The drain runs it after
-    /// every job that is ready, and runs every job it makes before the next task, as a
-    /// JavaScript event loop runs its microtasks between two timers.
-    public func enqueueTask(_ task: @escaping @Sendable () -> Void) {
+    /// Appends a task: it runs once no job is ready, after the tasks before it.
+    func enqueueTask(_ task: AnyPromise, timerFired: Bool) {
         let startDrain = state.withLock { q -> Bool in
             q.tasks.append(task)
+            if timerFired { q.pendingTimers -= 1 }
             if q.draining { return false }
             q.draining = true
             return true
         }
-        if startDrain {
-            queue.async { self.drain() }
-        }
+        if startDrain { queue.async { self.drain() } }
     }
+
+    /// Runs `task` as a task (a macrotask, as a timer callback is): after every job ready now.
+    public func enqueueTask(_ task: @escaping @Sendable () -> Void) {
+        enqueueTask(ClosureJob(task), timerFired: false)
+    }
+
+    func timerStarted() {
+        state.withLock { $0.pendingTimers += 1 }
+    }
+
+    func timerCancelled() {
+        var waiters: [DispatchSemaphore] = []
+        state.withLock { q in
+            q.pendingTimers -= 1
+            if q.quiescent { swap(&waiters, &q.quiescentWaiters) }
+        }
+        for w in waiters { w.signal() }
+    }
+
+    /// The timers (`delay`, `timeout`, `retry` waits) whose callbacks will run on this executor
+    /// and that have neither fired nor been cleared.
+    public var pendingTimers: Int { state.withLock { $0.pendingTimers } }
+
+    /// True while a job or task is queued or running, or a timer is pending.
+    public var hasPendingWork: Bool { state.withLock { !$0.quiescent } }
 
     /// Waits, from a thread that is not running one of this executor's jobs, until no job is
     /// queued or running, or until `timeout` has passed; returns true when the executor went
@@ -96,19 +206,43 @@ public final class SerialPromiseExecutor: PromiseExecutor {
         return !busy || signal.wait(timeout: .now() + timeout) == .success
     }
 
-    /// True when called from a job running on this executor.
-    public var isCurrent: Bool {
-        drainThread.withLock { $0 } == currentThreadToken()
+    /// Waits, from a thread that is not running one of this executor's jobs, until no job and
+    /// no task is queued or running and no timer of this executor is pending (as node waits
+    /// before it exits), or until `timeout` has passed; returns true when that happened.
+    public func waitUntilQuiescent(timeout: DispatchTimeInterval) -> Bool {
+        let signal = DispatchSemaphore(value: 0)
+        let busy = state.withLock { q -> Bool in
+            if !q.quiescent { q.quiescentWaiters.append(signal) }
+            return !q.quiescent
+        }
+        return !busy || signal.wait(timeout: .now() + timeout) == .success
     }
 
-    private let drainThread = Locked<UInt>(0)
+    /// True when called from a job running on this executor.
+    public var isCurrent: Bool {
+        drainThread.load(ordering: .relaxed) == currentThreadToken()
+    }
+
+    /// The thread running a drain, or 0. Only that thread ever finds its own token here, so it
+    /// alone uses `local`.
+    private let drainThread = Atomic<UInt>(0)
+    /// Jobs enqueued by the draining thread itself; only that thread touches it, and drains hand
+    /// over from thread to thread under the lock (`draining`).
+    @exclusivity(unchecked) private var local = ContiguousArray<AnyPromise>()
 
     private func drain() {
-        drainThread.withLock { $0 = currentThreadToken() }
-        var batch: [@Sendable () -> Void] = []
+        drainThread.store(currentThreadToken(), ordering: .relaxed)
+        var batch = ContiguousArray<AnyPromise>()
         while true {
+            if !local.isEmpty {
+                swap(&batch, &local)
+                for job in batch { job.run() }
+                batch.removeAll(keepingCapacity: true)
+                continue
+            }
             var waiters: [DispatchSemaphore] = []
-            var task: (@Sendable () -> Void)? = nil
+            var quiet: [DispatchSemaphore] = []
+            var task: AnyPromise? = nil
             let more = state.withLock { q -> Bool in
                 if !q.jobs.isEmpty {
                     swap(&batch, &q.jobs)
@@ -124,21 +258,23 @@ public final class SerialPromiseExecutor: PromiseExecutor {
                     return true
                 }
                 q.draining = false
+                drainThread.store(0, ordering: .relaxed)
                 swap(&waiters, &q.idleWaiters)
+                if q.pendingTimers == 0 { swap(&quiet, &q.quiescentWaiters) }
                 return false
             }
             if !more {
                 for w in waiters { w.signal() }
-                break
+                for w in quiet { w.signal() }
+                return
             }
             if let task {
-                task()
-                continue
+                task.run()
+            } else {
+                for job in batch { job.run() }
+                batch.removeAll(keepingCapacity: true)
             }
-            for job in batch { job() }
-            batch.removeAll(keepingCapacity: true)
         }
-        drainThread.withLock { $0 = 0 }
     }
 }
 
@@ -156,7 +292,7 @@ public enum PromiseExecutors {
     /// an executor run here, in FIFO order.
     public static let main = SerialPromiseExecutor(label: "vow.promises.main")
 
-    /// The queue that runs timers (`delay`, `timeout`, `retry` back-off). Timer callbacks only
-    /// settle promises; handlers still run on the promise's executor.
+    /// The queue the timer scheduler runs on. Timer callbacks only hand a task to the executor
+    /// of the promise they settle; handlers run there.
     static let timers = DispatchQueue(label: "vow.promises.timers")
 }

@@ -11,68 +11,81 @@ import Synchronization
 /// settles as the returned promise does. Adoption costs two executor turns, as it does in
 /// JavaScript, so that a program prints in the same order as its JavaScript twin.
 ///
-/// All methods are thread-safe.
-public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
-    typealias Reaction = @Sendable (Result<T, any Error>) -> Void
+/// All methods are thread-safe. A derived promise is itself the job that runs its handler, so a
+/// `then` hop allocates one object (and the handler's captures, if any).
+public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
+    enum State {
+        /// The first reaction (further ones are in `extra`) and what this promise waits on, for
+        /// cancellation (further upstream promises are in `extra` too).
+        case pending(first: AnyPromise?, upstream: AnyPromise?)
+        case settled(Result<T, any Error>)
+    }
 
-    private enum Reactions {
-        case none
-        case one(Reaction)
-        case many([Reaction])
 
-        mutating func append(_ r: @escaping Reaction) {
-            switch self {
-            case .none: self = .one(r)
-            case .one(let first): self = .many([first, r])
-            case .many(var all):
-                self = .none
-                all.append(r)
-                self = .many(all)
-            }
+    /// The executor handlers run on when the caller names none.
+    final let execRef: ExecutorRef
+    /// What few promises need: id and name, more reactions, more upstream, cancel handlers.
+    /// Under `lock`.
+    @exclusivity(unchecked) final var extra: PromiseExtra?
+    /// Guards the fields around it. Before `state`: a noncopyable field after a field of
+    /// generic size crashes swift 6.3.1 when a client is optimised across modules.
+    final let lock = SpinLock()
+    /// Promises that wait on this one (saturating: a promise with 65,535 dependents is never
+    /// cancelled by theirs). Under `lock`.
+    @exclusivity(unchecked) final var dependents: UInt16 = 0
+    /// Under `lock`; immutable once settled.
+    @exclusivity(unchecked) final var state: State
+
+    /// The id observers see (0 when no observer was installed at creation).
+    public final override var id: Int { lock.withLock { extra?.id ?? 0 } }
+    /// A name for debugging and tracing, e.g. the stage that made the promise.
+    public final override var name: String? { lock.withLock { extra?.name } }
+
+    /// The id, for an event: 0 (and no lock taken) while no observer is installed.
+    @inline(__always)
+    final var observedID: Int { PromiseObservation.isActive ? id : 0 }
+
+    /// The executor handlers run on when the caller names none.
+    public final var executor: any PromiseExecutor { execRef.executor }
+
+    /// A promise waiting on `parent` (nil for a source), which must count it as a dependent.
+    /// `silent` leaves the `created` event to the caller.
+    init(name: String?, execRef: ExecutorRef, parent: AnyPromise?, attributes: (any Sendable)? = nil, silent: Bool = false) {
+        self.execRef = execRef
+        self.state = .pending(first: nil, upstream: parent)
+        let observed = PromiseObservation.isActive
+        if observed || name != nil {
+            self.extra = PromiseExtra(id: observed ? PromiseObservation.takeID() : 0, name: name)
+        }
+        super.init()
+        if observed, !silent, let id = extra?.id, id != 0 {
+            PromiseObservation.emit(.created(id: id, parents: parent.map { [$0.id] } ?? [], name: name, attributes: attributes))
         }
     }
 
-    private struct Storage {
-        var result: Result<T, any Error>? = nil
-        var reactions: Reactions = .none
-        /// What this promise waits on, for cancellation: almost always one promise, kept out of
-        /// an array so that a `then` hop allocates no array.
-        var upstream: AnyPromise?
-        /// Further upstream promises (combinators wait on several).
-        var moreUpstream: [AnyPromise] = []
-        var cancelHandlers: [@Sendable () -> Void] = []
-        var dependents: Int32 = 0
-        var cancelledDependents: Int32 = 0
+    /// A promise waiting on several promises (a combinator's result), counted as their dependent.
+    convenience init(name: String?, executor: any PromiseExecutor, upstream: [AnyPromise], attributes: (any Sendable)? = nil) {
+        self.init(name: name, execRef: ExecutorRef(executor), upstream: upstream, attributes: attributes)
     }
 
-    private let storage: Locked<Storage>
-    /// The executor handlers run on when the caller names none.
-    public let executor: any PromiseExecutor
-
-    init(name: String?, executor: any PromiseExecutor, upstream: [AnyPromise], attributes: (any Sendable)? = nil) {
-        var s = Storage()
-        s.upstream = upstream.first
-        s.moreUpstream = Array(upstream.dropFirst())
-        self.storage = Locked(s)
-        self.executor = executor
-        super.init(name: name)
+    /// A promise waiting on several promises (a combinator's result), counted as their dependent.
+    convenience init(name: String?, execRef: ExecutorRef, upstream: [AnyPromise], attributes: (any Sendable)? = nil) {
+        self.init(name: name, execRef: execRef, parent: upstream.first, attributes: nil, silent: true)
+        if upstream.count > 1 {
+            let more = Array(upstream.dropFirst())
+            lock.withLock { makeExtra().moreUpstream = more }
+        }
         for u in upstream { u.addDependent() }
+        let id = observedID
         if id != 0 {
             PromiseObservation.emit(.created(id: id, parents: upstream.map(\.id), name: name, attributes: attributes))
         }
     }
 
-    /// A promise waiting on one `parent` (a derived promise).
-    init(name: String?, executor: any PromiseExecutor, parent: AnyPromise, attributes: (any Sendable)? = nil) {
-        var s = Storage()
-        s.upstream = parent
-        self.storage = Locked(s)
-        self.executor = executor
-        super.init(name: name)
+    /// A promise waiting on one `parent`, counted as its dependent.
+    convenience init(name: String?, executor: any PromiseExecutor, parent: AnyPromise, attributes: (any Sendable)? = nil) {
+        self.init(name: name, execRef: ExecutorRef(executor), parent: parent, attributes: attributes)
         parent.addDependent()
-        if id != 0 {
-            PromiseObservation.emit(.created(id: id, parents: [parent.id], name: name, attributes: attributes))
-        }
     }
 
     // MARK: Making promises
@@ -84,7 +97,7 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         on executor: any PromiseExecutor = PromiseExecutors.main,
         _ body: (Resolver<T>) throws -> Void
     ) {
-        self.init(name: name, executor: executor, upstream: [], attributes: attributes)
+        self.init(name: name, execRef: ExecutorRef(executor), parent: nil, attributes: attributes)
         do {
             try body(Resolver(self))
         } catch {
@@ -97,7 +110,7 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         name: String? = nil, attributes: (any Sendable)? = nil,
         on executor: any PromiseExecutor = PromiseExecutors.main
     ) -> (promise: Promise<T>, resolver: Resolver<T>) {
-        let p = Promise(name: name, executor: executor, upstream: [], attributes: attributes)
+        let p = Promise(name: name, execRef: ExecutorRef(executor), parent: nil, attributes: attributes)
         return (p, Resolver(p))
     }
 
@@ -105,7 +118,11 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     public static func resolve(
         _ value: T, name: String? = nil, on executor: any PromiseExecutor = PromiseExecutors.main
     ) -> Promise<T> {
-        let p = Promise(name: name, executor: executor, upstream: [])
+        resolve(value, name: name, execRef: ExecutorRef(executor))
+    }
+
+    static func resolve(_ value: T, name: String? = nil, execRef: ExecutorRef) -> Promise<T> {
+        let p = Promise(name: name, execRef: execRef, parent: nil)
         p.settle(.success(value))
         return p
     }
@@ -114,7 +131,7 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     public static func reject(
         _ error: any Error, name: String? = nil, on executor: any PromiseExecutor = PromiseExecutors.main
     ) -> Promise<T> {
-        let p = Promise(name: name, executor: executor, upstream: [])
+        let p = Promise(name: name, execRef: ExecutorRef(executor), parent: nil)
         p.settle(.failure(error))
         return p
     }
@@ -122,119 +139,168 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     // MARK: State
 
     /// The outcome, or nil while pending.
-    public var result: Result<T, any Error>? { storage.withLock { $0.result } }
+    public final var result: Result<T, any Error>? {
+        lock.withLock {
+            if case .settled(let r) = state { return r }
+            return nil
+        }
+    }
 
     /// True until the promise settles.
-    public override var isPending: Bool { storage.withLock { $0.result == nil } }
+    public final override var isPending: Bool {
+        lock.withLock {
+            if case .pending = state { return true }
+            return false
+        }
+    }
+
+    /// The outcome of a promise known to have settled (its reaction is running), read without
+    /// the lock: a settled promise's state never changes again.
+    @inline(__always)
+    final var settledResult: Result<T, any Error>? {
+        if case .settled(let r) = state { return r }
+        return nil
+    }
+
+    @inline(__always)
+    final func makeExtra() -> PromiseExtra {
+        if let e = extra { return e }
+        let e = PromiseExtra()
+        extra = e
+        return e
+    }
 
     // MARK: Settling (internal: the Resolver is the public way)
 
     /// Settles once; later calls return false and change nothing.
     @discardableResult
-    func settle(_ result: Result<T, any Error>) -> Bool {
-        let reactions: Reactions? = storage.withLock { s in
-            guard s.result == nil else { return nil }
-            s.result = result
-            let r = s.reactions
-            s.reactions = .none
-            s.upstream = nil
-            if !s.moreUpstream.isEmpty { s.moreUpstream = [] }
-            if !s.cancelHandlers.isEmpty { s.cancelHandlers = [] }
-            return r
+    final func settle(_ result: Result<T, any Error>) -> Bool {
+        var first: AnyPromise? = nil
+        var more: PromiseExtra.Taken? = nil
+        let done = lock.withLock { () -> Bool in
+            guard case .pending(let f, _) = state else { return false }
+            first = f
+            state = .settled(result)
+            if let e = extra { more = e.take(); if !e.hasMeta { extra = nil } }
+            return true
         }
-        guard let reactions else { return false }
-        if id != 0 {
-            switch result {
-            case .success(let v): PromiseObservation.emit(.fulfilled(id: id, value: v))
-            case .failure(let e): PromiseObservation.emit(.rejected(id: id, error: e))
-            }
-        }
-        switch reactions {
-        case .none: break
-        case .one(let r): r(result)
-        case .many(let all): for r in all { r(result) }
-        }
+        guard done else { return false }
+        dispatch(result, first, more)
         return true
     }
 
-    /// Adds a reaction, or runs it at once if settled. Reactions themselves hop to an executor.
-    private func addReaction(_ reaction: @escaping Reaction) {
-        let settled: Result<T, any Error>? = storage.withLock { s in
-            if let r = s.result { return r }
-            s.reactions.append(reaction)
+    /// After settling: tells observers, and schedules the reactions in attachment order.
+    @inline(__always)
+    final func dispatch(_ result: Result<T, any Error>, _ first: AnyPromise?, _ more: PromiseExtra.Taken?) {
+        if PromiseObservation.isActive {
+            let id = self.id
+            if id != 0 {
+                switch result {
+                case .success(let v): PromiseObservation.emit(.fulfilled(id: id, value: v))
+                case .failure(let e): PromiseObservation.emit(.rejected(id: id, error: e))
+                }
+            }
+        }
+        first?.schedule()
+        if let more { for r in more.reactions { r.schedule() } }
+    }
+
+    /// Adds a reaction job, or schedules it at once if settled; `dependent` counts it as a
+    /// promise that waits on this one.
+    @inline(__always)
+    final func addReaction(_ job: AnyPromise, dependent: Bool) {
+        let settled = lock.withLock { () -> Bool in
+            if dependent, dependents != .max { dependents &+= 1 }
+            guard case .pending(let f, let up) = state else { return true }
+            if f == nil {
+                state = .pending(first: job, upstream: up)
+            } else {
+                makeExtra().moreReactions.append(job)
+            }
+            return false
+        }
+        if settled { job.schedule() }
+    }
+
+    /// Schedules this promise as a job (a derived promise running its handler).
+    override final func schedule() { execRef.enqueue(self) }
+
+    /// For a derived promise about to run its handler: the promise it waits on, or nil when it
+    /// has settled already (it was cancelled).
+    @inline(__always)
+    final func parentForRun() -> AnyPromise? {
+        lock.withLock {
+            if case .pending(_, let up) = state { return up }
             return nil
         }
-        if let settled { reaction(settled) }
     }
 
     /// Calls `body` with the outcome on `executor` once settled. Derives no promise and does not
     /// count as a dependent for cancellation.
-    public func whenSettled(
+    public final func whenSettled(
         on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        let ex = executor ?? self.executor
+        let ex = executor.map(ExecutorRef.init) ?? execRef
+        let id = observedID
         if id != 0 { PromiseObservation.emit(.handlerAttached(id: id, child: 0)) }
-        addReaction { r in ex.enqueue { body(r) } }
+        addReaction(ObserverJob(source: self, execRef: ex, body, step: { $0.react() }), dependent: false)
     }
 
     /// Settles `target` as this promise settles, on `executor`: the adoption step.
-    func forward(to target: Promise<T>, on executor: any PromiseExecutor) {
-        addReaction { r in executor.enqueue { target.settle(r) } }
-    }
-
-    /// A promise that settles in the same instant as this one, with the outcome passed through
-    /// `transform`: no job, no turn. For a host that reshapes an outcome without changing when
-    /// anything runs (the keys of a keyed `all`, an error given its origin), which a `then`
-    /// would delay by one turn. `transform` runs on whatever thread settles this promise, so it
-    /// must only compute. Cancelling the relay cancels this promise as a `then` would.
-    public func relay<U>(
-        name: String? = nil, _ transform: @escaping @Sendable (Result<T, any Error>) -> Result<U, any Error>
-    ) -> Promise<U> {
-        let child = Promise<U>(name: name, executor: executor, parent: self)
-        addReaction { r in child.settle(transform(r)) }
-        return child
+    final func forward(to target: Promise<T>, on executor: ExecutorRef) {
+        addReaction(AdoptJob(inner: self, child: target, execRef: executor, attached: true, step: { $0.react() }), dependent: false)
     }
 
     // MARK: Cancellation internals
 
-    override func cancelLocally(reason: String) -> [AnyPromise] {
-        let taken: (upstream: [AnyPromise], handlers: [@Sendable () -> Void])? = storage.withLock { s in
-            guard s.result == nil else { return nil }
-            var u = s.moreUpstream
-            if let first = s.upstream { u.append(first) }
-            let h = s.cancelHandlers
-            s.upstream = nil
-            s.moreUpstream = []
-            s.cancelHandlers = []
-            return (u, h)
+    override final func cancelLocally(reason: String) -> [AnyPromise] {
+        var first: AnyPromise? = nil
+        var upstream: AnyPromise? = nil
+        var more: PromiseExtra.Taken? = nil
+        let result: Result<T, any Error> = .failure(PromiseCancelledError(reason: reason))
+        let done = lock.withLock { () -> Bool in
+            guard case .pending(let f, let up) = state else { return false }
+            first = f
+            upstream = up
+            state = .settled(result)
+            if let e = extra { more = e.take(); if !e.hasMeta { extra = nil } }
+            return true
         }
-        guard let taken else { return [] }
+        guard done else { return [] }
+        let id = observedID
         if id != 0 { PromiseObservation.emit(.cancelled(id: id)) }
-        settle(.failure(PromiseCancelledError(reason: reason)))
-        for h in taken.handlers { h() }
-        return taken.upstream
+        dispatch(result, first, more)
+        var ups: [AnyPromise] = []
+        if let more {
+            for h in more.cancelHandlers { h() }
+            ups = more.upstream
+        }
+        if let upstream { ups.append(upstream) }
+        return ups
     }
 
-    override func dependentWasCancelled() -> Bool {
-        storage.withLock { s in
-            s.cancelledDependents += 1
-            return s.result == nil && s.cancelledDependents >= s.dependents
+    override final func dependentWasCancelled() -> Bool {
+        lock.withLock {
+            guard case .pending = state else { return false }
+            let e = makeExtra()
+            e.cancelledDependents &+= 1
+            return dependents != .max && e.cancelledDependents >= UInt32(dependents)
         }
     }
 
-    override func addDependent() {
-        storage.withLock { $0.dependents += 1 }
+    override final func addDependent() {
+        lock.withLock { if dependents != .max { dependents &+= 1 } }
     }
 
     /// Registers work to stop when this promise is cancelled; runs it at once if it already was.
-    func onCancel(_ handler: @escaping @Sendable () -> Void) {
-        let runNow: Bool = storage.withLock { s in
-            if let r = s.result {
+    final func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        let runNow: Bool = lock.withLock {
+            if case .settled(let r) = state {
                 if case .failure(let e) = r, e is PromiseCancelledError { return true }
                 return false
             }
-            s.cancelHandlers.append(handler)
+            makeExtra().cancelHandlers.append(handler)
             return false
         }
         if runNow { handler() }
@@ -243,71 +309,73 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// Replaces what this promise waits on (adoption), for cancellation to follow; false, and
     /// nothing replaced, when this promise has already settled (each of `promises` then counts
     /// this one as a dependent that has gone, for the caller to release).
-    func setUpstream(_ promises: [AnyPromise]) -> Bool {
-        for p in promises { p.addDependent() }
-        return storage.withLock { s in
-            guard s.result == nil else { return false }
-            s.upstream = promises.first
-            s.moreUpstream = Array(promises.dropFirst())
+    final func setUpstream(_ inner: AnyPromise) -> Bool {
+        inner.addDependent()
+        return lock.withLock {
+            guard case .pending(let f, _) = state else { return false }
+            state = .pending(first: f, upstream: inner)
+            if let e = extra, !e.moreUpstream.isEmpty { e.moreUpstream = [] }
             return true
         }
     }
 
     /// The reason this promise was cancelled with, or nil when it was not cancelled.
-    var cancellationReason: String? {
+    final var cancellationReason: String? {
         guard case .failure(let e as PromiseCancelledError)? = result else { return nil }
         return e.reason
     }
 
     // MARK: Deriving
 
-    /// Makes the derived promise of a handler, settled by `react` on `executor`. `react` does
-    /// not run when the derived promise has already settled (it was cancelled): a cancelled
-    /// stage runs no handler, since what the handler would start has no one to go to.
-    func derive<U>(
-        name: String?, attributes: (any Sendable)?, on executor: (any PromiseExecutor)?,
-        _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, any PromiseExecutor) -> Void
-    ) -> Promise<U> {
-        attach(name: name, attributes: attributes, on: executor) { child, ex in
-            { r in ex.enqueue { if child.isPending { react(r, child, ex) } } }
-        }
-    }
-
-    /// Makes the derived promise and attaches the reaction that `make` builds for it. The hot
-    /// paths (`then`) build their reaction here directly, so that it captures the handler itself:
-    /// one closure context per hop instead of two.
+    /// Attaches `child`, a derived promise whose parent is this one, as a reaction.
     @inline(__always)
-    func attach<U>(
-        name: String?, attributes: (any Sendable)?, on executor: (any PromiseExecutor)?,
-        _ make: (Promise<U>, any PromiseExecutor) -> Reaction
-    ) -> Promise<U> {
-        let ex = executor ?? self.executor
-        let child = Promise<U>(name: name, executor: ex, parent: self, attributes: attributes)
-        if id != 0 || child.id != 0 { PromiseObservation.emit(.handlerAttached(id: id, child: child.id)) }
-        addReaction(make(child, ex))
+    final func attach<U>(_ child: Promise<U>) -> Promise<U> {
+        if PromiseObservation.isActive {
+            let (id, childID) = (self.id, child.id)
+            if id != 0 || childID != 0 { PromiseObservation.emit(.handlerAttached(id: id, child: childID)) }
+        }
+        addReaction(child, dependent: true)
         return child
     }
 
+    @inline(__always)
+    final func ref(_ executor: (any PromiseExecutor)?) -> ExecutorRef {
+        if let executor { return ExecutorRef(executor) }
+        return execRef
+    }
+
+    /// Makes the derived promise of a handler, settled by `react` on its executor. `react` does
+    /// not run when the derived promise has already settled (it was cancelled): a cancelled
+    /// stage runs no handler, since what the handler would start has no one to go to.
+    final func derive<U>(
+        name: String?, attributes: (any Sendable)?, on executor: (any PromiseExecutor)?,
+        _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void
+    ) -> Promise<U> {
+        attach(ReactingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, react,
+                                     step: { $0.reactNow() }))
+    }
+
     /// Settles `child` with the handler's returned promise: adopts it, two turns later.
-    static func adopt<U>(_ child: Promise<U>, _ inner: Promise<U>, on executor: any PromiseExecutor) {
+    static func adopt<U>(_ child: Promise<U>, _ inner: Promise<U>, on executor: ExecutorRef) {
         if inner === child {
             child.settle(.failure(PromiseCycleError()))
             return
         }
-        guard child.setUpstream([inner]) else {
+        guard child.setUpstream(inner) else {
             // The adopter was cancelled while its handler ran: nothing waits for `inner` now.
             inner.releaseAsDependent(reason: child.cancellationReason ?? "cancelled")
             return
         }
-        if child.id != 0 { PromiseObservation.emit(.adopted(id: child.id, adopted: inner.id)) }
+        let childID = child.observedID
+        if childID != 0 { PromiseObservation.emit(.adopted(id: childID, adopted: inner.id)) }
         // JavaScript's PromiseResolveThenableJob: one turn to call `then` on the inner promise,
         // one more for that reaction to run.
-        executor.enqueue { inner.forward(to: child, on: executor) }
+        executor.enqueue(AdoptJob(inner: inner, child: child, execRef: executor, attached: false, step: { $0.react() }))
     }
 
     /// Runs `body` with the value when this promise fulfils; the derived promise adopts the
     /// promise `body` returns. A rejection passes through untouched; a throw rejects.
-    public func then<U>(
+    public final func then<U>(
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (T) throws -> Promise<U>
     ) -> Promise<U> {
@@ -324,29 +392,24 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// Runs `body` with the value when this promise fulfils; the derived promise fulfils with
     /// what it returns (rejects with what it throws). A rejection passes through untouched.
     @_disfavoredOverload
-    public func then<U>(
+    public final func then<U>(
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (T) throws -> U
     ) -> Promise<U> {
-        attach(name: name, attributes: attributes, on: executor) { child, ex in
-            { r in
-                ex.enqueue {
-                    guard child.isPending else { return }
-                    switch r {
-                    case .success(let v):
-                        do { child.settle(.success(try body(v))) } catch { child.settle(.failure(error)) }
-                    case .failure(let e):
-                        child.settle(.failure(e))
-                    }
-                }
-            }
-        }
+        MappingPromise<T, U>.registerStep()
+        return attach(MappingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, body))
+    }
+
+    /// `then` with a plain value, on an executor already held.
+    final func then<U>(execRef: ExecutorRef, _ body: @escaping @Sendable (T) throws -> U) -> Promise<U> {
+        MappingPromise<T, U>.registerStep()
+        return attach(MappingPromise<T, U>(name: nil, execRef: execRef, parent: self, attributes: nil, body))
     }
 
     /// JavaScript's `catch`: on rejection, `body` recovers with a promise to adopt (the chain
     /// continues fulfilled if it fulfils) or throws to pass a rejection on. A fulfilment passes
     /// through untouched.
-    public func recover(
+    public final func recover(
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (any Error) throws -> Promise<T>
     ) -> Promise<T> {
@@ -361,7 +424,7 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     /// `recover` with a plain value: the chain continues fulfilled with what `body` returns.
     @_disfavoredOverload
-    public func recover(
+    public final func recover(
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (any Error) throws -> T
     ) -> Promise<T> {
@@ -377,7 +440,10 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// Runs `body` on both paths and passes the original outcome through, after the promise
     /// `body` returns has settled, unless `body` throws or that promise rejects: then that
     /// rejection passes on instead (JavaScript's `finally`).
-    public func finally<U>(
+    ///
+    /// The turns are JavaScript's: `p.finally(f)` is `p.then(v => f().then(() => v),
+    /// e => f().then(() => { throw e }))`, whose returned promise the derived one adopts.
+    public final func finally<U>(
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable () throws -> Promise<U>
     ) -> Promise<T> {
@@ -387,34 +453,30 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
                 child.settle(.failure(error))
                 return
             }
-            let passed = inner.then(on: ex) { _ -> Promise<T> in
-                switch r {
-                case .success(let v): return .resolve(v, on: ex)
-                case .failure(let e): return .reject(e, on: ex)
-                }
-            }
+            let passed = inner.then(execRef: ex) { _ -> T in try r.get() }
             Promise<T>.adopt(child, passed, on: ex)
         }
     }
 
-    /// `finally` with a plain side effect.
+    /// `finally` with a plain side effect. It takes JavaScript's turns too: `p.finally(() => f())`
+    /// settles two turns after `f` runs, as if `f` had returned an already fulfilled promise.
     @_disfavoredOverload
-    public func finally(
+    public final func finally(
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable () throws -> Void
     ) -> Promise<T> {
-        derive(name: name, attributes: attributes, on: executor) { r, child, _ in
-            do {
-                try body()
-                child.settle(r)
-            } catch {
+        derive(name: name, attributes: attributes, on: executor) { r, child, ex in
+            do { try body() } catch {
                 child.settle(.failure(error))
+                return
             }
+            let passed = Promise<Void>.resolve((), execRef: ex).then(execRef: ex) { _ -> T in try r.get() }
+            Promise<T>.adopt(child, passed, on: ex)
         }
     }
 
     /// Observes the outcome without changing it (unless `body` throws, which rejects).
-    public func tap(
+    public final func tap(
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (Result<T, any Error>) throws -> Void
     ) -> Promise<T> {
@@ -425,6 +487,197 @@ public final class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
             } catch {
                 child.settle(.failure(error))
             }
+        }
+    }
+}
+
+/// What few promises need, kept out of the promise itself: reactions after the first, upstream
+/// promises after the first, cancel handlers, and the count of cancelled dependents. Guarded by
+/// the lock of the promise that holds it.
+final class PromiseExtra {
+    let id: Int
+    let name: String?
+    var moreReactions: [AnyPromise] = []
+    var moreUpstream: [AnyPromise] = []
+    var cancelHandlers: [@Sendable () -> Void] = []
+    var cancelledDependents: UInt32 = 0
+
+    init(id: Int = 0, name: String? = nil) {
+        self.id = id
+        self.name = name
+    }
+
+    /// True when it must outlive settling (it holds the id or name).
+    var hasMeta: Bool { id != 0 || name != nil }
+
+    /// What settling takes out.
+    struct Taken {
+        var reactions: [AnyPromise]
+        var upstream: [AnyPromise]
+        var cancelHandlers: [@Sendable () -> Void]
+    }
+
+    /// Empties the lists, for a promise that settles, and returns what they held.
+    func take() -> Taken {
+        defer {
+            moreReactions = []
+            moreUpstream = []
+            cancelHandlers = []
+        }
+        return Taken(reactions: moreReactions, upstream: moreUpstream, cancelHandlers: cancelHandlers)
+    }
+}
+
+/// The promise `then { value }` derives: it is its own job, and calls `body` with the parent's
+/// value when it runs, through the step `then` registered, specialized for `T` and `U` (see
+/// `SpecializedSteps`): it keeps no closure of its own, so that a hop takes 80 bytes.
+final class MappingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
+    let body: @Sendable (T) throws -> U
+
+    init(name: String?, execRef: ExecutorRef, parent: Promise<T>, attributes: (any Sendable)?,
+         _ body: @escaping @Sendable (T) throws -> U) {
+        self.body = body
+        super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
+    }
+
+    /// Registers the specialized step of this class; called where `then` is specialized.
+    @inline(__always)
+    static func registerStep() {
+        SpecializedSteps.register(SpecializedSteps.key(MappingPromise<T, U>.self)) {
+            { unsafeDowncast($0, to: MappingPromise<T, U>.self).react() }
+        }
+    }
+
+    override func run() {
+        if let box = SpecializedSteps.find(SpecializedSteps.key(type(of: self))) {
+            box.step(self)
+        } else {
+            runUnspecialized()
+        }
+    }
+
+    /// Out of line, so that `run` itself touches no generic type (an unspecialized function
+    /// looks up the metadata it may need on entry).
+    @inline(never)
+    func runUnspecialized() { react() }
+
+    @inline(__always)
+    func react() {
+        guard let p = parentForRun() else { return }
+        guard let r = unsafeDowncast(p, to: Promise<T>.self).settledResult else { return }
+        switch r {
+        case .success(let v):
+            do { settle(.success(try body(v))) } catch { settle(.failure(error)) }
+        case .failure(let e):
+            settle(.failure(e))
+        }
+    }
+}
+
+/// The promise `then(resolving:)` derives (the interpreter's stages).
+final class ResolvingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
+    let body: @Sendable (T) throws -> Resolution<U>
+    let step: @Sendable (ResolvingPromise<T, U>) -> Void
+
+    init(name: String?, execRef: ExecutorRef, parent: Promise<T>, attributes: (any Sendable)?,
+         _ body: @escaping @Sendable (T) throws -> Resolution<U>,
+         step: @escaping @Sendable (ResolvingPromise<T, U>) -> Void) {
+        self.body = body
+        self.step = step
+        super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
+    }
+
+    override func run() { step(self) }
+
+    @inline(__always)
+    func react() {
+        guard let p = parentForRun() else { return }
+        guard let r = unsafeDowncast(p, to: Promise<T>.self).settledResult else { return }
+        switch r {
+        case .success(let v):
+            do {
+                switch try body(v) {
+                case .value(let u): settle(.success(u))
+                case .promise(let q): Promise<U>.adopt(self, q, on: execRef)
+                }
+            } catch { settle(.failure(error)) }
+        case .failure(let e):
+            settle(.failure(e))
+        }
+    }
+}
+
+/// The promise every other handler derives: `react` gets the parent's outcome.
+final class ReactingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
+    let react: @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void
+    let step: @Sendable (ReactingPromise<T, U>) -> Void
+
+    init(name: String?, execRef: ExecutorRef, parent: Promise<T>, attributes: (any Sendable)?,
+         _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void,
+         step: @escaping @Sendable (ReactingPromise<T, U>) -> Void) {
+        self.react = react
+        self.step = step
+        super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
+    }
+
+    override func run() { step(self) }
+
+    @inline(__always)
+    func reactNow() {
+        guard let p = parentForRun() else { return }
+        guard let r = unsafeDowncast(p, to: Promise<T>.self).settledResult else { return }
+        react(r, self, execRef)
+    }
+}
+
+/// `whenSettled`'s job: calls `body` with the source's outcome.
+final class ObserverJob<T: Sendable>: ReactionJob, @unchecked Sendable {
+    let source: Promise<T>
+    let body: @Sendable (Result<T, any Error>) -> Void
+    let step: @Sendable (ObserverJob<T>) -> Void
+
+    init(source: Promise<T>, execRef: ExecutorRef, _ body: @escaping @Sendable (Result<T, any Error>) -> Void,
+         step: @escaping @Sendable (ObserverJob<T>) -> Void) {
+        self.source = source
+        self.body = body
+        self.step = step
+        super.init(execRef: execRef)
+    }
+
+    override func run() { step(self) }
+
+    @inline(__always)
+    func react() {
+        if let r = source.settledResult { body(r) }
+    }
+}
+
+/// Adoption, JavaScript's PromiseResolveThenableJob and the reaction it attaches: run once, it
+/// attaches itself to `inner`; run again when `inner` settles, it settles `child` likewise.
+final class AdoptJob<T: Sendable>: ReactionJob, @unchecked Sendable {
+    let inner: Promise<T>
+    let child: Promise<T>
+    let step: @Sendable (AdoptJob<T>) -> Void
+    @exclusivity(unchecked) var attached: Bool
+
+    init(inner: Promise<T>, child: Promise<T>, execRef: ExecutorRef, attached: Bool,
+         step: @escaping @Sendable (AdoptJob<T>) -> Void) {
+        self.inner = inner
+        self.child = child
+        self.attached = attached
+        self.step = step
+        super.init(execRef: execRef)
+    }
+
+    override func run() { step(self) }
+
+    @inline(__always)
+    func react() {
+        if !attached {
+            attached = true
+            inner.addReaction(self, dependent: false)
+        } else if let r = inner.settledResult {
+            child.settle(r)
         }
     }
 }
@@ -453,7 +706,7 @@ public struct Resolver<T: Sendable>: Sendable {
 
     /// Resolves with another promise: this promise adopts it and settles as it does.
     public func adopt(_ other: Promise<T>) {
-        Promise<T>.adopt(promise, other, on: promise.executor)
+        Promise<T>.adopt(promise, other, on: promise.execRef)
     }
 
     /// Registers work to stop when the promise is cancelled (abort a request, clear a timer,
@@ -485,24 +738,8 @@ extension Promise {
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         resolving body: @escaping @Sendable (T) throws -> Resolution<U>
     ) -> Promise<U> {
-        attach(name: name, attributes: attributes, on: executor) { child, ex in
-            { r in
-                ex.enqueue {
-                    guard child.isPending else { return }
-                    switch r {
-                    case .success(let v):
-                        do {
-                            switch try body(v) {
-                            case .value(let u): child.settle(.success(u))
-                            case .promise(let p): Promise<U>.adopt(child, p, on: ex)
-                            }
-                        } catch { child.settle(.failure(error)) }
-                    case .failure(let e):
-                        child.settle(.failure(e))
-                    }
-                }
-            }
-        }
+        attach(ResolvingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, body,
+                                      step: { $0.react() }))
     }
 
     /// `recover` whose handler returns a value or a promise (see `Resolution`).

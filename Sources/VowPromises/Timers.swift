@@ -8,19 +8,21 @@ extension Promise {
         on executor: any PromiseExecutor = PromiseExecutors.main
     ) -> Promise<T> {
         let (p, resolver) = Promise<T>.pending(name: name, on: executor)
-        let timer = OneShotTimer(after: seconds, on: executor) { resolver.fulfill(value) }
+        let timer = OneShotTimer(after: seconds, on: p.execRef) { resolver.fulfill(value) }
         resolver.onCancel { timer.cancel() }
         return p
     }
 
     /// Settles as this promise does, unless `seconds` pass first: then rejects with
-    /// `PromiseTimeoutError` and cancels this promise (and so everything upstream of it).
+    /// `PromiseTimeoutError` and cancels this promise (and so everything upstream of it). With
+    /// `cancelsUpstream: false` it only rejects, and leaves this promise running.
     public func timeout(
         _ seconds: Double, name: String? = "timeout", on executor: (any PromiseExecutor)? = nil,
         cancelsUpstream: Bool = true
     ) -> Promise<T> {
-        let ex = executor ?? self.executor
-        let result = Promise<T>(name: name, executor: ex, parent: self)
+        let ex = ref(executor)
+        let result = Promise<T>(name: name, execRef: ex, parent: self)
+        self.addDependent()
         let timer = OneShotTimer(after: seconds, on: ex) { [weak result] in
             guard let result else { return }
             if result.settle(.failure(PromiseTimeoutError(seconds: seconds))), cancelsUpstream {
@@ -29,7 +31,7 @@ extension Promise {
         }
         result.onCancel { timer.cancel() }
         self.forward(to: result, on: ex)
-        result.whenSettled(on: ex) { _ in timer.cancel() }
+        result.whenSettled(on: ex.executor) { _ in timer.cancel() }
         return result
     }
 }
@@ -105,154 +107,162 @@ public enum RetryDecision: Sendable, Equatable {
     case stop
 }
 
-/// A one-shot timer that can really be cleared: cancelling it releases the callback at once.
+/// A one-shot timer that can really be cleared: cancelling it takes it out of the scheduler at
+/// once (its callback is released and never runs) instead of leaving it queued until its deadline.
 ///
-/// Every timer shares one scheduler, ordered by deadline and then by the order the timers were
-/// set, as node's timers are. A timer that fires is handed to its executor as a task, so every
-/// job that is ready runs before it, and every job it makes runs before the next timer's task.
+/// When it fires, its callback runs as a task on the executor it names (after every job that is
+/// ready there), and timers due at the same time fire in the order they were set, as in node.
 final class OneShotTimer: @unchecked Sendable {
-    fileprivate let deadline: UInt64
-    fileprivate let sequence: UInt64
-    fileprivate let executor: any PromiseExecutor
-    /// The callback until the timer fires or is cleared; nil after.
-    fileprivate let fire: Locked<(@Sendable () -> Void)?>
+    let deadline: UInt64
+    let sequence: UInt64
+    let execRef: ExecutorRef
+    /// Under the scheduler's lock: the callback until the timer fires or is cleared, and the
+    /// timer's place in the heap (-1 when out of it).
+    var fire: (@Sendable () -> Void)?
+    var heapIndex = -1
 
-    /// Sets the timer; `fire` runs once, as a task on `executor`, after `seconds`.
-    init(after seconds: Double, on executor: any PromiseExecutor, _ fire: @escaping @Sendable () -> Void) {
-        let nanos = seconds.isFinite ? UInt64(max(0, min(seconds, 1e9)) * 1e9) : UInt64(1e18)
-        self.deadline = DispatchTime.now().uptimeNanoseconds &+ nanos
-        self.executor = executor
-        self.fire = Locked(fire)
+    /// Starts the timer; `fire` runs once, as a task on `executor`, after `seconds`.
+    init(after seconds: Double, on executor: ExecutorRef, _ fire: @escaping @Sendable () -> Void) {
+        let ns = seconds > 0 ? UInt64(min(seconds, 1e9) * 1e9) : 0
+        self.deadline = DispatchTime.now().uptimeNanoseconds &+ ns
+        self.execRef = executor
+        self.fire = fire
         self.sequence = TimerScheduler.shared.nextSequence()
         TimerScheduler.shared.add(self)
     }
 
     /// Clears the timer; `fire` will not run if it has not yet. Safe to call more than once.
     func cancel() {
-        if fire.withLock({ f -> Bool in
-            let was = f != nil
-            f = nil
-            return was
-        }) {
-            TimerScheduler.shared.cleared()
-        }
+        TimerScheduler.shared.remove(self)
     }
 
-    /// Called by the scheduler when the deadline has passed: hands the callback to the executor.
-    fileprivate func expire() {
-        guard let f = fire.withLock({ f -> (@Sendable () -> Void)? in
-            let taken = f
-            f = nil
-            return taken
-        }) else { return }
-        executor.enqueueTask {
-            f()
-            TimerScheduler.shared.cleared()
-        }
+    /// Earlier deadline first; the same deadline in the order they were set.
+    @inline(__always)
+    func precedes(_ other: OneShotTimer) -> Bool {
+        deadline != other.deadline ? deadline < other.deadline : sequence < other.sequence
     }
 }
 
-/// The one scheduler of every timer: a heap by (deadline, sequence) and one Dispatch timer set
-/// to the earliest deadline.
+/// The one scheduler of every timer: a binary heap ordered by (deadline, sequence number) and one
+/// Dispatch timer source armed for the earliest deadline.
 final class TimerScheduler: @unchecked Sendable {
     static let shared = TimerScheduler()
 
-    private struct State {
-        var heap: [OneShotTimer] = []
+    private struct Heap {
+        var items: [OneShotTimer] = []
         var sequence: UInt64 = 0
-        /// Timers set and neither fired (their task run) nor cleared.
-        var live = 0
+        /// The deadline the source is armed for (UInt64.max when disarmed).
         var armed: UInt64 = .max
     }
-    private let state = Locked(State())
+
+    private let state = Locked(Heap())
     private let source: DispatchSourceTimer
 
     private init() {
         source = DispatchSource.makeTimerSource(queue: PromiseExecutors.timers)
-        source.setEventHandler { [unowned self] in self.fireDue() }
+        source.schedule(deadline: .distantFuture, leeway: .nanoseconds(0))
         source.resume()
+        source.setEventHandler { [unowned self] in self.fireDue() }
     }
-
-    /// Timers pending in the whole process.
-    var pending: Int { state.withLock { $0.live } }
 
     func nextSequence() -> UInt64 {
-        state.withLock { s in
-            s.sequence += 1
-            return s.sequence
+        state.withLock { h in
+            h.sequence &+= 1
+            return h.sequence
         }
     }
 
-    func add(_ t: OneShotTimer) {
-        // The Dispatch timer is set under the lock, so that a later deadline set by `fireDue`
-        // cannot overtake an earlier one set here.
-        state.withLock { s in
-            s.live += 1
-            s.heap.append(t)
-            siftUp(&s.heap, s.heap.count - 1)
-            if t.deadline < s.armed {
-                s.armed = t.deadline
-                source.schedule(deadline: DispatchTime(uptimeNanoseconds: t.deadline), leeway: .nanoseconds(0))
-            }
+    func add(_ timer: OneShotTimer) {
+        timer.execRef.timerStarted()
+        state.withLock { h in
+            timer.heapIndex = h.items.count
+            h.items.append(timer)
+            siftUp(&h.items, timer.heapIndex)
+            rearm(&h)
         }
     }
 
-    /// A timer left the count: it fired and its task ran, or it was cleared.
-    func cleared() {
-        state.withLock { $0.live -= 1 }
+    func remove(_ timer: OneShotTimer) {
+        let removed = state.withLock { h -> Bool in
+            let i = timer.heapIndex
+            guard i >= 0 else { return false }
+            timer.fire = nil
+            removeAt(&h.items, i)
+            rearm(&h)
+            return true
+        }
+        if removed { timer.execRef.timerCancelled() }
     }
 
     private func fireDue() {
-        let now = DispatchTime.now().uptimeNanoseconds
-        var due: [OneShotTimer] = []
-        state.withLock { s in
-            while let top = s.heap.first, top.deadline <= now {
-                due.append(top)
-                let last = s.heap.removeLast()
-                if !s.heap.isEmpty {
-                    s.heap[0] = last
-                    siftDown(&s.heap, 0)
-                }
+        let due = state.withLock { h -> [OneShotTimer] in
+            let now = DispatchTime.now().uptimeNanoseconds
+            var out: [OneShotTimer] = []
+            while let first = h.items.first, first.deadline <= now {
+                removeAt(&h.items, 0)
+                out.append(first)
             }
-            s.armed = s.heap.first?.deadline ?? .max
-            if let next = s.heap.first?.deadline {
-                source.schedule(deadline: DispatchTime(uptimeNanoseconds: next), leeway: .nanoseconds(0))
-            }
+            h.armed = .max
+            rearm(&h)
+            return out
         }
-        for t in due { t.expire() }
+        for t in due {
+            let fire = state.withLock { _ in
+                defer { t.fire = nil }
+                return t.fire
+            }
+            if let fire { t.execRef.enqueueTimerTask(ClosureJob(fire)) }
+        }
     }
 
-    private func before(_ a: OneShotTimer, _ b: OneShotTimer) -> Bool {
-        a.deadline != b.deadline ? a.deadline < b.deadline : a.sequence < b.sequence
+    /// Arms the source for the earliest deadline, if it is not armed for it already.
+    private func rearm(_ h: inout Heap) {
+        guard let first = h.items.first else { return }
+        if first.deadline != h.armed {
+            h.armed = first.deadline
+            source.schedule(deadline: DispatchTime(uptimeNanoseconds: first.deadline), leeway: .nanoseconds(0))
+        }
     }
 
-    private func siftUp(_ h: inout [OneShotTimer], _ i: Int) {
-        var i = i
+    private func removeAt(_ items: inout [OneShotTimer], _ i: Int) {
+        let last = items.count - 1
+        items[i].heapIndex = -1
+        if i != last {
+            items.swapAt(i, last)
+            items[i].heapIndex = i
+        }
+        items.removeLast()
+        if i < items.count {
+            siftDown(&items, i)
+            siftUp(&items, i)
+        }
+    }
+
+    private func siftUp(_ items: inout [OneShotTimer], _ start: Int) {
+        var i = start
         while i > 0 {
-            let p = (i - 1) / 2
-            guard before(h[i], h[p]) else { return }
-            h.swapAt(i, p)
-            i = p
+            let parent = (i - 1) / 2
+            guard items[i].precedes(items[parent]) else { break }
+            items.swapAt(i, parent)
+            items[i].heapIndex = i
+            items[parent].heapIndex = parent
+            i = parent
         }
     }
 
-    private func siftDown(_ h: inout [OneShotTimer], _ i: Int) {
-        var i = i
+    private func siftDown(_ items: inout [OneShotTimer], _ start: Int) {
+        var i = start
+        let n = items.count
         while true {
             let l = 2 * i + 1, r = l + 1
             var m = i
-            if l < h.count, before(h[l], h[m]) { m = l }
-            if r < h.count, before(h[r], h[m]) { m = r }
+            if l < n, items[l].precedes(items[m]) { m = l }
+            if r < n, items[r].precedes(items[m]) { m = r }
             if m == i { return }
-            h.swapAt(i, m)
+            items.swapAt(i, m)
+            items[i].heapIndex = i
+            items[m].heapIndex = m
             i = m
         }
     }
-}
-
-extension PromiseExecutors {
-    /// The number of timers (`delay`, `timeout`, `retry` waits) set and not yet fired or
-    /// cleared, in the whole process: a host that, like node, does not exit while a timer is
-    /// pending waits until this is zero and its executor is idle.
-    public static var pendingTimers: Int { TimerScheduler.shared.pending }
 }

@@ -282,16 +282,14 @@ public final class Runner: @unchecked Sendable {
     /// and prints). Ctrl-C ends the wait.
     func waitUntilQuiescent() {
         while !interrupted.load(ordering: .relaxed) {
-            let idle = session.executor.waitUntilIdle(timeout: .milliseconds(50))
-            if idle && PromiseExecutors.pendingTimers == 0 && WorkInFlight.pending == 0 {
-                // A timer may have fired between the two checks: idle twice in a row is idle.
-                if session.executor.waitUntilIdle(timeout: .milliseconds(50)) && PromiseExecutors.pendingTimers == 0
-                    && WorkInFlight.pending == 0
-                {
-                    return
+            if session.executor.waitUntilQuiescent(timeout: .milliseconds(50)) {
+                if WorkInFlight.pending == 0 {
+                    // A request may have settled between the two checks: quiet twice is quiet.
+                    if session.executor.waitUntilQuiescent(timeout: .milliseconds(50)) && WorkInFlight.pending == 0 { return }
+                } else {
+                    usleep(1_000)
                 }
             }
-            if idle { usleep(1_000) }
         }
     }
 

@@ -45,6 +45,27 @@ final class CombinatorTests: XCTestCase {
         XCTAssertTrue(error(slow) is PromiseCancelledError)
     }
 
+    func test_cancelsOthersFalseLeavesTheOtherInputsRunning() {
+        let slowAll = Promise<Int>.delay(0.05, value: 1)
+        let a = Promise.all([slowAll, Promise<Int>.reject(TestError("x"))], cancelsOthers: false)
+        XCTAssertEqual(error(a) as? TestError, TestError("x"))
+        let slowRace = Promise<Int>.delay(0.05, value: 2)
+        XCTAssertEqual(value(Promise.race([slowRace, Promise.resolve(3)], cancelsOthers: false)), 3)
+        let slowAny = Promise<Int>.delay(0.05, value: 4)
+        XCTAssertEqual(value(Promise.any([slowAny, Promise.resolve(5)], cancelsOthers: false)), 5)
+        XCTAssertEqual(value(slowAll), 1)
+        XCTAssertEqual(value(slowRace), 2)
+        XCTAssertEqual(value(slowAny), 4)
+    }
+
+    func test_allMapAndSettleMap() {
+        XCTAssertEqual(value(Promise.all([Promise.resolve(1), Promise.resolve(2)]) { $0.reduce(0, +) }), 3)
+        XCTAssertEqual(error(Promise.all([Promise.resolve(1)]) { _ -> Int in throw TestError("map") }) as? TestError,
+                       TestError("map"))
+        XCTAssertEqual(value(Promise<Int>.all([]) { $0.count }), 0)
+        XCTAssertEqual(value(Promise.settle([Promise<Int>.reject(TestError("a")), .resolve(2)]) { $0.count }), 2)
+    }
+
     func test_race_emptyStaysPending() {
         let p = Promise<Int>.race([])
         Thread.sleep(forTimeInterval: 0.05)
@@ -93,6 +114,12 @@ final class CombinatorTests: XCTestCase {
         let p = chained.timeout(0.05)
         XCTAssertEqual((error(p) as? PromiseTimeoutError)?.seconds, 0.05)
         XCTAssertTrue(error(slow) is PromiseCancelledError, "the source is cancelled back up the chain")
+    }
+
+    func test_timeout_withoutCancellingLeavesUpstreamRunning() {
+        let slow = Promise<Int>.delay(0.1, value: 7)
+        XCTAssertTrue(error(slow.timeout(0.01, cancelsUpstream: false)) is PromiseTimeoutError)
+        XCTAssertEqual(value(slow), 7)
     }
 
     func test_timeout_passesThroughWhenInTime() {

@@ -1,0 +1,33 @@
+extension Promise {
+    /// A promise that settles in the same instant as this one, with the outcome passed through
+    /// `transform`: no job, no turn. For a host that reshapes an outcome without changing when
+    /// anything runs (the keys of a keyed `all`, an error given its origin), which a `then`
+    /// would delay by one turn. `transform` runs on whatever thread settles this promise, so it
+    /// must only compute. Cancelling the relay cancels this promise as a `then` would.
+    public func relay<U>(
+        name: String? = nil, _ transform: @escaping @Sendable (Result<T, any Error>) -> Result<U, any Error>
+    ) -> Promise<U> {
+        let child = Promise<U>(name: name, executor: executor, parent: self)
+        addReaction(RelayJob(source: self, child: child, transform: transform), dependent: false)
+        return child
+    }
+}
+
+/// `relay`'s reaction: it runs in the instant its source settles, on the settling thread,
+/// instead of being scheduled on an executor.
+final class RelayJob<T: Sendable, U: Sendable>: ReactionJob, @unchecked Sendable {
+    let source: Promise<T>
+    let child: Promise<U>
+    let transform: @Sendable (Result<T, any Error>) -> Result<U, any Error>
+
+    init(source: Promise<T>, child: Promise<U>, transform: @escaping @Sendable (Result<T, any Error>) -> Result<U, any Error>) {
+        self.source = source
+        self.child = child
+        self.transform = transform
+        super.init(execRef: nil)
+    }
+
+    override func schedule() {
+        if let r = source.settledResult { child.settle(transform(r)) }
+    }
+}
