@@ -50,7 +50,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     /// A promise waiting on `parent` (nil for a source), which must count it as a dependent.
     /// `silent` leaves the `created` event to the caller.
-    init(name: String?, execRef: ExecutorRef, parent: AnyPromise?, attributes: (any Sendable)? = nil, silent: Bool = false) {
+    init(name: __shared String?, execRef: ExecutorRef, parent: AnyPromise?, attributes: __shared (any Sendable)? = nil, silent: Bool = false) {
         self.execRef = execRef
         self.state = .pending(first: nil, upstream: parent)
         let observed = PromiseObservation.isActive
@@ -340,7 +340,8 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     @inline(__always)
     final func ref(_ executor: (any PromiseExecutor)?) -> ExecutorRef {
-        if let executor { return ExecutorRef(executor) }
+        if let s = executor?.asSerialPromiseExecutor { return .serial(s) }
+        if let executor { return .other(ExecutorBox(executor)) }
         return execRef
     }
 
@@ -351,8 +352,8 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         name: String?, attributes: (any Sendable)?, on executor: (any PromiseExecutor)?,
         _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void
     ) -> Promise<U> {
-        attach(ReactingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, react,
-                                     step: { $0.reactNow() }))
+        ReactingPromise<T, U>.registerStep()
+        return attach(ReactingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, react))
     }
 
     /// Settles `child` with the handler's returned promise: adopts it, two turns later.
@@ -534,7 +535,7 @@ final class PromiseExtra {
 final class MappingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
     let body: @Sendable (T) throws -> U
 
-    init(name: String?, execRef: ExecutorRef, parent: Promise<T>, attributes: (any Sendable)?,
+    init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>, attributes: __shared (any Sendable)?,
          _ body: @escaping @Sendable (T) throws -> U) {
         self.body = body
         super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
@@ -577,17 +578,31 @@ final class MappingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sen
 /// The promise `then(resolving:)` derives (the interpreter's stages).
 final class ResolvingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
     let body: @Sendable (T) throws -> Resolution<U>
-    let step: @Sendable (ResolvingPromise<T, U>) -> Void
 
-    init(name: String?, execRef: ExecutorRef, parent: Promise<T>, attributes: (any Sendable)?,
-         _ body: @escaping @Sendable (T) throws -> Resolution<U>,
-         step: @escaping @Sendable (ResolvingPromise<T, U>) -> Void) {
+    init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>, attributes: __shared (any Sendable)?,
+         _ body: @escaping @Sendable (T) throws -> Resolution<U>) {
         self.body = body
-        self.step = step
         super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
     }
 
-    override func run() { step(self) }
+    /// Registers the specialized step of this class; called where the handler is attached.
+    @inline(__always)
+    static func registerStep() {
+        SpecializedSteps.register(SpecializedSteps.key(ResolvingPromise<T, U>.self)) {
+            { unsafeDowncast($0, to: ResolvingPromise<T, U>.self).react() }
+        }
+    }
+
+    override func run() {
+        if let box = SpecializedSteps.find(SpecializedSteps.key(type(of: self))) {
+            box.step(self)
+        } else {
+            runUnspecialized()
+        }
+    }
+
+    @inline(never)
+    func runUnspecialized() { react() }
 
     @inline(__always)
     func react() {
@@ -610,17 +625,31 @@ final class ResolvingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked S
 /// The promise every other handler derives: `react` gets the parent's outcome.
 final class ReactingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
     let react: @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void
-    let step: @Sendable (ReactingPromise<T, U>) -> Void
 
-    init(name: String?, execRef: ExecutorRef, parent: Promise<T>, attributes: (any Sendable)?,
-         _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void,
-         step: @escaping @Sendable (ReactingPromise<T, U>) -> Void) {
+    init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>, attributes: __shared (any Sendable)?,
+         _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void) {
         self.react = react
-        self.step = step
         super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
     }
 
-    override func run() { step(self) }
+    /// Registers the specialized step of this class; called where the handler is attached.
+    @inline(__always)
+    static func registerStep() {
+        SpecializedSteps.register(SpecializedSteps.key(ReactingPromise<T, U>.self)) {
+            { unsafeDowncast($0, to: ReactingPromise<T, U>.self).reactNow() }
+        }
+    }
+
+    override func run() {
+        if let box = SpecializedSteps.find(SpecializedSteps.key(type(of: self))) {
+            box.step(self)
+        } else {
+            runUnspecialized()
+        }
+    }
+
+    @inline(never)
+    func runUnspecialized() { reactNow() }
 
     @inline(__always)
     func reactNow() {
@@ -738,8 +767,8 @@ extension Promise {
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         resolving body: @escaping @Sendable (T) throws -> Resolution<U>
     ) -> Promise<U> {
-        attach(ResolvingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, body,
-                                      step: { $0.react() }))
+        ResolvingPromise<T, U>.registerStep()
+        return attach(ResolvingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, body))
     }
 
     /// `recover` whose handler returns a value or a promise (see `Resolution`).
