@@ -15,9 +15,9 @@ import Synchronization
 /// `then` hop allocates one object (and the handler's captures, if any).
 public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     enum State {
-        /// The first reaction (further ones are in `extra`) and what this promise waits on, for
-        /// cancellation (further upstream promises are in `extra` too).
-        case pending(first: AnyPromise?, upstream: AnyPromise?)
+        /// What this promise waits on, for cancellation (further upstream promises are in
+        /// `extra`).
+        case pending(upstream: AnyPromise?)
         case settled(Result<T, any Error>)
     }
 
@@ -33,6 +33,8 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// Promises that wait on this one (saturating: a promise with 65,535 dependents is never
     /// cancelled by theirs). Under `lock`.
     @exclusivity(unchecked) final var dependents: UInt16 = 0
+    /// The first reaction (further ones are in `extra`). Under `lock`.
+    @exclusivity(unchecked) final var first: AnyPromise? = nil
     /// Under `lock`; immutable once settled.
     @exclusivity(unchecked) final var state: State
 
@@ -52,7 +54,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// `silent` leaves the `created` event to the caller.
     init(name: __shared String?, execRef: ExecutorRef, parent: AnyPromise?, attributes: __shared (any Sendable)? = nil, silent: Bool = false) {
         self.execRef = execRef
-        self.state = .pending(first: nil, upstream: parent)
+        self.state = .pending(upstream: parent)
         let observed = PromiseObservation.isActive
         if observed || name != nil {
             self.extra = PromiseExtra(id: observed ? PromiseObservation.takeID() : 0, name: name)
@@ -178,8 +180,8 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         var first: AnyPromise? = nil
         var more: PromiseExtra.Taken? = nil
         let done = lock.withLock { () -> Bool in
-            guard case .pending(let f, _) = state else { return false }
-            first = f
+            guard case .pending = state else { return false }
+            swap(&first, &self.first)
             state = .settled(result)
             if let e = extra { more = e.take(); if !e.hasMeta { extra = nil } }
             return true
@@ -211,9 +213,9 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     final func addReaction(_ job: AnyPromise, dependent: Bool) {
         let settled = lock.withLock { () -> Bool in
             if dependent, dependents != .max { dependents &+= 1 }
-            guard case .pending(let f, let up) = state else { return true }
-            if f == nil {
-                state = .pending(first: job, upstream: up)
+            guard case .pending = state else { return true }
+            if first == nil {
+                first = job
             } else {
                 makeExtra().moreReactions.append(job)
             }
@@ -230,7 +232,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     @inline(__always)
     final func parentForRun() -> AnyPromise? {
         lock.withLock {
-            if case .pending(_, let up) = state { return up }
+            if case .pending(let up) = state { return up }
             return nil
         }
     }
@@ -260,8 +262,8 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         var more: PromiseExtra.Taken? = nil
         let result: Result<T, any Error> = .failure(PromiseCancelledError(reason: reason))
         let done = lock.withLock { () -> Bool in
-            guard case .pending(let f, let up) = state else { return false }
-            first = f
+            guard case .pending(let up) = state else { return false }
+            swap(&first, &self.first)
             upstream = up
             state = .settled(result)
             if let e = extra { more = e.take(); if !e.hasMeta { extra = nil } }
@@ -312,8 +314,8 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     final func setUpstream(_ inner: AnyPromise) -> Bool {
         inner.addDependent()
         return lock.withLock {
-            guard case .pending(let f, _) = state else { return false }
-            state = .pending(first: f, upstream: inner)
+            guard case .pending = state else { return false }
+            state = .pending(upstream: inner)
             if let e = extra, !e.moreUpstream.isEmpty { e.moreUpstream = [] }
             return true
         }
