@@ -21,7 +21,6 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         case settled(Result<T, any Error>)
     }
 
-
     /// The executor handlers run on when the caller names none.
     final let execRef: ExecutorRef
     /// What few promises need: id and name, more reactions, more upstream, cancel handlers.
