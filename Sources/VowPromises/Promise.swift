@@ -551,11 +551,7 @@ final class MappingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sen
     }
 
     override func run() {
-        if let box = SpecializedSteps.find(SpecializedSteps.key(type(of: self))) {
-            box.step(self)
-        } else {
-            runUnspecialized()
-        }
+        if !SpecializedSteps.run(SpecializedSteps.key(type(of: self)), self) { runUnspecialized() }
     }
 
     /// Out of line, so that `run` itself touches no generic type (an unspecialized function
@@ -595,11 +591,7 @@ final class ResolvingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked S
     }
 
     override func run() {
-        if let box = SpecializedSteps.find(SpecializedSteps.key(type(of: self))) {
-            box.step(self)
-        } else {
-            runUnspecialized()
-        }
+        if !SpecializedSteps.run(SpecializedSteps.key(type(of: self)), self) { runUnspecialized() }
     }
 
     @inline(never)
@@ -642,11 +634,7 @@ final class ReactingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Se
     }
 
     override func run() {
-        if let box = SpecializedSteps.find(SpecializedSteps.key(type(of: self))) {
-            box.step(self)
-        } else {
-            runUnspecialized()
-        }
+        if !SpecializedSteps.run(SpecializedSteps.key(type(of: self)), self) { runUnspecialized() }
     }
 
     @inline(never)
