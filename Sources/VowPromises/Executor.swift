@@ -54,7 +54,7 @@ enum ExecutorRef: Sendable {
     case other(ExecutorBox)
 
     @inline(__always)
-    init(_ executor: any PromiseExecutor) {
+    init(_ executor: __shared any PromiseExecutor) {
         if let s = executor.asSerialPromiseExecutor {
             self = .serial(s)
         } else {

@@ -15,12 +15,11 @@ import Synchronization
 /// `then` hop allocates one object (and the handler's captures, if any).
 public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     enum State {
-        /// The first reaction (further ones are in `extra`) and what this promise waits on, for
-        /// cancellation (further upstream promises are in `extra` too).
-        case pending(first: AnyPromise?, upstream: AnyPromise?)
+        /// What this promise waits on, for cancellation (further upstream promises are in
+        /// `extra`).
+        case pending(upstream: AnyPromise?)
         case settled(Result<T, any Error>)
     }
-
 
     /// The executor handlers run on when the caller names none.
     final let execRef: ExecutorRef
@@ -33,6 +32,8 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// Promises that wait on this one (saturating: a promise with 65,535 dependents is never
     /// cancelled by theirs). Under `lock`.
     @exclusivity(unchecked) final var dependents: UInt16 = 0
+    /// The first reaction (further ones are in `extra`). Under `lock`.
+    @exclusivity(unchecked) final var first: AnyPromise? = nil
     /// Under `lock`; immutable once settled.
     @exclusivity(unchecked) final var state: State
 
@@ -50,9 +51,9 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     /// A promise waiting on `parent` (nil for a source), which must count it as a dependent.
     /// `silent` leaves the `created` event to the caller.
-    init(name: String?, execRef: ExecutorRef, parent: AnyPromise?, attributes: (any Sendable)? = nil, silent: Bool = false) {
+    init(name: __shared String?, execRef: ExecutorRef, parent: AnyPromise?, attributes: __shared (any Sendable)? = nil, silent: Bool = false) {
         self.execRef = execRef
-        self.state = .pending(first: nil, upstream: parent)
+        self.state = .pending(upstream: parent)
         let observed = PromiseObservation.isActive
         if observed || name != nil {
             self.extra = PromiseExtra(id: observed ? PromiseObservation.takeID() : 0, name: name)
@@ -178,8 +179,8 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         var first: AnyPromise? = nil
         var more: PromiseExtra.Taken? = nil
         let done = lock.withLock { () -> Bool in
-            guard case .pending(let f, _) = state else { return false }
-            first = f
+            guard case .pending = state else { return false }
+            swap(&first, &self.first)
             state = .settled(result)
             if let e = extra { more = e.take(); if !e.hasMeta { extra = nil } }
             return true
@@ -211,9 +212,9 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     final func addReaction(_ job: AnyPromise, dependent: Bool) {
         let settled = lock.withLock { () -> Bool in
             if dependent, dependents != .max { dependents &+= 1 }
-            guard case .pending(let f, let up) = state else { return true }
-            if f == nil {
-                state = .pending(first: job, upstream: up)
+            guard case .pending = state else { return true }
+            if first == nil {
+                first = job
             } else {
                 makeExtra().moreReactions.append(job)
             }
@@ -230,7 +231,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     @inline(__always)
     final func parentForRun() -> AnyPromise? {
         lock.withLock {
-            if case .pending(_, let up) = state { return up }
+            if case .pending(let up) = state { return up }
             return nil
         }
     }
@@ -260,8 +261,8 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         var more: PromiseExtra.Taken? = nil
         let result: Result<T, any Error> = .failure(PromiseCancelledError(reason: reason))
         let done = lock.withLock { () -> Bool in
-            guard case .pending(let f, let up) = state else { return false }
-            first = f
+            guard case .pending(let up) = state else { return false }
+            swap(&first, &self.first)
             upstream = up
             state = .settled(result)
             if let e = extra { more = e.take(); if !e.hasMeta { extra = nil } }
@@ -312,8 +313,8 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     final func setUpstream(_ inner: AnyPromise) -> Bool {
         inner.addDependent()
         return lock.withLock {
-            guard case .pending(let f, _) = state else { return false }
-            state = .pending(first: f, upstream: inner)
+            guard case .pending = state else { return false }
+            state = .pending(upstream: inner)
             if let e = extra, !e.moreUpstream.isEmpty { e.moreUpstream = [] }
             return true
         }
@@ -340,7 +341,8 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     @inline(__always)
     final func ref(_ executor: (any PromiseExecutor)?) -> ExecutorRef {
-        if let executor { return ExecutorRef(executor) }
+        if let s = executor?.asSerialPromiseExecutor { return .serial(s) }
+        if let executor { return .other(ExecutorBox(executor)) }
         return execRef
     }
 
@@ -351,8 +353,8 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         name: String?, attributes: (any Sendable)?, on executor: (any PromiseExecutor)?,
         _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void
     ) -> Promise<U> {
-        attach(ReactingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, react,
-                                     step: { $0.reactNow() }))
+        ReactingPromise<T, U>.registerStep()
+        return attach(ReactingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, react))
     }
 
     /// Settles `child` with the handler's returned promise: adopts it, two turns later.
@@ -534,7 +536,7 @@ final class PromiseExtra {
 final class MappingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
     let body: @Sendable (T) throws -> U
 
-    init(name: String?, execRef: ExecutorRef, parent: Promise<T>, attributes: (any Sendable)?,
+    init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>, attributes: __shared (any Sendable)?,
          _ body: @escaping @Sendable (T) throws -> U) {
         self.body = body
         super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
@@ -549,11 +551,7 @@ final class MappingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sen
     }
 
     override func run() {
-        if let box = SpecializedSteps.find(SpecializedSteps.key(type(of: self))) {
-            box.step(self)
-        } else {
-            runUnspecialized()
-        }
+        if !SpecializedSteps.run(SpecializedSteps.key(type(of: self)), self) { runUnspecialized() }
     }
 
     /// Out of line, so that `run` itself touches no generic type (an unspecialized function
@@ -577,17 +575,27 @@ final class MappingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sen
 /// The promise `then(resolving:)` derives (the interpreter's stages).
 final class ResolvingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
     let body: @Sendable (T) throws -> Resolution<U>
-    let step: @Sendable (ResolvingPromise<T, U>) -> Void
 
-    init(name: String?, execRef: ExecutorRef, parent: Promise<T>, attributes: (any Sendable)?,
-         _ body: @escaping @Sendable (T) throws -> Resolution<U>,
-         step: @escaping @Sendable (ResolvingPromise<T, U>) -> Void) {
+    init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>, attributes: __shared (any Sendable)?,
+         _ body: @escaping @Sendable (T) throws -> Resolution<U>) {
         self.body = body
-        self.step = step
         super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
     }
 
-    override func run() { step(self) }
+    /// Registers the specialized step of this class; called where the handler is attached.
+    @inline(__always)
+    static func registerStep() {
+        SpecializedSteps.register(SpecializedSteps.key(ResolvingPromise<T, U>.self)) {
+            { unsafeDowncast($0, to: ResolvingPromise<T, U>.self).react() }
+        }
+    }
+
+    override func run() {
+        if !SpecializedSteps.run(SpecializedSteps.key(type(of: self)), self) { runUnspecialized() }
+    }
+
+    @inline(never)
+    func runUnspecialized() { react() }
 
     @inline(__always)
     func react() {
@@ -610,17 +618,27 @@ final class ResolvingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked S
 /// The promise every other handler derives: `react` gets the parent's outcome.
 final class ReactingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
     let react: @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void
-    let step: @Sendable (ReactingPromise<T, U>) -> Void
 
-    init(name: String?, execRef: ExecutorRef, parent: Promise<T>, attributes: (any Sendable)?,
-         _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void,
-         step: @escaping @Sendable (ReactingPromise<T, U>) -> Void) {
+    init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>, attributes: __shared (any Sendable)?,
+         _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void) {
         self.react = react
-        self.step = step
         super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
     }
 
-    override func run() { step(self) }
+    /// Registers the specialized step of this class; called where the handler is attached.
+    @inline(__always)
+    static func registerStep() {
+        SpecializedSteps.register(SpecializedSteps.key(ReactingPromise<T, U>.self)) {
+            { unsafeDowncast($0, to: ReactingPromise<T, U>.self).reactNow() }
+        }
+    }
+
+    override func run() {
+        if !SpecializedSteps.run(SpecializedSteps.key(type(of: self)), self) { runUnspecialized() }
+    }
+
+    @inline(never)
+    func runUnspecialized() { reactNow() }
 
     @inline(__always)
     func reactNow() {
@@ -738,8 +756,8 @@ extension Promise {
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         resolving body: @escaping @Sendable (T) throws -> Resolution<U>
     ) -> Promise<U> {
-        attach(ResolvingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, body,
-                                      step: { $0.react() }))
+        ResolvingPromise<T, U>.registerStep()
+        return attach(ResolvingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, body))
     }
 
     /// `recover` whose handler returns a value or a promise (see `Resolution`).

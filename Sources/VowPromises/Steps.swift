@@ -12,12 +12,15 @@ enum SpecializedSteps {
 
     private static let capacity = 1024
     private static let probes = 16
-    private static let slots: [Slot] = (0..<capacity).map { _ in Slot() }
+    /// Class keys (0: free) and, published after each key, an unmanaged `Box` (0 until then);
+    /// never freed.
+    nonisolated(unsafe) private static let keys = makeSlots()
+    nonisolated(unsafe) private static let values = makeSlots()
 
-    private final class Slot: Sendable {
-        let key = Atomic<UInt>(0)
-        /// An unmanaged `Box`, published after `key` (0 until then).
-        let value = Atomic<UInt>(0)
+    private static func makeSlots() -> UnsafeMutablePointer<Atomic<UInt>> {
+        let p = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: capacity)
+        for i in 0..<capacity { (p + i).initialize(to: Atomic(0)) }
+        return p
     }
 
     /// Holds a step; never freed.
@@ -36,39 +39,43 @@ enum SpecializedSteps {
         Int(truncatingIfNeeded: ((key >> 4) &* 0x9E37_79B9_7F4A_7C15) >> 54) & (capacity - 1)
     }
 
-    /// The step registered for the class `key`, if any.
+    /// Runs the step registered for the class `key` on `job`; false when there is none.
     @inline(__always)
-    static func find(_ key: UInt) -> Box? {
+    static func run(_ key: UInt, _ job: AnyPromise) -> Bool {
+        let v = find(key)
+        guard v != 0, let p = UnsafeRawPointer(bitPattern: v) else { return false }
+        Unmanaged<Box>.fromOpaque(p)._withUnsafeGuaranteedRef { $0.step(job) }
+        return true
+    }
+
+    /// The unmanaged box registered for the class `key`, or 0.
+    @inline(__always)
+    private static func find(_ key: UInt) -> UInt {
+        let (keys, values) = (Self.keys, Self.values)
         var i = start(key)
         for _ in 0..<probes {
-            let slot = slots[i]
-            let k = slot.key.load(ordering: .acquiring)
-            if k == key {
-                let v = slot.value.load(ordering: .acquiring)
-                guard v != 0, let p = UnsafeRawPointer(bitPattern: v) else { return nil }
-                return Unmanaged<Box>.fromOpaque(p).takeUnretainedValue()
-            }
-            if k == 0 { return nil }
+            let k = keys[i].load(ordering: .acquiring)
+            if k == key { return values[i].load(ordering: .acquiring) }
+            if k == 0 { return 0 }
             i = (i + 1) & (capacity - 1)
         }
-        return nil
+        return 0
     }
 
     /// Registers the step `make` returns for the class `key`, unless one is registered already.
     @inline(__always)
     static func register(_ key: UInt, _ make: () -> Step) {
-        if find(key) == nil { insert(key, make()) }
+        if find(key) == 0 { insert(key, make()) }
     }
 
     @inline(never)
     private static func insert(_ key: UInt, _ step: @escaping Step) {
         var i = start(key)
         for _ in 0..<probes {
-            let slot = slots[i]
-            let (claimed, current) = slot.key.compareExchange(expected: 0, desired: key, ordering: .acquiringAndReleasing)
+            let (claimed, current) = keys[i].compareExchange(expected: 0, desired: key, ordering: .acquiringAndReleasing)
             if claimed {
                 let bits = UInt(bitPattern: Unmanaged.passRetained(Box(step)).toOpaque())
-                slot.value.store(bits, ordering: .releasing)
+                values[i].store(bits, ordering: .releasing)
                 return
             }
             if current == key { return }

@@ -25,6 +25,18 @@ final class TimerTests: XCTestCase {
         XCTAssertEqual(ex.pendingTimers, 0)
     }
 
+    func test_everyReadyJobRunsBeforeTheNextTask() {
+        let ex = SerialPromiseExecutor()
+        let log = Log()
+        ex.enqueue {
+            ex.enqueueTask { log.add("task 1"); ex.enqueue { log.add("job of task 1") } }
+            ex.enqueueTask { log.add("task 2") }
+            ex.enqueue { log.add("job 1"); ex.enqueue { log.add("job 2") } }
+        }
+        XCTAssertTrue(ex.waitUntilQuiescent(timeout: .seconds(10)))
+        XCTAssertEqual(log.all, ["job 1", "job 2", "task 1", "job of task 1", "task 2"])
+    }
+
     func test_timersDueTogetherFireInTheOrderTheyWereSet() {
         let ex = SerialPromiseExecutor()
         let log = Log()
