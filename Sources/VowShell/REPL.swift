@@ -32,10 +32,18 @@ public final class REPL: @unchecked Sendable {
     nonisolated(unsafe) static var candidates: [String] = []
     nonisolated(unsafe) static var candidateIndex = 0
 
-    /// Makes a REPL over `runner`; history goes to `$VOW_HISTORY` or `~/.vow_history`.
+    /// Where the history is kept: `$VOW_HISTORY`, else `$HOME/.vow_history` (as every shell and the
+    /// Node REPL do), else the account's home directory from the password database.
+    static func historyPath(_ environment: [String: String]) -> String {
+        if let path = environment["VOW_HISTORY"], !path.isEmpty { return path }
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.vow_history" }
+        return NSHomeDirectory() + "/.vow_history"
+    }
+
+    /// Makes a REPL over `runner`; history goes to `$VOW_HISTORY` or `$HOME/.vow_history`.
     public init(runner: Runner) {
         self.runner = runner
-        self.historyPath = ProcessInfo.processInfo.environment["VOW_HISTORY"] ?? (NSHomeDirectory() + "/.vow_history")
+        self.historyPath = REPL.historyPath(ProcessInfo.processInfo.environment)
         var fds: [Int32] = [0, 0]
         _ = pipe(&fds)
         wakeRead = fds[0]

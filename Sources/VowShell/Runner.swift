@@ -439,7 +439,7 @@ public enum Help {
     public static let keys = """
         Enter        run the statement (an unfinished one continues on a …> line)
         Tab          complete stages, flags, $variables, %jobs, :commands, file names
-        Up/Down      history (kept in ~/.vow_history or $VOW_HISTORY)
+        Up/Down      history (kept in $VOW_HISTORY, else $HOME/.vow_history)
         Ctrl-R       search the history
         Ctrl-C       cancel the running statement, or abandon the line being edited
         Ctrl-D       exit (asks once when jobs are pending)

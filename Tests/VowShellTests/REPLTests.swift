@@ -58,6 +58,20 @@ final class REPLTests: XCTestCase {
         XCTAssertEqual(quit(t), 0)
     }
 
+    /// `$HOME` is honoured for the history file, as every shell does; `VOW_HISTORY` still wins.
+    func test_historyGoesUnderHOME() throws {
+        let home = NSTemporaryDirectory() + "vow-home-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        XCTAssertEqual(REPL.historyPath(["HOME": home]), home + "/.vow_history")
+        XCTAssertEqual(REPL.historyPath(["HOME": home, "VOW_HISTORY": "/x/h"]), "/x/h")
+        let t = try start(["VOW_HISTORY": "", "HOME": home])
+        t.type("echo kept-under-home\r")
+        XCTAssertTrue(t.waitFor("kept-under-home\n"), t.plainOutput)
+        XCTAssertEqual(quit(t), 0)
+        XCTAssertTrue(try String(contentsOfFile: home + "/.vow_history", encoding: .utf8).contains("kept-under-home"))
+    }
+
     func test_historyIsWrittenPrivateAndRecalledInTheNextSession() throws {
         let t = try start()
         t.type("echo remembered-entry\r")
