@@ -472,24 +472,6 @@ extension JavaScriptTwin.Pending {
     var pair: (code: String, isPromise: Bool) { (code, isPromise) }
 }
 
-/// A JavaScript string literal.
-func jsString(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if u.value < 0x20 || u.value == 0x2028 || u.value == 0x2029 {
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            } else {
-                out.unicodeScalars.append(u)
-            }
-        }
-    }
-    return out + "\""
-}
+/// A JavaScript string literal: a JSON string is one, and JSONWriter already escapes what a
+/// terminal or a JavaScript parser must not see raw.
+func jsString(_ s: String) -> String { JSONWriter.compact(.string(s)) }
