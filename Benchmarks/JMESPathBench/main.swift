@@ -6,7 +6,7 @@ import VowValue
 
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let path = CommandLine.arguments.dropFirst().first
-    ?? root.deletingLastPathComponent().appendingPathComponent("shared/jmespath-compliance/benchmarks.json").path
+    ?? root.appendingPathComponent("testdata/jmespath-compliance/benchmarks.json").path
 guard let data = FileManager.default.contents(atPath: path), let suites = try? JSON.parse([UInt8](data)) else {
     FileHandle.standardError.write(Data("jmespath bench: cannot read \(path)\n".utf8))
     exit(1)
