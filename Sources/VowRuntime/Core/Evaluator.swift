@@ -102,14 +102,18 @@ public func toVowError(_ error: any Error) -> VowError {
 struct Evaluator: Sendable {
     let session: Session
 
-    /// Builds a pipeline: the first stage runs now on `input`, each `|` is a `then`.
-    func pipeline(_ p: Pipeline, input: Value, scope: Scope, site: Site) -> (promise: Promise<Value>, run: PipelineRun) {
+    /// Builds a pipeline: the first stage runs now on `input`, each `|` is a `then`. `plans`,
+    /// when given, are the pipeline's stages already resolved (`plan(_:)`), as a stage that runs
+    /// the same pipeline on many inputs (`each`, a handler) keeps them.
+    func pipeline(_ p: Pipeline, plans: [StagePlan]? = nil, input: Value, scope: Scope, site: Site) -> (promise: Promise<Value>, run: PipelineRun) {
         let run = PipelineRun(site: site, input: input)
-        let promise = stages(p.stages[...], input: input, scope: scope, site: site, run: run)
+        let promise = stages(p.stages[...], plans: plans, input: input, scope: scope, site: site, run: run)
         return (promise, run)
     }
 
-    private func stages(_ stages: ArraySlice<Stage>, input: Value, scope: Scope, site: Site, run: PipelineRun) -> Promise<Value> {
+    private func stages(
+        _ stages: ArraySlice<Stage>, plans: [StagePlan]?, input: Value, scope: Scope, site: Site, run: PipelineRun
+    ) -> Promise<Value> {
         var current: Promise<Value>? = nil
         for (offset, node) in stages.enumerated() {
             let i = run.entries.count
@@ -117,25 +121,89 @@ struct Evaluator: Sendable {
             // Only `retry` re-runs what is upstream of it: no closure for any other stage.
             let rerun: (@Sendable () -> Promise<Value>)? = offset == 0 || node.name != "retry" ? nil : { @Sendable [stages] in
                 let again = PipelineRun(site: site, input: input)
-                return self.stages(stages[priorRange], input: input, scope: scope, site: site, run: again)
+                return self.stages(stages[priorRange], plans: nil, input: input, scope: scope, site: site, run: again)
             }
-            let (name, promise, isHandler) = stage(
-                node, upstream: current, input: input, rerun: rerun, scope: scope, site: site, run: run, index: i)
+            let plan = plans?[offset] ?? self.plan(node)
+            let (name, promise, isHandler) = execute(
+                plan, upstream: current, input: input, rerun: rerun, scope: scope, site: site, run: run, index: i)
             run.entries.append(.init(name: name, span: node.span, promise: promise, isHandler: isHandler))
             current = promise
         }
         return current ?? Promise.resolve(input, on: session.executor)
     }
 
-    /// Applies one stage to the upstream promise.
-    private func stage(
-        _ node: Stage, upstream: Promise<Value>?, input: Value, rerun: (@Sendable () -> Promise<Value>)?,
-        scope: Scope, site: Site, run: PipelineRun, index: Int
-    ) -> (String, Promise<Value>, Bool) {
-        let ex = session.executor
+    /// Every stage of `p` resolved (`plan(_:)`), for running `p` many times.
+    func plans(_ p: Pipeline) -> [StagePlan] { p.stages.map(plan) }
+
+    /// Resolves one stage: its name (a `def`, a built-in, an external `vow-NAME`), `then X`
+    /// rewritten to X, its flags bound by the stage's declaration. Nothing here depends on the
+    /// input, so a pipeline run many times is resolved once.
+    func plan(_ node: Stage) -> StagePlan {
         switch node.head {
         case .value(let arg):
             // `$x | …`, `%2 | …`, `[a, b] | …`: the value itself, evaluated against the input.
+            return StagePlan(reportedName: "", name: "", node: node, kind: .value(arg))  // named by its source text when run
+        case .named("then", _) where session.defs["then"] == nil:
+            // `then X …` is `| X …`: the inner stage is applied to the upstream itself, with the
+            // same promise and the same turns, instead of running a one-stage pipeline per input.
+            // The span and name stay those of the whole `then` stage, for error origins.
+            if let first = node.arguments.first, case .word(let t) = first.kind, let inner = t.literalText,
+                session.defs[inner] != nil || session.registry.stage(named: inner)?.argumentStyle == .values
+            {
+                let rewritten = Stage(
+                    head: .named(inner, first.span), arguments: Array(node.arguments.dropFirst()),
+                    span: SourceSpan(start: first.span.start, end: node.span.end))
+                var p = named(inner, rewritten)
+                p.reportedName = "then"
+                p.rewrittenThen = node.span
+                return p
+            }
+            return named("then", node)
+        case .named(let name, _):
+            return named(name, node)
+        }
+    }
+
+    /// Resolves a named stage (built-in, `def`, or external).
+    private func named(_ name: String, _ node: Stage) -> StagePlan {
+        if let user = session.defs[name] {
+            return StagePlan(reportedName: name, name: name, node: node, kind: .user(user))
+        }
+        let def: any StageDefinition.Type
+        if let d = session.registry.stage(named: name) {
+            def = d
+        } else if ExternalStage.find(name) != nil {
+            def = ExternalStage.self
+        } else {
+            let hint = session.registry.suggestion(for: name, extra: session.userStageNames).map { " (did you mean '\($0)'?)" } ?? ""
+            return StagePlan(reportedName: name, name: name, node: node, kind: .refused(VowError(.syntax, "unknown stage '\(name)'\(hint)")))
+        }
+        let isHandler = def.name == "catch" || def.name == "finally"
+        switch bind(name, node: node, def: def) {
+        case .success(let (positional, flags)):
+            return StagePlan(reportedName: name, name: name, node: node, kind: .builtin(def, positional, flags), isHandler: isHandler)
+        case .failure(let e):
+            return StagePlan(reportedName: name, name: name, node: node, kind: .refused(e), isHandler: isHandler)
+        }
+    }
+
+    /// Applies one resolved stage to the upstream promise.
+    private func execute(
+        _ plan: StagePlan, upstream: Promise<Value>?, input: Value, rerun: (@Sendable () -> Promise<Value>)?,
+        scope: Scope, site: Site, run: PipelineRun, index: Int
+    ) -> (String, Promise<Value>, Bool) {
+        let ex = session.executor
+        let name = plan.name
+        // A stage that cannot start rejects the pipeline here; what runs upstream of it is
+        // no longer wanted, and would otherwise go on with no one to see or stop it.
+        func cannotStart(_ error: any Error) -> Promise<Value> {
+            upstream?.abandon(reason: "cancelled: the stage after it could not start")
+            if upstream == nil { run.immediate = .failure(error) }
+            return Promise.reject(error, name: name, on: ex)
+        }
+        let promise: Promise<Value>
+        switch plan.kind {
+        case .value(let arg):
             let name = site.source.slice(arg.span)
             let body: @Sendable (Value) throws -> Resolution<Value> = { v in
                 try self.argument(arg, input: v, scope: scope, site: site)
@@ -154,75 +222,30 @@ struct Evaluator: Sendable {
                 run.immediate = .failure(error)
                 return (name, Promise.reject(error, name: name, on: ex), false)
             }
-        case .named("then", _) where session.defs["then"] == nil:
-            // `then X …` is `| X …`: the inner stage is applied to the upstream itself, with the
-            // same promise and the same turns, instead of running a one-stage pipeline per input.
-            // The span and name stay those of the whole `then` stage, for error origins.
-            if let first = node.arguments.first, case .word(let t) = first.kind, let inner = t.literalText,
-                session.defs[inner] != nil || session.registry.stage(named: inner)?.argumentStyle == .values
-            {
-                let rewritten = Stage(
-                    head: .named(inner, first.span), arguments: Array(node.arguments.dropFirst()),
-                    span: SourceSpan(start: first.span.start, end: node.span.end))
-                let (_, promise, isHandler) = named(
-                    inner, rewritten, upstream: upstream, input: input, rerun: rerun, scope: scope, site: site, run: run, index: index,
-                    labelsAdopted: true)
-                if PromiseObservation.isActive {
-                    let (line, col) = site.source.lineColumn(of: node.span.start)
-                    PromiseObservation.label(promise, StageTraceInfo(stage: "then", text: site.source.slice(node.span), line: line, column: col))
-                }
-                return ("then", promise, isHandler)
-            }
-            return named("then", node, upstream: upstream, input: input, rerun: rerun, scope: scope, site: site, run: run, index: index)
-        case .named(let name, _):
-            return named(name, node, upstream: upstream, input: input, rerun: rerun, scope: scope, site: site, run: run, index: index)
-        }
-    }
-
-    /// Applies a named stage (built-in, `def`, or external) to the upstream promise.
-    private func named(
-        _ name: String, _ node: Stage, upstream: Promise<Value>?, input: Value, rerun: (@Sendable () -> Promise<Value>)?,
-        scope: Scope, site: Site, run: PipelineRun, index: Int, labelsAdopted: Bool = false
-    ) -> (String, Promise<Value>, Bool) {
-        let ex = session.executor
-        // A stage that cannot start rejects the pipeline here; what runs upstream of it is
-        // no longer wanted, and would otherwise go on with no one to see or stop it.
-        func cannotStart(_ error: any Error, isHandler: Bool = false) -> (String, Promise<Value>, Bool) {
-            upstream?.abandon(reason: "cancelled: the stage after it could not start")
-            if upstream == nil { run.immediate = .failure(error) }
-            return (name, Promise.reject(error, name: name, on: ex), isHandler)
-        }
-        let def: any StageDefinition.Type
-        if let user = session.defs[name] {
-            def = UserStageDefinition.self
-            return (name, applyUser(user, node: node, upstream: upstream, input: input, scope: scope, site: site, run: run, index: index), false)
-        } else if let d = session.registry.stage(named: name) {
-            def = d
-        } else if ExternalStage.find(name) != nil {
-            def = ExternalStage.self
-        } else {
-            let hint = session.registry.suggestion(for: name, extra: session.userStageNames).map { " (did you mean '\($0)'?)" } ?? ""
-            return cannotStart(VowError(.syntax, "unknown stage '\(name)'\(hint)"))
-        }
-        let isHandler = def.name == "catch" || def.name == "finally"
-        switch makeCall(name, node: node, def: def, upstream: upstream, input: input, rerun: rerun, scope: scope, site: site, run: run, index: index) {
-        case .success(let call):
-            call.labelsAdoptedPromise = labelsAdopted
+        case .user(let user):
+            promise = applyUser(user, node: plan.node, upstream: upstream, input: input, scope: scope, site: site, run: run, index: index)
+        case .builtin(let def, let positional, let flags):
+            let call = StageCall(
+                session: session, name: name, node: plan.node, positional: positional, flagNodes: flags,
+                upstream: upstream, pipelineInput: input, rerunUpstream: rerun, scope: scope, site: site, run: run, index: index)
+            call.labelsAdoptedPromise = plan.rewrittenThen != nil
             do {
-                return (name, try def.init().apply(call), isHandler)
+                promise = try def.init().apply(call)
             } catch {
-                return cannotStart(error, isHandler: isHandler)
+                promise = cannotStart(error)
             }
-        case .failure(let e):
-            return cannotStart(e, isHandler: isHandler)
+        case .refused(let error):
+            promise = cannotStart(error)
         }
+        if let span = plan.rewrittenThen, PromiseObservation.isActive {
+            let (line, col) = site.source.lineColumn(of: span.start)
+            PromiseObservation.label(promise, StageTraceInfo(stage: "then", text: site.source.slice(span), line: line, column: col))
+        }
+        return (plan.reportedName, promise, plan.isHandler)
     }
 
-    /// Binds flags by the stage's declaration and makes the call.
-    func makeCall(
-        _ name: String, node: Stage, def: any StageDefinition.Type, upstream: Promise<Value>?, input: Value,
-        rerun: (@Sendable () -> Promise<Value>)?, scope: Scope, site: Site, run: PipelineRun, index: Int
-    ) -> Result<StageCall, VowError> {
+    /// Sorts a stage's arguments into positional arguments and flags, by the stage's declaration.
+    func bind(_ name: String, node: Stage, def: any StageDefinition.Type) -> Result<([Argument], [String: [Argument?]]), VowError> {
         var positional: [Argument] = []
         var flags: [String: [Argument?]] = [:]
         let declared = def.flags
@@ -268,9 +291,7 @@ struct Evaluator: Sendable {
             if def.argumentStyle == .stage, positional.count == 1, case .word = a.kind { passThrough = false }
             i += 1
         }
-        return .success(StageCall(
-            session: session, name: name, node: node, positional: positional, flagNodes: flags,
-            upstream: upstream, pipelineInput: input, rerunUpstream: rerun, scope: scope, site: site, run: run, index: index))
+        return .success((positional, flags))
     }
 
     private func isFlag(_ a: Argument) -> Bool {
@@ -409,7 +430,10 @@ struct Evaluator: Sendable {
 
     /// `promise`, whose rejection is given its origin within `run` in the same instant (no turn).
     static func annotating(_ promise: Promise<Value>, _ run: PipelineRun) -> Promise<Value> {
-        promise.relay { r in
+        // Already fulfilled: there is nothing to annotate, and the relay would settle in this
+        // same instant, so the promise itself serves.
+        if case .success? = promise.result { return promise }
+        return promise.relay { r in
             if case .failure(let e) = r { return .failure(run.annotate(e)) }
             return r
         }
@@ -419,47 +443,53 @@ struct Evaluator: Sendable {
     func template(_ t: Template, input: Value, scope: Scope) throws -> Resolution<Value> {
         if let lit = t.literalText { return .value(.string(lit)) }
         // Variables bound to pending promises make the whole template wait for them.
-        var waits: [String: Promise<Value>] = [:]
+        var waits: [String: Promise<Value>]? = nil
         for part in t.parts {
             if case .variable(let name, _) = part, name != "_", case .promise(let p)? = scope.lookup(name) {
-                if case .success = p.result {} else { waits[name] = p }
+                if case .success = p.result {} else { waits = (waits ?? [:]).merging([name: p]) { $1 } }
             }
         }
-        let render: @Sendable ([String: Value]) throws -> Value = { settled in
-            var out = ""
-            for part in t.parts {
-                switch part {
-                case .literal(let s): out += s
-                case .input(let path): out += Self.interpolationText(try self.pick(input, path))
-                case .variable(let name, let path):
-                    let v: Value
-                    if name == "_" {
-                        v = input
-                    } else if let s = settled[name] {
-                        v = s
-                    } else {
-                        switch scope.lookup(name) {
-                        case .value(let x)?: v = x
-                        case .promise(let p)?: v = (try? p.result?.get()) ?? .null
-                        case nil: throw VowError(.type, "unknown variable $\(name)")
-                        }
-                    }
-                    out += Self.interpolationText(try self.pick(v, path))
-                }
-            }
-            return .string(out)
-        }
-        if waits.isEmpty { return .value(try render([:])) }
+        guard let waits else { return .value(try render(t, input: input, scope: scope, settled: [:])) }
         let names = Array(waits.keys)
         return .promise(Promise.all(names.map { waits[$0]! }, on: session.executor, cancelsOthers: false).relay { r in
-            Result { try render(Dictionary(uniqueKeysWithValues: zip(names, try r.get()))) }
+            Result { try self.render(t, input: input, scope: scope, settled: Dictionary(uniqueKeysWithValues: zip(names, try r.get()))) }
         })
+    }
+
+    /// The text of a template whose variables are all settled (`settled` holds those that were
+    /// pending when it was evaluated).
+    private func render(_ t: Template, input: Value, scope: Scope, settled: [String: Value]) throws -> Value {
+        var out = ""
+        for part in t.parts {
+            switch part {
+            case .literal(let s): out += s
+            case .input(let path): out += Self.interpolationText(try pick(input, path))
+            case .variable(let name, let path):
+                let v: Value
+                if name == "_" {
+                    v = input
+                } else if let s = settled[name] {
+                    v = s
+                } else {
+                    switch scope.lookup(name) {
+                    case .value(let x)?: v = x
+                    case .promise(let p)?: v = (try? p.result?.get()) ?? .null
+                    case nil: throw VowError(.type, "unknown variable $\(name)")
+                    }
+                }
+                out += Self.interpolationText(try pick(v, path))
+            }
+        }
+        return .string(out)
     }
 
     /// How a value reads inside a string: text raw, everything else as compact JSON.
     static func interpolationText(_ v: Value) -> String {
-        if case .string(let s) = v { return s }
-        return JSONWriter.compact(v)
+        switch v {
+        case .string(let s): return s
+        case .int(let i): return String(i)  // what the JSON writer writes, without its buffer
+        default: return JSONWriter.compact(v)
+        }
     }
 
     /// `value.PATH` by JMESPath; a response is searched through its parsed body.

@@ -177,9 +177,11 @@ public final class StageCall: @unchecked Sendable {
         let ev = Evaluator(session: session)
         let site = Site(source: self.site.source, statement: self.site.statement, context: self.site.context + context)
         let scope = self.scope
+        // The pipeline is resolved once, when it first runs, not once per input.
+        let cache = PlanCache()
         if positional.count == 1, case .group(let p) = first.kind {
             return { input in
-                let (promise, run) = ev.pipeline(p, input: input, scope: scope, site: site)
+                let (promise, run) = ev.pipeline(p, plans: cache.plans(p, ev), input: input, scope: scope, site: site)
                 return .promise(Evaluator.annotating(promise, run))
             }
         }
@@ -198,7 +200,7 @@ public final class StageCall: @unchecked Sendable {
         }
         let pipe = Pipeline(stages: [inner], span: inner.span)
         return { input in
-            let (promise, run) = ev.pipeline(pipe, input: input, scope: scope, site: site)
+            let (promise, run) = ev.pipeline(pipe, plans: cache.plans(pipe, ev), input: input, scope: scope, site: site)
             switch run.immediate {
             case .success(let v)?: return .value(v)
             // Thrown as it is: the stage that holds this handler is where it rejected.

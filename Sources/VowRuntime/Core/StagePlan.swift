@@ -1,0 +1,50 @@
+import VowSyntax
+import VowValue
+
+/// One stage of a pipeline, resolved: its name looked up (a `def`, a built-in, an external
+/// `vow-NAME`), `then X` rewritten to X, its arguments sorted into positional ones and flags by
+/// the stage's declaration. None of it depends on the input, so a stage that runs the same
+/// pipeline on many inputs (`each`, `then`/`catch` handlers, `iterate`) resolves it once.
+///
+/// Names are resolved when the plan is made: a `def` given while an `each` is already running
+/// does not change the stage its later elements run (see docs/decisions.md).
+struct StagePlan {
+    /// What the stage is.
+    enum Kind {
+        /// `$x | …`, `%2 | …`, `[a, b] | …`: the value itself, evaluated against the input.
+        case value(Argument)
+        /// A built-in or external stage, with its positional arguments and flags.
+        case builtin(any StageDefinition.Type, [Argument], [String: [Argument?]])
+        /// A `def` stage.
+        case user(UserStage)
+        /// A stage that cannot start (unknown name, bad flags): it rejects with this error.
+        case refused(VowError)
+    }
+
+    /// The name the pipeline's records give the stage (`then` for a rewritten `then X`).
+    var reportedName: String
+    /// The name of the stage that runs (X for `then X`).
+    let name: String
+    /// The node the stage sees (for `then X`, X's node).
+    let node: Stage
+    /// What the stage is.
+    let kind: Kind
+    /// `catch` and `finally`: handlers that run only on a rejection or on either outcome.
+    var isHandler = false
+    /// For a rewritten `then X`, the span of the whole `then` stage (traces label its promise).
+    var rewrittenThen: SourceSpan? = nil
+}
+
+/// A pipeline's plans, made the first time the pipeline runs and kept for the later runs.
+/// Touched only on the session executor.
+final class PlanCache: @unchecked Sendable {
+    private var plans: [StagePlan]?
+
+    /// The plans of `pipeline`, made by `evaluator` on the first call.
+    func plans(_ pipeline: Pipeline, _ evaluator: Evaluator) -> [StagePlan] {
+        if let plans { return plans }
+        let made = evaluator.plans(pipeline)
+        plans = made
+        return made
+    }
+}
