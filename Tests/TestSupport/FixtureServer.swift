@@ -234,6 +234,29 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
         case "count":
             let key = query["key"] ?? "default"
             send(.ok, json: ["count": stats.hits.withLockedValue { $0["retry:" + key] ?? 0 }])
+        case "pages":
+            // A paged API of 3 pages of 3 items, in the three styles at once: a `Link: <…>;
+            // rel="next"` header, a `next` URL in the body (relative), and a `cursor` token for
+            // /pages?after=TOKEN. Next links keep the query (but `after`); `offsite=1` points them
+            // at another origin (localhost), `needs=auth` answers 401 without an Authorization.
+            let host = head.headers["Host"].first ?? "127.0.0.1"
+            if query["needs"] == "auth", head.headers["Authorization"].isEmpty {
+                send(.unauthorized, json: ["error": "no credentials"])
+                break
+            }
+            let n = parts.count > 1 ? Int(parts[1]) ?? 1 : (query["after"].flatMap { Int($0.dropFirst(1)) }.map { $0 + 1 } ?? 1)
+            guard (1...3).contains(n) else { send(.notFound, json: ["error": "no page \(n)"]); break }
+            let items = (1...3).map { ["id": (n - 1) * 3 + $0] }
+            let kept = query.filter { $0.key != "after" }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            let suffix = kept.isEmpty ? "" : "?" + kept.joined(separator: "&")
+            let nextPath = n < 3 ? "/pages/\(n + 1)\(suffix)" : nil
+            let nextURL = nextPath.map { query["offsite"] == "1" ? "http://localhost:\(host.split(separator: ":").last ?? "80")\($0)" : $0 }
+            var links = ["</pages/1\(suffix)>; rel=\"first\""]
+            if let nextURL { links.insert("<\(nextURL)>; rel=\"next\"", at: 0) }
+            send(.ok, json: [
+                "page": n, "items": items, "next": nextURL ?? NSNull(),
+                "cursor": n < 3 ? "c\(n)" : NSNull(),
+            ] as [String: Any], headers: [("Link", links.joined(separator: ", "))])
         case "gzip-bomb":
             // 1 GB of zeros, gzip-compressed to about 4.4 MB.
             write(context, .ok, [("Content-Type", "application/octet-stream"), ("Content-Encoding", "gzip")], gzipBomb, keepAlive: keepAlive)

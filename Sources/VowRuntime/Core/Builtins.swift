@@ -2,7 +2,7 @@ extension StageRegistry {
     /// Every built-in stage: the one place a stage is registered.
     public static let builtins = StageRegistry([
         EchoStage.self, PrintStage.self, ResolveStage.self, RejectStage.self, DelayStage.self, SimStage.self,
-        FetchStage.self, GetStage.self, PostStage.self, PutStage.self, PatchStage.self, DeleteStage.self, HeadStage.self,
+        FetchStage.self, GetStage.self, PostStage.self, PutStage.self, PatchStage.self, DeleteStage.self, HeadStage.self, PaginateStage.self,
         JsonStage.self, TextStage.self, PickStage.self, LenStage.self, KeysStage.self, ValuesStage.self,
         LinesStage.self, FormatStage.self, ToJsonStage.self, StatusStage.self, HeadersStage.self,
         ReadStage.self, WriteStage.self, StdinStage.self, EnvStage.self, RunStage.self,

@@ -105,14 +105,19 @@ struct Evaluator: Sendable {
     /// Builds a pipeline: the first stage runs now on `input`, each `|` is a `then`. `plans`,
     /// when given, are the pipeline's stages already resolved (`plan(_:)`), as a stage that runs
     /// the same pipeline on many inputs (`each`, a handler) keeps them.
-    func pipeline(_ p: Pipeline, plans: [StagePlan]? = nil, input: Value, scope: Scope, site: Site) -> (promise: Promise<Value>, run: PipelineRun) {
+    ///
+    /// With `nullEnds` (the step of `iterate`), a null between two stages skips the rest, as
+    /// `?.` does in JavaScript: the pipeline rejects with `Evaluator.nothingToWorkOn`.
+    func pipeline(
+        _ p: Pipeline, plans: [StagePlan]? = nil, nullEnds: Bool = false, input: Value, scope: Scope, site: Site
+    ) -> (promise: Promise<Value>, run: PipelineRun) {
         let run = PipelineRun(site: site, input: input)
-        let promise = stages(p.stages[...], plans: plans, input: input, scope: scope, site: site, run: run)
+        let promise = stages(p.stages[...], plans: plans, nullEnds: nullEnds, input: input, scope: scope, site: site, run: run)
         return (promise, run)
     }
 
     private func stages(
-        _ stages: ArraySlice<Stage>, plans: [StagePlan]?, input: Value, scope: Scope, site: Site, run: PipelineRun
+        _ stages: ArraySlice<Stage>, plans: [StagePlan]?, nullEnds: Bool = false, input: Value, scope: Scope, site: Site, run: PipelineRun
     ) -> Promise<Value> {
         var current: Promise<Value>? = nil
         for (offset, node) in stages.enumerated() {
@@ -124,12 +129,31 @@ struct Evaluator: Sendable {
                 return self.stages(stages[priorRange], plans: nil, input: input, scope: scope, site: site, run: again)
             }
             let plan = plans?[offset] ?? self.plan(node)
+            if nullEnds, offset > 0, let before = current {
+                let text = site.source.slice(node.span)
+                current = before.then(on: session.executor) { v in
+                    if v.isNull { throw Self.nothingToWorkOn(text) }
+                    return v
+                }
+            }
             let (name, promise, isHandler) = execute(
                 plan, upstream: current, input: input, rerun: rerun, scope: scope, site: site, run: run, index: i)
             run.entries.append(.init(name: name, span: node.span, promise: promise, isHandler: isHandler))
             current = promise
         }
         return current ?? Promise.resolve(input, on: session.executor)
+    }
+
+    /// The rejection of a pipeline run with `nullEnds` whose stage `stage` got null.
+    static func nothingToWorkOn(_ stage: String) -> VowError {
+        var d = Record()
+        d["nothingToWorkOn"] = .bool(true)
+        return VowError(.type, "nothing to work on: the value before '\(stage)' is null", details: d)
+    }
+
+    /// True for the rejection `nothingToWorkOn` makes.
+    static func isNothingToWorkOn(_ error: any Error) -> Bool {
+        toVowError(error).details["nothingToWorkOn"] == .bool(true)
     }
 
     /// Every stage of `p` resolved (`plan(_:)`), for running `p` many times.

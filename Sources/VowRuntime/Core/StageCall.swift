@@ -171,8 +171,9 @@ public final class StageCall: @unchecked Sendable {
     /// at once returns `.value` (or throws), one that waits returns `.promise`, which the caller
     /// adopts; a group `( … )` always returns a promise, as a function that runs a pipeline does
     /// in JavaScript (see docs/javascript-twin.md). Flags named in `own` belong to the calling
-    /// stage (e.g. `each`'s `--limit`) and are not passed on.
-    public func innerStage(context: [String] = [], own: Set<String> = []) -> (@Sendable (Value) throws -> Resolution<Value>)? {
+    /// stage (e.g. `each`'s `--limit`) and are not passed on. With `nullEnds` (`iterate`), a null
+    /// between the stages of a group skips the rest (`Evaluator.pipeline`).
+    public func innerStage(context: [String] = [], own: Set<String> = [], nullEnds: Bool = false) -> (@Sendable (Value) throws -> Resolution<Value>)? {
         guard let first = positional.first else { return nil }
         let ev = Evaluator(session: session)
         let site = Site(source: self.site.source, statement: self.site.statement, context: self.site.context + context)
@@ -181,7 +182,7 @@ public final class StageCall: @unchecked Sendable {
         let cache = PlanCache()
         if positional.count == 1, case .group(let p) = first.kind {
             return { input in
-                let (promise, run) = ev.pipeline(p, plans: cache.plans(p, ev), input: input, scope: scope, site: site)
+                let (promise, run) = ev.pipeline(p, plans: cache.plans(p, ev), nullEnds: nullEnds, input: input, scope: scope, site: site)
                 return .promise(Evaluator.annotating(promise, run))
             }
         }
@@ -211,8 +212,8 @@ public final class StageCall: @unchecked Sendable {
     }
 
     /// `innerStage` as a promise in every case, for stages that collect promises (`each`).
-    public func innerStagePromise(context: [String] = [], own: Set<String> = []) -> (@Sendable (Value) -> Promise<Value>)? {
-        guard let inner = innerStage(context: context, own: own) else { return nil }
+    public func innerStagePromise(context: [String] = [], own: Set<String> = [], nullEnds: Bool = false) -> (@Sendable (Value) -> Promise<Value>)? {
+        guard let inner = innerStage(context: context, own: own, nullEnds: nullEnds) else { return nil }
         let ex = executor
         return { input in
             do {

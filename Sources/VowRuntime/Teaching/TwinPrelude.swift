@@ -147,6 +147,20 @@ enum TwinPrelude {
             patch: (v, url) => vow.fetch(v, url, "PATCH"),
             delete: (v, url) => vow.fetch(v, url, "DELETE"),
             head: (v, url) => vow.fetch(v, url, "HEAD"),
+            // paginate: follows Link rel="next" (the stand-in takes no flags); a page that is a
+            // list adds its elements, null nothing, any other value itself.
+            async paginate(v, url) {
+              let target = url ?? v;
+              const items = [];
+              for (let pages = 0; target && pages < 100; pages++) {
+                const r = await vow.fetch(null, target);
+                const page = JSON.parse(r.body);
+                if (Array.isArray(page)) items.push(...page); else if (page !== null) items.push(page);
+                const m = /<([^>]*)>[^,]*rel="?[^",]*\bnext\b/i.exec(r.headers.link || "");
+                target = m ? new URL(m[1], r.url).href : null;
+              }
+              return items;
+            },
             status: (v) => v.status,
             headers: (v) => v.headers,
             // The stages.

@@ -10,19 +10,25 @@ struct IterateStage: StageDefinition {
     static let help = """
         Pagination: STAGE gets the input, then its own previous result, until it yields null (or
         --max results, default 1000). Fulfils with the list of non-null results in order.
+        When STAGE is a group, a null between its stages also ends the iteration (the rest of
+        the group is skipped, as `?.` skips in JavaScript), so `iterate (pick next | then fetch
+        | json)` stops on the page whose next is null instead of fetching nothing. For paged
+        HTTP APIs, `paginate` does the whole walk.
         """
     static let flags = [FlagSpec("max", value: "N", help: "stop after N results (default 1000)")]
     static let argumentStyle = ArgumentStyle.stage
     static let examples = [
         StageExample("echo 1 | iterate (pick '@' | then echo null) | to-json", "[]"),
         StageExample("echo 1 | iterate (then echo 2) --max 3 | to-json", "[2,2,2]"),
+        StageExample("echo {n: 1, next: {n: 2, next: null}} | iterate (pick next | then pick '{n: n, next: next}') | to-json", #"[{"n":2,"next":null}]"#),
+        StageExample("echo {next: {next: null}} | iterate (pick next | then pick next | then echo reached) | to-json", "[]"),
     ]
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
         let ex = call.executor
         return call.chain { input, _ in
             let max = try call.integerFlag("max", default: 1000, minimum: 0, input: input)
-            guard let inner = call.innerStagePromise(own: ["max"]) else { throw VowError(.type, "iterate: missing STAGE") }
+            guard let inner = call.innerStagePromise(own: ["max"], nullEnds: true) else { throw VowError(.type, "iterate: missing STAGE") }
             let (p, r) = Promise<Value>.pending(name: "iterate", on: ex)
             // Only the step in flight is cancelled with `iterate`; finished steps are not kept.
             let current = Locked<Promise<Value>?>(nil)
@@ -36,6 +42,8 @@ struct IterateStage: StageDefinition {
                 next.whenSettled(on: ex) { res in
                     switch res {
                     case .success(let n): if n.isNull { r.fulfill(.list(acc)) } else { step(n, acc + [n]) }
+                    // A null between the group's stages: nothing more to work on, the end.
+                    case .failure(let e) where Evaluator.isNothingToWorkOn(e): r.fulfill(.list(acc))
                     case .failure(let e): r.reject(e)
                     }
                 }

@@ -1,0 +1,208 @@
+import Foundation
+import VowPromises
+import VowValue
+
+/// `paginate [URL]`: walks a paged API and fulfils with every item in order.
+struct PaginateStage: ValueStage {
+    static let name = "paginate"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.promise("paginate")
+    static let group = StageGroup.http
+    static let synopsis = "paginate [URL] [--items EXPR] [--next EXPR] [--cursor EXPR --param NAME] [--max-pages N] …"
+    static let summary = "Walks a paged API (Link headers, a next URL, or a cursor) and fulfils with every item in order."
+    static let help = """
+        Requests URL (or the input, as fetch does), then each next page, and fulfils with the
+        items of every page in order. The next page is, by default, the `Link: <…>; rel="next"`
+        header (GitHub style); with --next EXPR it is the URL that EXPR (JMESPath) picks from the
+        page's JSON body; with --cursor EXPR --param NAME it is the first URL with query parameter
+        NAME set to the cursor EXPR picks. A missing, null or empty next link or cursor ends the
+        walk. --items EXPR picks each page's items (default: the page itself); a list adds its
+        elements, null adds nothing, any other value adds itself. Relative next URLs are resolved
+        against the page's URL. The walk stays on the first page's origin (scheme, host, port)
+        unless --cross-origin is given, and stops after --max-pages pages (default 100) or when
+        a next URL repeats one already fetched. Every HTTP flag (--header, --timeout, --auth, …)
+        applies to every page; a page that fails rejects the whole walk, naming the page.
+        """ + "\n" + httpHelpTail
+    static let flags = httpFlags + [
+        FlagSpec("items", value: "EXPR", help: "the items of a page, picked from its JSON body (default: the page itself)"),
+        FlagSpec("next", value: "EXPR", help: "the next page's URL, picked from the page's JSON body (default: the Link header)"),
+        FlagSpec("cursor", value: "EXPR", help: "a cursor picked from the page's JSON body, sent as --param NAME"),
+        FlagSpec("param", value: "NAME", help: "the query parameter that carries the cursor"),
+        FlagSpec("max-pages", value: "N", help: "the most pages fetched (default 100)"),
+        FlagSpec("cross-origin", help: "follow next links to another origin"),
+    ]
+    static let examples = [
+        StageExample("paginate $base/pages/1 --items items | len", "9", needsServer: true),
+        StageExample("paginate $base/pages/1 --next next --items 'items[].id' | to-json", "[1,2,3,4,5,6,7,8,9]", needsServer: true),
+        StageExample("paginate $base/pages --cursor cursor --param after --items 'items[].id' | to-json", "[1,2,3,4,5,6,7,8,9]", needsServer: true),
+        StageExample("paginate $base/pages/1 --items 'items[].id' --max-pages 2 | to-json", "[1,2,3,4,5,6]", needsServer: true),
+    ]
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        let stage = Self.name
+        let first = try buildHTTPRequest(method: nil, input: input, args: args)
+        let items = try args.flag("items").map { try args.asString($0, "--items") }
+        let next = try args.flag("next").map { try args.asString($0, "--next") }
+        let cursor = try args.flag("cursor").map { try args.asString($0, "--cursor") }
+        let param = try args.flag("param").map { try args.asString($0, "--param") }
+        if cursor != nil, param == nil { throw VowError(.type, "\(stage): --cursor needs --param NAME (the query parameter that carries it)") }
+        if param != nil, cursor == nil { throw VowError(.type, "\(stage): --param needs --cursor EXPR (where the cursor is in the page)") }
+        if next != nil, cursor != nil { throw VowError(.type, "\(stage): give --next or --cursor, not both") }
+        let maxPages = try args.flag("max-pages").map { try args.integer($0, "--max-pages") } ?? 100
+        guard maxPages >= 1 else { throw VowError(.type, "\(stage): --max-pages must be at least 1") }
+        guard let origin = Origin(first.url) else { throw VowError(.type, "\(stage): not a URL: \(first.url)") }
+        let walk = PageWalk(
+            first: first, origin: origin, crossOrigin: args.has("cross-origin"), items: items, next: next,
+            cursor: cursor.map { ($0, param!) }, maxPages: maxPages, http: ctx.session.http, executor: ctx.session.executor)
+        return .promise(walk.start())
+    }
+}
+
+/// The origin of a URL: scheme, host and port (the scheme's default when none is written).
+struct Origin: Equatable, CustomStringConvertible {
+    let scheme: String
+    let host: String
+    let port: Int
+
+    init?(_ url: String) {
+        guard let c = URLComponents(string: url), let scheme = c.scheme?.lowercased(), let host = c.host?.lowercased() else { return nil }
+        self.scheme = scheme
+        self.host = host
+        self.port = c.port ?? (scheme == "https" ? 443 : 80)
+    }
+
+    var description: String { "\(scheme)://\(host):\(port)" }
+}
+
+/// One `paginate` walk: a page at a time, each next request sent when the page before it has
+/// arrived. Touched only on the session executor.
+final class PageWalk: @unchecked Sendable {
+    let first: HTTPRequestSpec
+    let origin: Origin
+    let crossOrigin: Bool
+    let items: String?
+    let next: String?
+    let cursor: (expression: String, param: String)?
+    let maxPages: Int
+    let http: HTTPEngine
+    let executor: SerialPromiseExecutor
+    let promise: Promise<Value>
+    let resolver: Resolver<Value>
+    var collected: [Value] = []
+    var visited: Set<String> = []
+    var pages = 0
+    var current: Promise<Value>?
+
+    init(
+        first: HTTPRequestSpec, origin: Origin, crossOrigin: Bool, items: String?, next: String?,
+        cursor: (String, String)?, maxPages: Int, http: HTTPEngine, executor: SerialPromiseExecutor
+    ) {
+        self.first = first
+        self.origin = origin
+        self.crossOrigin = crossOrigin
+        self.items = items
+        self.next = next
+        self.cursor = cursor
+        self.maxPages = maxPages
+        self.http = http
+        self.executor = executor
+        (promise, resolver) = Promise<Value>.pending(name: "paginate", on: executor)
+    }
+
+    func start() -> Promise<Value> {
+        // Cancelling the walk aborts the page in flight and starts no other.
+        resolver.onCancel { [self] in executor.enqueue { self.current?.cancel() } }
+        fetch(first.url)
+        return promise
+    }
+
+    private func fetch(_ url: String) {
+        guard !resolver.isSettled else { return }
+        visited.insert(url)
+        pages += 1
+        var spec = first
+        spec.url = url
+        let page = pages
+        let p = http.perform(spec, on: executor)
+        current = p
+        p.whenSettled(on: executor) { [self] r in
+            current = nil
+            switch r {
+            case .success(let response):
+                do {
+                    try arrived(response, page: page)
+                } catch {
+                    var e = toVowError(error)
+                    e.message = "page \(page) (\(url)): " + e.message
+                    resolver.reject(e)
+                }
+            case .failure(let error):
+                var e = toVowError(error)
+                e.message += e.message.contains(url) ? " (page \(page) of paginate)" : " (page \(page) of paginate, \(url))"
+                resolver.reject(e)
+            }
+        }
+    }
+
+    private func arrived(_ response: Value, page: Int) throws {
+        guard !resolver.isSettled else { return }
+        guard case .response(let r) = response else { throw VowError(.type, "paginate: not an HTTP response") }
+        let body: Value
+        do { body = try JSON.parse(r.body) } catch { throw VowError(.json, "not JSON: \(error)") }
+        let found = try items.map { try Pick.search($0, in: body) } ?? body
+        switch found {
+        case .list(let l): collected += l
+        case .null: break
+        default: collected.append(found)
+        }
+        guard let target = try nextURL(r, body) else {
+            resolver.fulfill(.list(collected))
+            return
+        }
+        guard let to = Origin(target) else { throw VowError(.type, "the next page's URL is not a URL: \(target)") }
+        if to != origin, !crossOrigin {
+            throw VowError(.type, "the next page \(target) is on another origin (\(to)) than the first (\(origin)); --cross-origin follows it")
+        }
+        if pages >= maxPages || visited.contains(target) {
+            resolver.fulfill(.list(collected))
+            return
+        }
+        fetch(target)
+    }
+
+    /// The next page's absolute URL, or nil at the end.
+    private func nextURL(_ r: HTTPResponse, _ body: Value) throws -> String? {
+        let written: String?
+        if let cursor {
+            let c = try Pick.search(cursor.expression, in: body)
+            let text: String
+            switch c {
+            case .null: return nil
+            case .string(let s): text = s
+            case .int, .double: text = JSONWriter.compact(c)
+            default: throw VowError(.type, "the cursor must be text or a number, got \(c.typeName)")
+            }
+            if text.isEmpty { return nil }
+            guard var u = URLComponents(string: first.url) else { return nil }
+            var query = (u.queryItems ?? []).filter { $0.name != cursor.param }
+            query.append(URLQueryItem(name: cursor.param, value: text))
+            u.queryItems = query
+            // `+` is a space to most servers: keep it literal in a cursor.
+            u.percentEncodedQuery = u.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+            return u.string
+        } else if let next {
+            switch try Pick.search(next, in: body) {
+            case .null: return nil
+            case .string(let s): written = s
+            case let other: throw VowError(.type, "--next must pick a URL (text), got \(other.typeName)")
+            }
+        } else {
+            written = LinkHeader.target(rel: "next", in: r.headers)
+        }
+        guard let written, !written.isEmpty else { return nil }
+        guard let resolved = URL(string: written, relativeTo: URL(string: r.url))?.absoluteString else {
+            throw VowError(.type, "the next page's URL is not a URL: \(written)")
+        }
+        return resolved
+    }
+}
