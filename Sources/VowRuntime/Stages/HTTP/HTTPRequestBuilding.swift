@@ -17,7 +17,15 @@ let httpFlags: [FlagSpec] = [
     FlagSpec("max-size", value: "BYTES", help: "the largest body read, e.g. 1048576 or 10MB (default 64MiB)"),
     FlagSpec("allow-errors", help: "fulfil with 4xx/5xx responses instead of rejecting"),
     FlagSpec("insecure", help: "do not verify TLS certificates"),
+    FlagSpec("curl", help: "send nothing: fulfil with the curl command that sends the same request (secrets included)"),
 ]
+
+/// What an HTTP stage does with its request: sends it, or, with `--curl`, fulfils with the
+/// equivalent curl command and sends nothing.
+func send(_ spec: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    if args.has("curl") { return .value(.string(try CurlCommand.make(spec))) }
+    return .promise(ctx.session.http.perform(spec, on: ctx.session.executor))
+}
 
 let httpHelpTail = """
     The response is a value {status, statusText, url, headers, elapsed, body}: `json` and `text`

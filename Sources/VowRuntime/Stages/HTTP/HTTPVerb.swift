@@ -16,6 +16,6 @@ extension HTTPVerbStage {
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let spec = try buildHTTPRequest(method: Self.method, input: input, args: args)
-        return .promise(ctx.session.http.perform(spec, on: ctx.session.executor))
+        return try send(spec, args, ctx)
     }
 }

@@ -41,6 +41,7 @@ struct PaginateStage: ValueStage {
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let stage = Self.name
         let first = try buildHTTPRequest(method: nil, input: input, args: args)
+        if args.has("curl") { return try send(first, args, ctx) }  // the first page's request
         let items = try args.flag("items").map { try args.asString($0, "--items") }
         let next = try args.flag("next").map { try args.asString($0, "--next") }
         let cursor = try args.flag("cursor").map { try args.asString($0, "--cursor") }

@@ -1,0 +1,46 @@
+import Foundation
+import VowValue
+
+/// `--curl`: the curl command that sends the same request, shell-quoted, runnable as it is.
+enum CurlCommand {
+    /// The command for `spec`. Secrets are kept (the command must send the same request);
+    /// a body that is not text is refused, since a shell word cannot carry every byte.
+    static func make(_ spec: HTTPRequestSpec) throws -> String {
+        var words = ["curl"]
+        switch spec.method {
+        case "GET" where spec.body == nil: break
+        case "HEAD": words.append("--head")
+        default: words += ["--request", spec.method]
+        }
+        words.append(quote(spec.url))
+        for h in spec.headers { words += ["--header", quote("\(h.name): \(h.value)")] }
+        if let body = spec.body {
+            guard let text = String(validating: body, as: UTF8.self), !text.contains("\0") else {
+                throw VowError(.type, "\(spec.stage): --curl cannot write a binary body into a command")
+            }
+            words += ["--data-binary", quote(text)]
+            // curl labels a body form-encoded unless told; vow sends none it was not given.
+            if !spec.hasHeader("Content-Type") { words += ["--header", quote("Content-Type:")] }
+        }
+        // What vow does with the response, curl does too: decode gzip/deflate, follow redirects
+        // up to the same limit, give up after the same time, fail on 4xx/5xx (keeping the body).
+        words.append("--compressed")
+        if spec.follow { words += ["--location", "--max-redirs", String(spec.maxRedirects)] }
+        words += ["--max-time", format(spec.timeout)]
+        if !spec.allowErrors { words.append("--fail-with-body") }
+        if spec.insecure { words.append("--insecure") }
+        return words.joined(separator: " ")
+    }
+
+    /// `s` as one POSIX shell word: bare when it is made only of safe characters, else in single
+    /// quotes (a single quote written as '\'').
+    static func quote(_ s: String) -> String {
+        let safe = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,")
+        if !s.isEmpty, s.unicodeScalars.allSatisfy({ safe.contains($0) }) { return s }
+        return "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}

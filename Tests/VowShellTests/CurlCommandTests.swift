@@ -1,0 +1,72 @@
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import VowRuntime
+
+/// `--curl`: the command vow writes, run by the real curl against the fixture server, makes the
+/// request vow itself makes (method, path and query, headers, body).
+final class CurlCommandTests: ServerTestCase {
+    func vow(_ source: String) -> (out: String, err: String, status: Int32) {
+        runVow(source, variables: ["base": .string(base)])
+    }
+
+    /// Runs `command` with sh and returns its standard output.
+    func shell(_ command: String) throws -> (out: String, status: Int32) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", command]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (String(decoding: data, as: UTF8.self), p.terminationStatus)
+    }
+
+    /// The parts of an /echo answer that describe the request (Accept-Encoding differs: curl
+    /// also offers br and zstd).
+    func request(_ echo: String) throws -> [String] {
+        let v = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(echo.utf8)) as? [String: Any], echo)
+        var headers = try XCTUnwrap(v["headers"] as? [String: String])
+        headers["accept-encoding"] = nil
+        headers["accept"] = headers["accept"] == "*/*" ? nil : headers["accept"]  // curl's default
+        return ["\(v["method"]!)", "\(v["uri"]!)", "\(v["bodyText"]!)"] + headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+    }
+
+    func test_curlMakesTheSameRequest() throws {
+        let requests = [
+            #"fetch $base/echo --header "X-A: 1" --header "X-Quote: it's \"q\"""#,
+            #"post $base/echo --json {name: "Ann O'Neil", n: [1, 2]} --query {q: "a b&c"}"#,
+            #"put $base/echo --form {a: "x y", b: "ü"} --bearer s3cret"#,
+            #"delete "$base/echo?x=1" --auth "u:p w""#,
+            #"patch $base/echo --body "line 1\nline 2 \$HOME `date`""#,
+        ]
+        for source in requests {
+            let command = vow(source + " --curl")
+            XCTAssertEqual(command.status, 0, command.err)
+            let byCurl = try shell(command.out)
+            XCTAssertEqual(byCurl.status, 0, command.out)
+            let byVow = vow(source + " | text")
+            XCTAssertEqual(byVow.status, 0, byVow.err)
+            XCTAssertEqual(try request(byCurl.out), try request(byVow.out), source)
+        }
+    }
+
+    func test_curlSendsNothingAndFailsLikeVow() throws {
+        let before = Self.server.hits("/status/404")
+        let command = vow("fetch $base/status/404 --curl")
+        XCTAssertEqual(Self.server.hits("/status/404"), before, "--curl sent the request")
+        // vow rejects a 404; the command fails too (curl's exit status 22).
+        XCTAssertEqual(try shell(command.out).status, 22, command.out)
+        XCTAssertEqual(try shell(vow("fetch $base/status/404 --allow-errors --curl").out).status, 0)
+    }
+
+    func test_quoting() {
+        XCTAssertEqual(CurlCommand.quote("https://a.example/x?y=1"), "'https://a.example/x?y=1'")
+        XCTAssertEqual(CurlCommand.quote("plain-word_1.2"), "plain-word_1.2")
+        XCTAssertEqual(CurlCommand.quote("it's"), #"'it'\''s'"#)
+        XCTAssertEqual(CurlCommand.quote(""), "''")
+    }
+}
