@@ -257,6 +257,25 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
                 "page": n, "items": items, "next": nextURL ?? NSNull(),
                 "cursor": n < 3 ? "c\(n)" : NSNull(),
             ] as [String: Any], headers: [("Link", links.joined(separator: ", "))])
+        case "upload":
+            // A multipart/form-data body, parsed: {fields: {name: text}, files: {name: {filename,
+            // contentType, size, text}}, parts: N}.
+            let type = head.headers["Content-Type"].first ?? ""
+            guard let b = type.range(of: "boundary=") else { send(.badRequest, json: ["error": "not multipart: \(type)"]); break }
+            let boundary = String(type[b.upperBound...]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            guard let parts = multipartParts(body, boundary: boundary) else { send(.badRequest, json: ["error": "malformed multipart body"]); break }
+            var fields: [String: String] = [:], files: [String: Any] = [:]
+            for part in parts {
+                if let filename = part.filename {
+                    files[part.name] = [
+                        "filename": filename, "contentType": part.contentType ?? NSNull(), "size": part.data.count,
+                        "text": String(validating: part.data, as: UTF8.self) ?? NSNull(),
+                    ] as [String: Any]
+                } else {
+                    fields[part.name] = String(decoding: part.data, as: UTF8.self)
+                }
+            }
+            send(.ok, json: ["fields": fields, "files": files, "parts": parts.count])
         case "gzip-bomb":
             // 1 GB of zeros, gzip-compressed to about 4.4 MB.
             write(context, .ok, [("Content-Type", "application/octet-stream"), ("Content-Encoding", "gzip")], gzipBomb, keepAlive: keepAlive)
@@ -301,6 +320,46 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
         default:
             send(.notFound, json: ["error": "no route \(path)"])
         }
+    }
+
+    /// The parts of a multipart body: name, filename, content type and bytes; nil when malformed.
+    func multipartParts(_ body: [UInt8], boundary: String) -> [(name: String, filename: String?, contentType: String?, data: [UInt8])]? {
+        let delimiter = Array("--\(boundary)".utf8)
+        func find(_ needle: [UInt8], from: Int) -> Int? {
+            guard needle.count <= body.count else { return nil }
+            var i = from
+            while i + needle.count <= body.count {
+                if body[i] == needle[0], Array(body[i..<(i + needle.count)]) == needle { return i }
+                i += 1
+            }
+            return nil
+        }
+        guard var at = find(delimiter, from: 0) else { return nil }
+        var parts: [(String, String?, String?, [UInt8])] = []
+        while true {
+            let afterDelimiter = at + delimiter.count
+            if body.count >= afterDelimiter + 2, body[afterDelimiter] == UInt8(ascii: "-"), body[afterDelimiter + 1] == UInt8(ascii: "-") { break }
+            guard let headEnd = find(Array("\r\n\r\n".utf8), from: afterDelimiter) else { return nil }
+            let head = String(decoding: body[(afterDelimiter + 2)..<headEnd], as: UTF8.self)
+            guard let next = find(Array("\r\n--\(boundary)".utf8), from: headEnd + 4) else { return nil }
+            var name = "", filename: String? = nil, contentType: String? = nil
+            for line in head.components(separatedBy: "\r\n") {
+                let lower = line.lowercased()
+                if lower.hasPrefix("content-disposition:") {
+                    for param in line.split(separator: ";").dropFirst() {
+                        let kv = param.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                        guard kv.count == 2 else { continue }
+                        let v = kv[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                        if kv[0] == "name" { name = v } else if kv[0] == "filename" { filename = v }
+                    }
+                } else if lower.hasPrefix("content-type:") {
+                    contentType = line.dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces)
+                }
+            }
+            parts.append((name, filename, contentType, Array(body[(headEnd + 4)..<next])))
+            at = next + 2
+        }
+        return parts
     }
 
     func slow(_ context: ChannelHandlerContext, ms: Int) {

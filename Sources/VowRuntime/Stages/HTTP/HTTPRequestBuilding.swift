@@ -8,7 +8,8 @@ let httpFlags: [FlagSpec] = [
     FlagSpec("query", value: "{…}", help: "query parameters, merged into the URL and percent-encoded"),
     FlagSpec("json", value: "VALUE", help: "a JSON body; sets Content-Type and Accept to application/json"),
     FlagSpec("form", value: "{…}", help: "an application/x-www-form-urlencoded body"),
-    FlagSpec("body", value: "TEXT", help: "a raw body (text or bytes)"),
+    FlagSpec("body", value: "TEXT", help: "a raw body (text or bytes); @PATH sends that file"),
+    FlagSpec("multipart", value: "{…}", help: "a multipart/form-data body: {field: value, doc: @PATH} (@ marks a file, as curl -F)"),
     FlagSpec("auth", value: "USER:PASS", help: "HTTP basic authentication"),
     FlagSpec("bearer", value: "TOKEN", help: "an `Authorization: Bearer` token"),
     FlagSpec("timeout", value: "D", help: "limit for the whole request, body included (default 30s)"),
@@ -73,6 +74,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments)
     }
     func setBody(_ v: Value) throws {
         switch v {
+        case .string(let s) where s.hasPrefix("@"): body = try FileBody.read(String(s.dropFirst()), stage: stage, flag: "--body")
         case .bytes(let b): body = b
         case .string(let s): body = Array(s.utf8)
         default: throw VowError(.type, "\(stage): --body must be text or bytes (use --json for values), got \(v.typeName)")
@@ -104,6 +106,10 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments)
     }
     if !target.contains("://") { target = "http://" + target }
 
+    let bodies = ["json", "form", "body", "multipart"].filter { args.has($0) }
+    if bodies.count > 1 {
+        throw VowError(.type, "\(stage): one body at a time: --\(bodies[0]) and --\(bodies[1]) were both given")
+    }
     for h in args.all("header") { try addHeaders(h) }
     if let q = args.flag("query") { try addQuery(q) }
     if let j = args.flag("json") { setJSON(j) }
@@ -113,6 +119,12 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments)
         contentType = "application/x-www-form-urlencoded"
     }
     if let b = args.flag("body") { try setBody(b) }
+    if let m = args.flag("multipart") {
+        guard case .record(let r) = m else { throw VowError(.type, "\(stage): --multipart must be a record like {name: ann, doc: @notes.txt}, got \(m.typeName)") }
+        let multipart = try MultipartBody(r.entries.map { ($0.key, $0.value) }, stage: stage)
+        body = multipart.bytes
+        contentType = multipart.contentType
+    }
     if let a = args.flag("auth") {
         let s = try args.asString(a, "--auth")
         guard s.contains(":") else { throw VowError(.type, "\(stage): --auth must be user:pass") }

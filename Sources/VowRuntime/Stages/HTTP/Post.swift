@@ -10,5 +10,6 @@ struct PostStage: HTTPVerbStage {
     static let examples = [
         StageExample("post $base/echo --json {n: 1} | json | pick body.n", "1", needsServer: true),
         StageExample("post $base/echo --form {a: \"x y\", b: 2} | pick bodyText", "a=x+y&b=2", needsServer: true),
+        StageExample("post $base/upload --multipart {name: ann, n: 3} | pick fields | to-json", #"{"n":"3","name":"ann"}"#, needsServer: true),
     ]
 }
