@@ -365,6 +365,23 @@ public final class Runner: @unchecked Sendable {
             return session.javaScriptMode
                 ? "mode js: nothing is cancelled that JavaScript would let run on (Ctrl-C and cancel %N still cancel)"
                 : "mode vow: all, race, any and timeout cancel what they no longer need"
+        case "session":
+            // What an HTTP session holds, every secret masked.
+            let name = argument.trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else {
+                errorSink("error[syntax]: :session NAME (sessions are kept in \(HTTPSessions.directory))")
+                return nil
+            }
+            do {
+                let s = try session.httpSessions.session(name, stage: ":session")
+                guard FileManager.default.fileExists(atPath: s.path) || !s.jar.all.isEmpty || !s.headers.isEmpty else {
+                    return "no session \(name) (it would be kept in \(s.path))"
+                }
+                return renderer.value(s.describe())
+            } catch {
+                errorSink(renderer.error(toVowError(error)))
+                return nil
+            }
         case "timeline":
             guard let tracer else { return "no timeline: nothing was recorded" }
             let columns = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "") ?? 80

@@ -219,6 +219,31 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
             write(context, HTTPResponseStatus(statusCode: code), [("Location", query["url"] ?? "/echo")], [], keepAlive: keepAlive)
         case "loop":
             write(context, .found, [("Location", "/loop")], [], keepAlive: keepAlive)
+        case "cookies":
+            // /cookies: the cookies the request carried; /cookies/set?k=v…: sets each (Path=/)
+            // and redirects to /cookies, as httpbin does; /cookies/delete?k: expires k;
+            // /cookies/raw?h=HEADER: sends HEADER as a Set-Cookie verbatim.
+            let action = parts.count > 1 ? parts[1] : ""
+            if action == "set" || action == "delete" || action == "raw" {
+                var headers: [(String, String)] = [("Location", "/cookies")]
+                for (k, v) in query.sorted(by: { $0.key < $1.key }) {
+                    switch action {
+                    case "set": headers.append(("Set-Cookie", "\(k)=\(v); Path=/"))
+                    case "delete": headers.append(("Set-Cookie", "\(k)=; Max-Age=0; Path=/"))
+                    default: headers.append(("Set-Cookie", v))
+                    }
+                }
+                write(context, .found, headers, [], keepAlive: keepAlive)
+                break
+            }
+            var cookies: [String: String] = [:]
+            for header in head.headers["Cookie"] {
+                for pair in header.split(separator: ";") {
+                    let kv = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    if kv.count == 2 { cookies[kv[0]] = kv[1] }
+                }
+            }
+            send(.ok, json: ["cookies": cookies, "header": head.headers["Cookie"].joined(separator: "; ")])
         case "cookie":
             send(.ok, json: ["ok": true], headers: [("Set-Cookie", "session=s3cret; Path=/")])
         case "retry-after":

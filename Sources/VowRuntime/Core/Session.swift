@@ -78,6 +78,8 @@ public final class Session: @unchecked Sendable {
     public let jobs = JobTable()
     /// The session's HTTP client.
     public let http = HTTPEngine()
+    /// The HTTP sessions (`--session NAME`) this session has opened.
+    public let httpSessions = HTTPSessions()
     /// JavaScript mode (`vow --js`, `:mode js`): combinators and `timeout` cancel nothing they no
     /// longer need, so every program of offline stages prints what node prints for its twin.
     /// Ctrl-C and `cancel %N` still cancel. Read and written on the executor and by the shell

@@ -31,6 +31,12 @@ public struct HTTPRequestSpec: Sendable {
     public var insecure = false
     /// The stage that made the request, for messages.
     public var stage = "fetch"
+    /// How many of `headers`, from the start, the user gave (`--header`, `--auth`, `--bearer`,
+    /// a request record); the rest vow added.
+    public var givenHeaderCount = 0
+    /// The cookie jar of the request's session: its cookies are sent, and the cookies every
+    /// response sets (redirects included) are stored in it.
+    public var cookies: CookieJar?
 
     /// Makes a request description.
     public init(method: String, url: String) {
@@ -149,10 +155,15 @@ public final class HTTPEngine: Sendable {
             var request = HTTPClientRequest(url: current.url)
             request.method = HTTPMethod(rawValue: current.method)
             for h in current.headers { request.headers.add(name: h.name, value: h.value) }
+            if let jar = current.cookies, let cookie = jar.header(for: current.url) {
+                let given = request.headers["Cookie"].joined(separator: "; ")
+                request.headers.replaceOrAdd(name: "Cookie", value: given.isEmpty ? cookie : given + "; " + cookie)
+            }
             if let body = current.body { request.body = .bytes(body) }
             let deadline = NIODeadline.now() + .nanoseconds(Int64((spec.timeout + 1) * 1e9))
             let response = try await client.execute(request, deadline: deadline)
             let status = Int(response.status.code)
+            current.cookies?.store(response.headers["Set-Cookie"], from: current.url)
             if current.follow, (300..<400).contains(status), status != 304, let location = response.headers.first(name: "Location") {
                 // Drain nothing: dropping the body lets the client close or reuse the connection.
                 visited.append(current.url)

@@ -18,14 +18,53 @@ let httpFlags: [FlagSpec] = [
     FlagSpec("max-size", value: "BYTES", help: "the largest body read, e.g. 1048576 or 10MB (default 64MiB)"),
     FlagSpec("allow-errors", help: "fulfil with 4xx/5xx responses instead of rejecting"),
     FlagSpec("insecure", help: "do not verify TLS certificates"),
+    FlagSpec("session", value: "NAME", help: "keep cookies, and the headers given with it, in session NAME across runs (~/.config/vow/sessions)"),
+    FlagSpec("session-read-only", value: "NAME", help: "use session NAME's cookies and headers without updating it"),
     FlagSpec("curl", help: "send nothing: fulfil with the curl command that sends the same request (secrets included)"),
 ]
 
 /// What an HTTP stage does with its request: sends it, or, with `--curl`, fulfils with the
 /// equivalent curl command and sends nothing.
-func send(_ spec: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+func send(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    let (spec, session) = try withSession(given, args, ctx)
     if args.has("curl") { return .value(.string(try CurlCommand.make(spec))) }
-    return .promise(ctx.session.http.perform(spec, on: ctx.session.executor))
+    return .promise(saving(session, after: ctx.session.http.perform(spec, on: ctx.session.executor)))
+}
+
+/// `spec` with its `--session` (or `--session-read-only`) applied: the session's headers go
+/// first unless given again now (by name), its cookies go with the request (for `--curl`, as a
+/// Cookie header), and the headers given now are kept in it. Returns the session to save
+/// afterwards (nil when there is none, or it is read-only).
+func withSession(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext) throws -> (HTTPRequestSpec, HTTPSession?) {
+    var spec = given
+    let writable = try args.flag("session").map { try args.asString($0, "--session") }
+    let readOnly = try args.flag("session-read-only").map { try args.asString($0, "--session-read-only") }
+    if writable != nil, readOnly != nil { throw VowError(.type, "\(args.stage): give --session or --session-read-only, not both") }
+    guard let name = writable ?? readOnly else { return (spec, nil) }
+    let s = try ctx.session.httpSessions.session(name, stage: args.stage)
+    let mine = Array(spec.headers.prefix(spec.givenHeaderCount))
+    let stored = s.headers.filter { h in !mine.contains { $0.name.caseInsensitiveCompare(h.name) == .orderedSame } }
+    spec.headers.insert(contentsOf: stored, at: 0)
+    spec.givenHeaderCount += stored.count
+    spec.cookies = s.jar
+    if args.has("curl"), let cookie = s.jar.header(for: spec.url) { spec.headers.append(("Cookie", cookie)) }
+    guard writable != nil else { return (spec, nil) }
+    if !args.has("curl") { s.remember(mine) }
+    return (spec, s)
+}
+
+/// `promise`, after which `session` (if any) is saved, in the instant the outcome arrives (no
+/// turn): cookies that came with a 4xx count too. A session that cannot be saved rejects.
+func saving(_ session: HTTPSession?, after promise: Promise<Value>) -> Promise<Value> {
+    guard let session else { return promise }
+    return promise.relay { r in
+        do {
+            try session.save()
+            return r
+        } catch {
+            return .failure(error)
+        }
+    }
 }
 
 let httpHelpTail = """
@@ -141,6 +180,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments)
     var spec = HTTPRequestSpec(method: method, url: target)
     spec.stage = stage
     spec.headers = headers
+    spec.givenHeaderCount = headers.count
     if let contentType, !spec.hasHeader("Content-Type") { spec.headers.append(("Content-Type", contentType)) }
     if wantsJSON, !spec.hasHeader("Accept") { spec.headers.append(("Accept", "application/json")) }
     if !spec.hasHeader("User-Agent") { spec.headers.append(("User-Agent", "vow/0.1")) }

@@ -40,8 +40,9 @@ struct PaginateStage: ValueStage {
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let stage = Self.name
-        let first = try buildHTTPRequest(method: nil, input: input, args: args)
-        if args.has("curl") { return try send(first, args, ctx) }  // the first page's request
+        let built = try buildHTTPRequest(method: nil, input: input, args: args)
+        if args.has("curl") { return try send(built, args, ctx) }  // the first page's request
+        let (first, session) = try withSession(built, args, ctx)
         let items = try args.flag("items").map { try args.asString($0, "--items") }
         let next = try args.flag("next").map { try args.asString($0, "--next") }
         let cursor = try args.flag("cursor").map { try args.asString($0, "--cursor") }
@@ -55,7 +56,7 @@ struct PaginateStage: ValueStage {
         let walk = PageWalk(
             first: first, origin: origin, crossOrigin: args.has("cross-origin"), items: items, next: next,
             cursor: cursor.map { ($0, param!) }, maxPages: maxPages, http: ctx.session.http, executor: ctx.session.executor)
-        return .promise(walk.start())
+        return .promise(saving(session, after: walk.start()))
     }
 }
 

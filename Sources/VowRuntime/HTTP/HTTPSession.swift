@@ -1,0 +1,145 @@
+import Foundation
+import VowValue
+
+/// A named HTTP session (`--session NAME`): a cookie jar and the headers to send on every
+/// request (those given with `--header`, `--auth`, `--bearer` alongside `--session`), kept in a
+/// file across vow runs: `$XDG_CONFIG_HOME/vow/sessions/NAME.json` (default
+/// `~/.config/vow/sessions/`), mode 0600 in a directory of mode 0700.
+public final class HTTPSession: Sendable {
+    /// The session's name as given.
+    public let name: String
+    /// Where it is kept.
+    public let path: String
+    /// Its cookies.
+    public let jar: CookieJar
+    private let storedHeaders: Locked<[StoredHeader]>
+
+    /// A header kept in a session.
+    struct StoredHeader: Codable, Equatable {
+        var name: String
+        var value: String
+    }
+
+    /// What a session file holds.
+    struct File: Codable {
+        var vow = 1
+        var headers: [StoredHeader] = []
+        var cookies: [StoredCookie] = []
+    }
+
+    init(name: String, path: String, file: File) {
+        self.name = name
+        self.path = path
+        self.jar = CookieJar(file.cookies)
+        self.storedHeaders = Locked(file.headers)
+    }
+
+    /// The headers sent on every request of the session.
+    public var headers: [(name: String, value: String)] { storedHeaders.withLock { $0.map { ($0.name, $0.value) } } }
+
+    /// Keeps `given` from now on, replacing stored headers of the same names.
+    func remember(_ given: [(name: String, value: String)]) {
+        guard !given.isEmpty else { return }
+        storedHeaders.withLock { stored in
+            for h in given {
+                stored.removeAll { $0.name.caseInsensitiveCompare(h.name) == .orderedSame }
+            }
+            stored += given.map { StoredHeader(name: $0.name, value: $0.value) }
+        }
+    }
+
+    /// Writes the session to its file: a temporary file of mode 0600, renamed over the old one.
+    func save() throws {
+        let file = File(headers: storedHeaders.withLock { $0 }, cookies: jar.all)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = try encoder.encode(file)
+        let dir = (path as NSString).deletingLastPathComponent
+        try HTTPSessions.makeDirectory(dir)
+        let temp = dir + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+        guard FileManager.default.createFile(atPath: temp, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw VowError(.io, "cannot write the session file \(temp)")
+        }
+        guard rename(temp, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temp)
+            throw VowError(.io, "cannot write the session file \(path): \(reason)")
+        }
+    }
+
+    /// What `:session` shows: headers and cookies, every secret masked.
+    public func describe() -> Value {
+        var out = Record()
+        out["file"] = .string(path)
+        var h = Record()
+        for (name, value) in headers { h[name] = .string(sensitiveHeaders.contains(name.lowercased()) ? mask(value) : value) }
+        out["headers"] = .record(h)
+        out["cookies"] = .list(jar.all.map { c in
+            var r = Record()
+            r["name"] = .string(c.name)
+            r["value"] = .string(mask(c.value))
+            r["domain"] = .string((c.hostOnly ? "" : ".") + c.domain)
+            r["path"] = .string(c.path)
+            r["expires"] = c.expires.map { .string(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: $0))) } ?? .string("with the session")
+            if c.secure { r["secure"] = .bool(true) }
+            if c.httpOnly { r["httpOnly"] = .bool(true) }
+            return .record(r)
+        })
+        return .record(out)
+    }
+
+    private func mask(_ s: String) -> String { s.isEmpty ? "" : s.count == 1 ? "<1 character>" : "<\(s.count) characters>" }
+}
+
+/// The sessions a vow session has opened, by file: each is read once and shared by every request
+/// that names it, so concurrent requests see each other's cookies.
+public final class HTTPSessions: Sendable {
+    private let open = Locked<[String: HTTPSession]>([:])
+
+    /// Makes an empty registry.
+    public init() {}
+
+    /// The directory sessions are kept in.
+    public static var directory: String {
+        let env = ProcessInfo.processInfo.environment
+        let config = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ((env["HOME"] ?? NSHomeDirectory()) + "/.config")
+        return config + "/vow/sessions"
+    }
+
+    /// The session named `name` (a plain name, kept in `directory`, or a path to a file),
+    /// read from its file when it exists.
+    public func session(_ name: String, stage: String) throws -> HTTPSession {
+        let path: String
+        if name.contains("/") {
+            path = (name as NSString).expandingTildeInPath
+        } else {
+            guard !name.isEmpty, !name.hasPrefix("."), name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+                throw VowError(.type, "\(stage): --session: '\(name)' is not a session name (letters, digits, - _ .; or a path with /)")
+            }
+            path = Self.directory + "/" + name + ".json"
+        }
+        return try open.withLock { open in
+            if let s = open[path] { return s }
+            var file = HTTPSession.File()
+            if let data = FileManager.default.contents(atPath: path) {
+                do {
+                    file = try JSONDecoder().decode(HTTPSession.File.self, from: data)
+                } catch {
+                    throw VowError(.io, "\(stage): --session: \(path) is not a vow session file (\(error))")
+                }
+            }
+            let s = HTTPSession(name: name, path: path, file: file)
+            open[path] = s
+            return s
+        }
+    }
+
+    /// Creates `dir` (and its parents) with mode 0700.
+    static func makeDirectory(_ dir: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw VowError(.io, "cannot create the session directory \(dir): \(error.localizedDescription)")
+        }
+    }
+}
