@@ -23,7 +23,18 @@ public struct Renderer: Sendable {
         if jsonLines { return JSONWriter.compact(v) }
         if case .string(let s) = v { return terminal ? sanitize(s) : s }
         if case .response(let r) = v { return response(r) }
+        if let line = download(v) { return line }
         return JSONWriter.pretty(v, colors: colors ? .ansi : nil)
+    }
+
+    /// What `--output FILE` fulfils with, `{path, bytes, status, url, headers}`, as one line:
+    /// `saved x.png (48213 bytes, 200) from URL`; nil for any other value.
+    func download(_ v: Value) -> String? {
+        guard case .record(let r) = v, r.keys == ["path", "bytes", "status", "url", "headers"],
+            case .string(let path)? = r["path"], case .int(let bytes)? = r["bytes"], case .int(let status)? = r["status"],
+            case .string(let url)? = r["url"]
+        else { return nil }
+        return "saved \(sanitize(path)) (\(bytes) bytes, \(status)) from \(sanitize(url))"
     }
 
     /// A response: the status line, the headers (lower-case names), a blank line and the body

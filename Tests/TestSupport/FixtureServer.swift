@@ -155,6 +155,9 @@ let gzippedJSON: [UInt8] = [
     0x28, 0x00, 0x00, 0x00,
 ]
 
+/// The body of the fixture's /file route: `n` bytes of a fixed pattern.
+public func fileBytes(_ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7 &+ $0 / 251) } }
+
 final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -301,6 +304,33 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
                 }
             }
             send(.ok, json: ["fields": fields, "files": files, "parts": parts.count])
+        case "file":
+            // N deterministic bytes that honour `Range: bytes=S-` (206, or 416 past the end);
+            // `cut=K` sends K bytes of a full response, then closes the connection.
+            let n = Int(query["bytes"] ?? "") ?? 100_000
+            let all = fileBytes(n)
+            if let range = head.headers["Range"].first, range.hasPrefix("bytes="), let start = Int(range.dropFirst(6).split(separator: "-").first ?? "") {
+                guard start < n else {
+                    write(context, HTTPResponseStatus(statusCode: 416), [("Content-Range", "bytes */\(n)")], [], keepAlive: keepAlive)
+                    break
+                }
+                write(context, .partialContent, [("Content-Type", "application/octet-stream"), ("Content-Range", "bytes \(start)-\(n - 1)/\(n)")],
+                    Array(all[start...]), keepAlive: keepAlive)
+                break
+            }
+            if let cut = Int(query["cut"] ?? "") {
+                var h = HTTPHeaders()
+                h.add(name: "Content-Type", value: "application/octet-stream")
+                h.add(name: "Content-Length", value: String(n))
+                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: h))), promise: nil)
+                var buf = context.channel.allocator.buffer(capacity: cut)
+                buf.writeBytes(all[..<min(cut, n)])
+                context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buf))), promise: nil)
+                let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
+                context.eventLoop.scheduleTask(in: .milliseconds(20)) { ctx.value.close(promise: nil) }
+                break
+            }
+            write(context, .ok, [("Content-Type", "application/octet-stream")], all, keepAlive: keepAlive)
         case "gzip-bomb":
             // 1 GB of zeros, gzip-compressed to about 4.4 MB.
             write(context, .ok, [("Content-Type", "application/octet-stream"), ("Content-Encoding", "gzip")], gzipBomb, keepAlive: keepAlive)

@@ -37,6 +37,8 @@ public struct HTTPRequestSpec: Sendable {
     /// The cookie jar of the request's session: its cookies are sent, and the cookies every
     /// response sets (redirects included) are stored in it.
     public var cookies: CookieJar?
+    /// `--output FILE`: the body goes to the file instead of into the response value.
+    var download: Download?
 
     /// Makes a request description.
     public init(method: String, url: String) {
@@ -134,7 +136,8 @@ public final class HTTPEngine: Sendable {
         let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(Int64(spec.timeout * 1e9))) {
             // Reject first: the cancelled task's own error must not win the race.
             defer { task.cancel() }
-            resolver.reject(Self.timeoutError(spec, details: ["method": .string(spec.method)]))
+            let e = Self.timeoutError(spec, details: ["method": .string(spec.method)])
+            resolver.reject(spec.download.map { $0.failed(e) } ?? e)
         }
         resolver.onCancel { task.cancel() }
         promise.whenSettled(on: executor) { _ in timer.cancel() }
@@ -142,10 +145,21 @@ public final class HTTPEngine: Sendable {
     }
 
     func run(_ spec: HTTPRequestSpec) async throws -> Value {
+        guard let download = spec.download else { return try await exchange(spec) }
+        do {
+            return try await exchange(spec)
+        } catch {
+            throw download.failed(Self.describe(error, spec))
+        }
+    }
+
+    func exchange(_ spec: HTTPRequestSpec) async throws -> Value {
         let client = try client(insecure: spec.insecure)
         let start = ContinuousClock.now
         var current = spec
         var visited: [String] = []
+        let offset = try spec.download?.bytesOnDisk() ?? 0
+        if offset > 0 { current.headers.append(("Range", "bytes=\(offset)-")) }
         while true {
             guard let url = URL(string: current.url), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
                 url.host != nil
@@ -192,6 +206,9 @@ public final class HTTPEngine: Sendable {
                 }
                 current.url = next
                 continue
+            }
+            if let download = current.download, status < 400 || (status == 416 && offset > 0) {
+                return try await download.write(response, url: current.url, offset: offset, maxSize: current.maxSize, spec: current)
             }
             let body = current.method == "HEAD" ? [] : try await readBody(response, max: current.maxSize, spec: current)
             let resp = makeResponse(response, url: current.url, method: current.method, body: body, start: start)

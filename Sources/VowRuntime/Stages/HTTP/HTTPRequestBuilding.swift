@@ -20,6 +20,8 @@ let httpFlags: [FlagSpec] = [
     FlagSpec("insecure", help: "do not verify TLS certificates"),
     FlagSpec("session", value: "NAME", help: "keep cookies, and the headers given with it, in session NAME across runs (~/.config/vow/sessions)"),
     FlagSpec("session-read-only", value: "NAME", help: "use session NAME's cookies and headers without updating it"),
+    FlagSpec("output", value: "FILE", help: "stream the body to FILE (via FILE.part, renamed when complete); fulfils with {path, bytes, status, url, headers}"),
+    FlagSpec("continue", help: "with --output: resume FILE.part (or a partial FILE) with a Range request"),
     FlagSpec("curl", help: "send nothing: fulfil with the curl command that sends the same request (secrets included)"),
 ]
 
@@ -195,6 +197,19 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments)
         guard spec.maxRedirects >= 0 else { throw VowError(.type, "\(stage): --max-redirects must be 0 or more") }
     }
     if let m = args.flag("max-size") { spec.maxSize = try byteCount(m, args: args) }
+    if let o = args.flag("output") {
+        let path = (try args.asString(o, "--output") as NSString).expandingTildeInPath
+        guard !path.isEmpty else { throw VowError(.type, "\(stage): --output needs a file name") }
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+            throw VowError(.type, "\(stage): --output \(path) is a directory")
+        }
+        // A file on disk has no 64 MiB cap: only a --max-size given limits it.
+        if !args.has("max-size") { spec.maxSize = .max }
+        spec.download = Download(path: path, resume: args.has("continue"), progress: isatty(2) == 1)
+    } else if args.has("continue") {
+        throw VowError(.type, "\(stage): --continue resumes a download: give --output FILE too")
+    }
     spec.allowErrors = args.has("allow-errors")
     spec.insecure = args.has("insecure")
     return spec

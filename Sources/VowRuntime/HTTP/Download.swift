@@ -1,0 +1,166 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import VowValue
+
+/// `--output FILE`: the body streamed to disk as it arrives, under `FILE.part` until complete,
+/// then renamed to FILE. A failed or cancelled download leaves FILE untouched and keeps what
+/// arrived in `FILE.part`, which `--continue` resumes with a Range request.
+struct Download: Sendable {
+    /// Where the body goes.
+    let path: String
+    /// Resume `path.part` (or a partial `path`) instead of starting over.
+    let resume: Bool
+    /// Show a progress bar on standard error.
+    let progress: Bool
+
+    /// The file being written.
+    var partPath: String { path + ".part" }
+
+    /// The bytes already on disk when resuming (moving a partial FILE to FILE.part first), else 0.
+    func bytesOnDisk() throws -> Int {
+        guard resume else { return 0 }
+        let fm = FileManager.default
+        if !fm.fileExists(atPath: partPath), fm.fileExists(atPath: path) {
+            guard rename(path, partPath) == 0 else { throw ioError("cannot move \(path) to \(partPath)") }
+        }
+        return (try? fm.attributesOfItem(atPath: partPath)[.size] as? Int) ?? 0
+    }
+
+    /// Writes `response`'s body (a 200, or a 206 to a Range request starting at `offset`) and
+    /// returns the record the stage fulfils with.
+    func write(_ response: HTTPClientResponse, url: String, offset: Int, maxSize: Int, spec: HTTPRequestSpec) async throws -> Value {
+        let status = Int(response.status.code)
+        let headers = response.headers.map { (name: $0.name, value: $0.value) }
+        var appendFrom = 0
+        if status == 206 {
+            // The server resumed: its range must start where the file ends.
+            let range = response.headers.first(name: "Content-Range") ?? ""
+            let start = range.split(separator: " ").dropFirst().first?.split(separator: "-").first.flatMap { Int($0) }
+            guard start == offset else {
+                throw VowError(.http, "--continue: the server sent the range '\(range)', not bytes from \(offset) — \(spec.method) \(redactURL(url))")
+            }
+            appendFrom = offset
+        } else if status == 416, offset > 0 {
+            // Nothing left to send: the file on disk is already whole (when the sizes agree).
+            let total = (response.headers.first(name: "Content-Range") ?? "").split(separator: "/").last.flatMap { Int($0) }
+            guard total == offset else {
+                throw VowError(.http, "--continue: the server refused the range (416) and the partial file does not match its size — \(spec.method) \(redactURL(url))")
+            }
+            try finish()
+            return result(bytes: offset, status: status, url: url, headers: headers)
+        }
+        let fd = open(partPath, O_WRONLY | O_CREAT | (appendFrom > 0 ? O_APPEND : O_TRUNC), 0o644)
+        guard fd >= 0 else { throw ioError("cannot write \(partPath)") }
+        defer { close(fd) }
+        let announced = response.headers.first(name: "Content-Length").flatMap(Int.init)
+        var written = appendFrom
+        let bar = progress ? ProgressBar(total: announced.map { $0 + appendFrom }, start: appendFrom) : nil
+        for try await chunk in response.body {
+            if written + chunk.readableBytes > maxSize {
+                throw VowError(.http, "the body is over the limit of \(maxSize) bytes (--max-size) — \(spec.method) \(redactURL(url))")
+            }
+            try chunk.withUnsafeReadableBytes { buffer in
+                var done = 0
+                while done < buffer.count {
+                    let n = Foundation.write(fd, buffer.baseAddress! + done, buffer.count - done)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        throw ioError("cannot write \(partPath)")
+                    }
+                    done += n
+                }
+            }
+            written += chunk.readableBytes
+            bar?.update(written)
+        }
+        bar?.finish()
+        if let announced, written - appendFrom != announced {
+            throw VowError(.network, "the body ended after \(written - appendFrom) of \(announced) bytes — \(spec.method) \(redactURL(url))")
+        }
+        try finish()
+        return result(bytes: written, status: status, url: url, headers: headers)
+    }
+
+    /// Renames the finished part file to its name.
+    func finish() throws {
+        guard rename(partPath, path) == 0 else { throw ioError("cannot rename \(partPath) to \(path)") }
+    }
+
+    /// The failure of a download, saying where what arrived was kept.
+    func failed(_ error: any Error) -> any Error {
+        guard var e = error as? VowError, FileManager.default.fileExists(atPath: partPath) else { return error }
+        e.message += " (what arrived is in \(partPath); --continue resumes it)"
+        return e
+    }
+
+    func result(bytes: Int, status: Int, url: String, headers: [(name: String, value: String)]) -> Value {
+        var r = Record()
+        r["path"] = .string(path)
+        r["bytes"] = .int(bytes)
+        r["status"] = .int(status)
+        r["url"] = .string(redactURL(url))
+        var h = Record()
+        for (name, value) in headers where !sensitiveHeaders.contains(name.lowercased()) { h[name.lowercased()] = .string(value) }
+        r["headers"] = .record(h)
+        return .record(r)
+    }
+
+    func ioError(_ message: String) -> VowError {
+        VowError(.io, "\(message): \(String(cString: strerror(errno)))")
+    }
+}
+
+/// A one-line progress bar on standard error: bytes, rate, time left; redrawn at most ten
+/// times a second, erased when done.
+final class ProgressBar: @unchecked Sendable {
+    let total: Int?
+    let start: Int
+    let began = ContinuousClock.now
+    var lastDraw = ContinuousClock.now - .seconds(1)
+
+    init(total: Int?, start: Int) {
+        self.total = total
+        self.start = start
+    }
+
+    func update(_ bytes: Int) {
+        let now = ContinuousClock.now
+        guard now - lastDraw >= .milliseconds(100) else { return }
+        lastDraw = now
+        let elapsed = max(0.001, Self.seconds(now - began))
+        let rate = Double(bytes - start) / elapsed
+        var line = "  " + Self.size(bytes)
+        if let total {
+            let percent = total > 0 ? min(100, bytes * 100 / total) : 100
+            let width = 20, filled = width * percent / 100
+            line = "  [" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] \(percent)%  "
+                + Self.size(bytes) + " / " + Self.size(total)
+            if rate > 0 { line += "  " + Self.size(Int(rate)) + "/s  " + Self.clock(Double(total - bytes) / rate) + " left" }
+        } else if rate > 0 {
+            line += "  " + Self.size(Int(rate)) + "/s"
+        }
+        FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
+    }
+
+    func finish() { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+
+    static func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+
+    /// `812 B`, `1.4 MB`, `2.1 GB`.
+    static func size(_ n: Int) -> String {
+        let units = ["B", "kB", "MB", "GB", "TB"]
+        var v = Double(n), i = 0
+        while v >= 1000, i < units.count - 1 {
+            v /= 1000
+            i += 1
+        }
+        return i == 0 ? "\(n) B" : String(format: "%.1f %@", v, units[i])
+    }
+
+    /// `0:07`, `12:30`, `1:02:03`.
+    static func clock(_ s: Double) -> String {
+        let t = Int(s.rounded())
+        return t >= 3600 ? String(format: "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60) : String(format: "%d:%02d", t / 60, t % 60)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import VowRuntime
+@testable import VowShell
+
+/// `--output FILE` and `--continue` against the fixture server's /file route (a fixed pattern that
+/// honours Range requests, and can be cut short).
+final class DownloadTests: ServerTestCase {
+    var dir: URL!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("vow-download-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
+
+    func vow(_ source: String) -> (out: String, err: String, status: Int32) {
+        runVow(source, variables: ["base": .string(base), "dir": .string(dir.path)])
+    }
+
+    func contents(_ name: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: dir.appendingPathComponent(name).path).map { [UInt8]($0) }
+    }
+
+    func curl(_ url: String, to path: String) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["curl", "--silent", "--fail", "-o", path, url]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+    }
+
+    func test_theFileIsWhatCurlDownloads() throws {
+        let r = vow(#"fetch "$base/file?bytes=3000000" --output "$dir/x.bin""#)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(r.out, "saved \(dir.path)/x.bin (3000000 bytes, 200) from \(base)/file?bytes=3000000\n")
+        try curl(base + "/file?bytes=3000000", to: dir.appendingPathComponent("y.bin").path)
+        XCTAssertEqual(contents("x.bin"), contents("y.bin"))
+        XCTAssertNil(contents("x.bin.part"))
+    }
+
+    func test_theValueIsARecord() {
+        let r = vow(#"fetch "$base/file?bytes=10" --output "$dir/x.bin" | pick '[bytes, status, headers."content-type"]' | to-json"#)
+        XCTAssertEqual(r.out, #"[10,200,"application/octet-stream"]"# + "\n", r.err)
+        XCTAssertTrue(vow(#"fetch "$base/file?bytes=10" --output "$dir/x.bin""#).out.hasPrefix("saved "))
+    }
+
+    func test_noCapUnlessAsked() {
+        // Over the 64 MiB that a body in memory may have: fine on disk; --max-size still limits.
+        XCTAssertEqual(vow(#"fetch "$base/big-chunked?bytes=70000000" --output "$dir/big.bin" | pick bytes"#).out, "70000000\n")
+        let r = vow(#"fetch "$base/big-chunked?bytes=2000000" --output "$dir/capped.bin" --max-size 1MB"#)
+        XCTAssertTrue(r.err.contains("over the limit of 1000000 bytes"), r.err)
+        XCTAssertNil(contents("capped.bin"), "a failed download left a file under its name")
+    }
+
+    func test_anInterruptedDownloadIsResumed() throws {
+        let full = fileBytes(300_000)
+        let cut = vow(#"fetch "$base/file?bytes=300000&cut=100000" --output "$dir/x.bin""#)
+        XCTAssertEqual(cut.status, 1)
+        XCTAssertTrue(cut.err.contains("x.bin.part; --continue resumes it"), cut.err)
+        XCTAssertNil(contents("x.bin"), "nothing is written under the name until the download is complete")
+        XCTAssertEqual(contents("x.bin.part"), Array(full[..<100_000]))
+        let resumed = vow(#"fetch "$base/file?bytes=300000" --output "$dir/x.bin" --continue | pick '[bytes, status]' | to-json"#)
+        XCTAssertEqual(resumed.out, "[300000,206]\n", resumed.err)
+        XCTAssertEqual(contents("x.bin"), full)
+        XCTAssertNil(contents("x.bin.part"))
+        // Resuming a whole file asks for nothing more and keeps it.
+        XCTAssertEqual(vow(#"fetch "$base/file?bytes=300000" --output "$dir/x.bin" --continue | pick bytes"#).out, "300000\n")
+        XCTAssertEqual(contents("x.bin"), full)
+    }
+
+    func test_errorsLeaveNothingBehind() {
+        let r = vow(#"fetch $base/status/404 --output "$dir/x.bin""#)
+        XCTAssertTrue(r.err.contains("error[http]: 404"), r.err)
+        XCTAssertNil(contents("x.bin"))
+        XCTAssertNil(contents("x.bin.part"))
+        XCTAssertTrue(vow("fetch $base/file --continue").err.contains("give --output FILE too"))
+        XCTAssertTrue(vow(#"fetch $base/file --output "$dir""#).err.contains("is a directory"))
+    }
+
+    func test_progressFormatting() {
+        XCTAssertEqual(ProgressBar.size(812), "812 B")
+        XCTAssertEqual(ProgressBar.size(1_400_000), "1.4 MB")
+        XCTAssertEqual(ProgressBar.clock(7), "0:07")
+        XCTAssertEqual(ProgressBar.clock(3723), "1:02:03")
+    }
+}
