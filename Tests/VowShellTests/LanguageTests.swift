@@ -13,7 +13,7 @@ func runVow(
 ) -> Int32 {
     var options = SessionOptions()
     options.variables = variables
-    let session = Session(output: OutputSink(out), options: options)
+    let session = Session(output: OutputSink(out), diagnostics: OutputSink(err), options: options)
     session.javaScriptMode = javaScript
     defer { session.http.shutdown() }
     let runner = Runner(session: session, renderer: Renderer(colors: false, jsonLines: json), errors: { s in err(s + "\n") })

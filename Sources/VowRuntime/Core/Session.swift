@@ -53,6 +53,19 @@ public final class OutputSink: Sendable {
         }
     }
 
+    /// Standard error, unbuffered per call.
+    public static let standardError = OutputSink { s in
+        var s = s
+        s.withUTF8 { buf in
+            var off = 0
+            while off < buf.count {
+                let n = Foundation.write(2, buf.baseAddress! + off, buf.count - off)
+                if n <= 0 { break }
+                off += n
+            }
+        }
+    }
+
     /// An output that calls `write` for each piece of text.
     public init(_ write: @escaping @Sendable (String) -> Void) { self.write = write }
 
@@ -72,6 +85,8 @@ public final class Session: @unchecked Sendable {
     public let registry: StageRegistry
     /// Where `print` writes.
     public let output: OutputSink
+    /// Where diagnostics go that are not results: `--verbose` exchanges (standard error).
+    public let diagnostics: OutputSink
     /// Command-line options.
     public let options: SessionOptions
     /// Background jobs.
@@ -115,8 +130,9 @@ public final class Session: @unchecked Sendable {
     /// Makes a session.
     public init(
         registry: StageRegistry = .builtins, output: OutputSink = .standardOutput,
-        options: SessionOptions = SessionOptions()
+        diagnostics: OutputSink = .standardError, options: SessionOptions = SessionOptions()
     ) {
+        self.diagnostics = diagnostics
         self.executor = SerialPromiseExecutor(label: "vow.session")
         self.registry = registry
         self.output = output

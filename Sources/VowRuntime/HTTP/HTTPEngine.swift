@@ -37,6 +37,8 @@ public struct HTTPRequestSpec: Sendable {
     /// The cookie jar of the request's session: its cookies are sent, and the cookies every
     /// response sets (redirects included) are stored in it.
     public var cookies: CookieJar?
+    /// `--verbose`: where each hop's request and response heads go, secrets masked.
+    public var verbose: OutputSink?
     /// `--output FILE`: the body goes to the file instead of into the response value.
     var download: Download?
 
@@ -175,8 +177,11 @@ public final class HTTPEngine: Sendable {
             }
             if let body = current.body { request.body = .bytes(body) }
             let deadline = NIODeadline.now() + .nanoseconds(Int64((spec.timeout + 1) * 1e9))
+            let sent = ContinuousClock.now
+            current.verbose?.emit(VerboseExchange.request(request, url: url))
             let response = try await client.execute(request, deadline: deadline)
             let status = Int(response.status.code)
+            current.verbose?.emit(VerboseExchange.response(response, firstByte: ContinuousClock.now - sent))
             current.cookies?.store(response.headers["Set-Cookie"], from: current.url)
             if current.follow, (300..<400).contains(status), status != 304, let location = response.headers.first(name: "Location") {
                 // Drain nothing: dropping the body lets the client close or reuse the connection.
@@ -208,9 +213,12 @@ public final class HTTPEngine: Sendable {
                 continue
             }
             if let download = current.download, status < 400 || (status == 416 && offset > 0) {
-                return try await download.write(response, url: current.url, offset: offset, maxSize: current.maxSize, spec: current)
+                let saved = try await download.write(response, url: current.url, offset: offset, maxSize: current.maxSize, spec: current)
+                current.verbose?.emit(VerboseExchange.done(bytes: saved.recordValue?["bytes"]?.intValue ?? 0, total: ContinuousClock.now - start))
+                return saved
             }
             let body = current.method == "HEAD" ? [] : try await readBody(response, max: current.maxSize, spec: current)
+            current.verbose?.emit(VerboseExchange.done(bytes: body.count, total: ContinuousClock.now - start))
             let resp = makeResponse(response, url: current.url, method: current.method, body: body, start: start)
             if status >= 400 && !current.allowErrors {
                 throw httpError(resp, message: "\(status) \(resp.statusText) — \(current.method) \(redactURL(current.url))")

@@ -22,6 +22,7 @@ let httpFlags: [FlagSpec] = [
     FlagSpec("session-read-only", value: "NAME", help: "use session NAME's cookies and headers without updating it"),
     FlagSpec("output", value: "FILE", help: "stream the body to FILE (via FILE.part, renamed when complete); fulfils with {path, bytes, status, url, headers}"),
     FlagSpec("continue", help: "with --output: resume FILE.part (or a partial FILE) with a Range request"),
+    FlagSpec("verbose", help: "show each hop's request and response heads on stderr, with timings; secrets masked"),
     FlagSpec("curl", help: "send nothing: fulfil with the curl command that sends the same request (secrets included)"),
 ]
 
@@ -39,6 +40,7 @@ func send(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext)
 /// afterwards (nil when there is none, or it is read-only).
 func withSession(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext) throws -> (HTTPRequestSpec, HTTPSession?) {
     var spec = given
+    if args.has("verbose") { spec.verbose = ctx.session.diagnostics }
     let writable = try args.flag("session").map { try args.asString($0, "--session") }
     let readOnly = try args.flag("session-read-only").map { try args.asString($0, "--session-read-only") }
     if writable != nil, readOnly != nil { throw VowError(.type, "\(args.stage): give --session or --session-read-only, not both") }

@@ -1,0 +1,57 @@
+import AsyncHTTPClient
+import Foundation
+import NIOHTTP1
+
+/// `--verbose`: each hop's request and response heads as curl -v writes them (`>` sent, `<`
+/// received, `*` notes), with the time to the first byte and the total; secrets masked.
+enum VerboseExchange {
+    /// The request line and headers (Host first, as sent).
+    static func request(_ r: HTTPClientRequest, url: URL) -> String {
+        var path = url.path.isEmpty ? "/" : url.path
+        if let q = url.query { path += "?" + q }
+        var host = url.host ?? ""
+        if let port = url.port { host += ":\(port)" }
+        var lines = ["* \(r.method.rawValue) \(redactURL(url.absoluteString))", "> \(r.method.rawValue) \(path) HTTP/1.1", "> Host: \(host)"]
+        for h in r.headers { lines.append("> \(h.name): \(masked(h.name, h.value))") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The status line and headers, with the time from sending to the response head.
+    static func response(_ r: HTTPClientResponse, firstByte: Duration) -> String {
+        var lines = ["< HTTP/\(r.version.major).\(r.version.minor) \(r.status.code) \(r.status.reasonPhrase)"]
+        for h in r.headers { lines.append("< \(h.name): \(masked(h.name, h.value))") }
+        lines.append("* first byte after \(milliseconds(firstByte))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The end of the exchange: body size and total time (every hop included).
+    static func done(bytes: Int, total: Duration) -> String {
+        "* \(bytes) bytes of body; \(milliseconds(total)) in all\n"
+    }
+
+    /// A header's value with its secret hidden: the scheme of an Authorization stays, cookie
+    /// names stay, values become `***`.
+    static func masked(_ name: String, _ value: String) -> String {
+        switch name.lowercased() {
+        case "authorization", "proxy-authorization":
+            let scheme = value.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
+            return value.contains(" ") ? scheme + " ***" : "***"
+        case "cookie":
+            return value.split(separator: ";").map { pair in
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                return kv[0].trimmingCharacters(in: .whitespaces) + "=***"
+            }.joined(separator: "; ")
+        case "set-cookie":
+            guard let eq = value.firstIndex(of: "=") else { return "***" }
+            let rest = value[eq...].firstIndex(of: ";").map { String(value[$0...]) } ?? ""
+            return String(value[..<eq]) + "=***" + rest
+        default:
+            return value
+        }
+    }
+
+    static func milliseconds(_ d: Duration) -> String {
+        let ms = Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+        return ms < 10 ? String(format: "%.1f ms", ms) : "\(Int(ms.rounded())) ms"
+    }
+}

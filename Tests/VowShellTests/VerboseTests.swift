@@ -1,0 +1,50 @@
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import VowRuntime
+
+/// `--verbose`: the exchange on stderr (every redirect hop), the value alone on stdout, secrets
+/// masked.
+final class VerboseTests: ServerTestCase {
+    func vow(_ source: String) -> (out: String, err: String, status: Int32) {
+        runVow(source, variables: ["base": .string(base)])
+    }
+
+    func test_exchangeOnStderrValueOnStdout() {
+        let r = vow(#"fetch $base/redirect/2 --verbose --bearer s3cret --header "Cookie: sid=abc123" | json | pick method"#)
+        XCTAssertEqual(r.out, "GET\n")
+        let port = base.split(separator: ":").last!
+        for line in [
+            "> GET /redirect/2 HTTP/1.1", "> Host: 127.0.0.1:\(port)", "< HTTP/1.1 302 Found", "< Location: /redirect/1",
+            "> GET /redirect/1 HTTP/1.1", "> GET /echo HTTP/1.1", "< HTTP/1.1 200 OK", "> Authorization: Bearer ***", "> Cookie: sid=***",
+        ] {
+            XCTAssertTrue(r.err.contains(line + "\n"), "missing \(line) in\n\(r.err)")
+        }
+        XCTAssertTrue(r.err.contains("* first byte after"), r.err)
+        XCTAssertTrue(r.err.contains("bytes of body;"), r.err)
+        XCTAssertFalse(r.err.contains("s3cret"), r.err)
+        XCTAssertFalse(r.err.contains("abc123"), r.err)
+        XCTAssertEqual(r.err.components(separatedBy: "> GET ").count - 1, 3, "three hops")
+    }
+
+    func test_setCookieValuesAreMasked() {
+        let r = vow(#"fetch "$base/cookies/set?token=t0psecret" --verbose | status"#)
+        XCTAssertTrue(r.err.contains("< Set-Cookie: token=***; Path=/"), r.err)
+        let received = r.err.split(separator: "\n").filter { $0.hasPrefix("<") }
+        XCTAssertFalse(received.contains { $0.contains("t0psecret") }, r.err)
+    }
+
+    func test_withoutTheFlagNothingIsShown() {
+        let r = vow("fetch $base/echo | status")
+        XCTAssertEqual(r.out, "200\n")
+        XCTAssertEqual(r.err, "")
+    }
+
+    func test_masking() {
+        XCTAssertEqual(VerboseExchange.masked("Authorization", "Basic dTpw"), "Basic ***")
+        XCTAssertEqual(VerboseExchange.masked("authorization", "token"), "***")
+        XCTAssertEqual(VerboseExchange.masked("Cookie", "a=1; b=2"), "a=***; b=***")
+        XCTAssertEqual(VerboseExchange.masked("X-Other", "visible"), "visible")
+    }
+}
