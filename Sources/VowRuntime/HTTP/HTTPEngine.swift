@@ -37,6 +37,8 @@ public struct HTTPRequestSpec: Sendable {
     /// The cookie jar of the request's session: its cookies are sent, and the cookies every
     /// response sets (redirects included) are stored in it.
     public var cookies: CookieJar?
+    /// The proxy the request goes through (nil: direct).
+    public var proxy: ProxyChoice?
     /// `--verbose`: where each hop's request and response heads go, secrets masked.
     public var verbose: OutputSink?
     /// `--output FILE`: the body goes to the file instead of into the response value.
@@ -62,7 +64,14 @@ public final class HTTPEngine: Sendable {
     private struct Clients {
         var secure: HTTPClient?
         var insecure: HTTPClient?
+        /// Clients for requests through a proxy, by proxy and TLS verification.
+        var proxied: [ProxyKey: HTTPClient] = [:]
         var closed = false
+    }
+
+    private struct ProxyKey: Hashable {
+        let proxy: ProxyChoice
+        let insecure: Bool
     }
 
     private let clients = Locked(Clients())
@@ -70,8 +79,9 @@ public final class HTTPEngine: Sendable {
     /// Makes an engine; clients are created on the first request.
     public init() {}
 
-    static func configuration(insecure: Bool) -> HTTPClient.Configuration {
+    static func configuration(insecure: Bool, proxy: ProxyChoice? = nil) -> HTTPClient.Configuration {
         var c = HTTPClient.Configuration()
+        c.proxy = proxy?.setting
         c.redirectConfiguration = .disallow
         c.decompression = .enabled(limit: .none)
         c.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
@@ -85,9 +95,16 @@ public final class HTTPEngine: Sendable {
         return c
     }
 
-    func client(insecure: Bool) throws -> HTTPClient {
+    func client(insecure: Bool, proxy: ProxyChoice? = nil) throws -> HTTPClient {
         try clients.withLock { c in
             if c.closed { throw VowError(.network, "the HTTP client is shut down") }
+            if let proxy {
+                let key = ProxyKey(proxy: proxy, insecure: insecure)
+                if let client = c.proxied[key] { return client }
+                let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.configuration(insecure: insecure, proxy: proxy))
+                c.proxied[key] = client
+                return client
+            }
             if insecure {
                 if let client = c.insecure { return client }
                 let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.configuration(insecure: true))
@@ -103,7 +120,7 @@ public final class HTTPEngine: Sendable {
 
     deinit {
         // A session dropped without `shutdown()` still closes its clients, without blocking.
-        let all = clients.withLock { c in [c.secure, c.insecure].compactMap { $0 } }
+        let all = clients.withLock { c in [c.secure, c.insecure].compactMap { $0 } + c.proxied.values }
         for client in all { client.shutdown { _ in } }
     }
 
@@ -111,8 +128,8 @@ public final class HTTPEngine: Sendable {
     public func shutdown() {
         let all = clients.withLock { c -> [HTTPClient] in
             c.closed = true
-            defer { c.secure = nil; c.insecure = nil }
-            return [c.secure, c.insecure].compactMap { $0 }
+            defer { c.secure = nil; c.insecure = nil; c.proxied = [:] }
+            return [c.secure, c.insecure].compactMap { $0 } + c.proxied.values
         }
         for client in all { try? client.syncShutdown() }
     }
@@ -156,7 +173,7 @@ public final class HTTPEngine: Sendable {
     }
 
     func exchange(_ spec: HTTPRequestSpec) async throws -> Value {
-        let client = try client(insecure: spec.insecure)
+        let client = try client(insecure: spec.insecure, proxy: spec.proxy)
         let start = ContinuousClock.now
         var current = spec
         var visited: [String] = []

@@ -29,6 +29,12 @@ enum CurlCommand {
         words += ["--max-time", format(spec.timeout)]
         if !spec.allowErrors { words.append("--fail-with-body") }
         if spec.insecure { words.append("--insecure") }
+        if let p = spec.proxy {
+            let scheme = p.scheme == "socks5" ? "socks5h" : p.scheme
+            words += ["--proxy", quote("\(scheme)://" + (p.credentials.map { $0 + "@" } ?? "") + "\(p.host):\(p.port)")]
+        } else {
+            words += ["--noproxy", quote("*")]  // vow went direct: so does the command
+        }
         return words.joined(separator: " ")
     }
 

@@ -23,6 +23,8 @@ let httpFlags: [FlagSpec] = [
     FlagSpec("output", value: "FILE", help: "stream the body to FILE (via FILE.part, renamed when complete); fulfils with {path, bytes, status, url, headers}"),
     FlagSpec("continue", help: "with --output: resume FILE.part (or a partial FILE) with a Range request"),
     FlagSpec("verbose", help: "show each hop's request and response heads on stderr, with timings; secrets masked"),
+    FlagSpec("proxy", value: "URL", help: "send through this proxy (http://, socks5://; https:// targets through CONNECT)"),
+    FlagSpec("no-proxy", help: "go direct, whatever http_proxy, https_proxy and all_proxy say"),
     FlagSpec("curl", help: "send nothing: fulfil with the curl command that sends the same request (secrets included)"),
 ]
 
@@ -212,6 +214,9 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments)
     } else if args.has("continue") {
         throw VowError(.type, "\(stage): --continue resumes a download: give --output FILE too")
     }
+    spec.proxy = try ProxyChoice.choose(
+        for: target, flag: try args.flag("proxy").map { try args.asString($0, "--proxy") }, direct: args.has("no-proxy"),
+        environment: ProcessInfo.processInfo.environment, stage: stage)
     spec.allowErrors = args.has("allow-errors")
     spec.insecure = args.has("insecure")
     return spec

@@ -1,0 +1,100 @@
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import VowRuntime
+
+/// Proxies: the environment as curl reads it, `--proxy`, `--no-proxy`, `no_proxy`, against a
+/// forward proxy on loopback (testdata/forward-proxy.py) that sends every request, whatever host
+/// it names, to the fixture server and logs each request line.
+final class ProxyTests: ServerTestCase {
+    var proxy: Process!
+    var proxyURL = ""
+    var log: URL!
+    let variables = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
+    var saved: [String: String] = [:]
+
+    override func setUpWithError() throws {
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("vow-proxy-\(UUID().uuidString).log")
+        proxy = Process()
+        proxy.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        proxy.arguments = ["python3", projectRoot.appendingPathComponent("testdata/forward-proxy.py").path, base.split(separator: ":").last.map(String.init)!, log.path]
+        let out = Pipe(), stdin = Pipe()
+        proxy.standardOutput = out
+        proxy.standardInput = stdin
+        try proxy.run()
+        let port = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertNotNil(Int(port), "the proxy did not start: \(port)")
+        proxyURL = "http://127.0.0.1:\(port)"
+        for v in variables {
+            saved[v] = ProcessInfo.processInfo.environment[v]
+            unsetenv(v)
+        }
+    }
+
+    override func tearDownWithError() throws {
+        proxy.terminate()
+        proxy.waitUntilExit()
+        try? FileManager.default.removeItem(at: log)
+        for v in variables {
+            if let s = saved[v] { setenv(v, s, 1) } else { unsetenv(v) }
+        }
+    }
+
+    func vow(_ source: String) -> (out: String, err: String, status: Int32) {
+        runVow(source, variables: ["base": .string(base), "proxy": .string(proxyURL)])
+    }
+
+    /// The request lines the proxy saw.
+    var seen: [String] { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+
+    func test_theEnvironmentIsRead() {
+        for name in ["HTTP_PROXY", "http_proxy", "ALL_PROXY"] {
+            setenv(name, proxyURL, 1)
+            let r = vow("fetch http://api.example.invalid/echo | json | pick headers.host")
+            XCTAssertEqual(r.out, "api.example.invalid\n", "\(name): \(r.err)")
+            unsetenv(name)
+        }
+        XCTAssertEqual(seen.filter { $0.hasPrefix("CONNECT api.example.invalid:80") }.count, 3, "\(seen)")
+    }
+
+    func test_noProxyAndNoProxyFlagGoDirect() {
+        setenv("HTTP_PROXY", proxyURL, 1)
+        setenv("NO_PROXY", "localhost, .internal.example, 127.0.0.1", 1)
+        XCTAssertEqual(vow("fetch $base/echo | status").out, "200\n")
+        unsetenv("NO_PROXY")
+        XCTAssertEqual(vow("fetch $base/echo --no-proxy | status").out, "200\n")
+        XCTAssertEqual(seen, [], "a request that should have gone direct went through the proxy")
+        XCTAssertTrue(ProxyChoice.bypasses(host: "api.internal.example", port: nil, noProxy: "localhost, .internal.example"))
+        XCTAssertTrue(ProxyChoice.bypasses(host: "internal.example", port: nil, noProxy: "internal.example"))
+        XCTAssertFalse(ProxyChoice.bypasses(host: "notinternal.example", port: nil, noProxy: "internal.example"))
+        XCTAssertTrue(ProxyChoice.bypasses(host: "anything", port: nil, noProxy: "*"))
+        XCTAssertFalse(ProxyChoice.bypasses(host: "h.example", port: 80, noProxy: "h.example:8080"))
+    }
+
+    func test_theFlagWins() {
+        XCTAssertEqual(vow("fetch http://flag.example.invalid/echo --proxy $proxy | json | pick headers.host").out, "flag.example.invalid\n")
+        XCTAssertEqual(seen.count, 1, "\(seen)")
+        XCTAssertTrue(seen.first?.hasPrefix("CONNECT flag.example.invalid:80") ?? false, "\(seen)")
+    }
+
+    func test_httpsGoesThroughConnect() {
+        setenv("HTTPS_PROXY", proxyURL, 1)
+        // The tunnel reaches the fixture, which speaks no TLS: the request fails, but through the proxy.
+        let r = vow("fetch https://secure.example.invalid/x --timeout 5s")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(seen.contains { $0.hasPrefix("CONNECT secure.example.invalid:443") }, "\(seen)")
+    }
+
+    func test_badProxyURLsAreNamed() {
+        setenv("HTTP_PROXY", "ftp://nope", 1)
+        XCTAssertTrue(vow("fetch http://x.example.invalid/").err.contains("http_proxy is not a proxy URL: ftp://nope"))
+        unsetenv("HTTP_PROXY")
+        XCTAssertTrue(vow("fetch http://x.example.invalid/ --proxy 'not a url'").err.contains("--proxy: not a proxy URL"))
+    }
+
+    func test_curlCarriesTheProxy() {
+        XCTAssertTrue(vow("fetch http://x.example.invalid/ --proxy $proxy --curl").out.contains("--proxy \(proxyURL)"))
+        XCTAssertTrue(vow("fetch http://x.example.invalid/ --curl").out.contains("--noproxy '*'"))
+    }
+}
