@@ -82,6 +82,17 @@ final class DownloadTests: ServerTestCase {
         XCTAssertTrue(vow(#"fetch $base/file --output "$dir""#).err.contains("is a directory"))
     }
 
+    /// On a terminal a progress bar is drawn on stderr and erased; the file is still whole.
+    func test_aProgressBarOnATerminal() throws {
+        let path = dir.appendingPathComponent("tty.bin").path
+        let t = try PseudoTerminal(REPLTests.binary, ["-c", "fetch \"\(base)/file?bytes=5000000\" --output \(path)"])
+        XCTAssertNotNil(t.waitExit(timeout: 30))
+        XCTAssertTrue(t.output.contains("\r  ["), "no progress bar in \(t.output.debugDescription)")
+        XCTAssertTrue(t.output.contains("\r\u{1B}[K"), "the bar was not erased")
+        XCTAssertTrue(t.plainOutput.contains("saved \(path) (5000000 bytes, 200)"), t.plainOutput)
+        XCTAssertEqual(contents("tty.bin"), fileBytes(5_000_000))
+    }
+
     func test_progressFormatting() {
         XCTAssertEqual(ProgressBar.size(812), "812 B")
         XCTAssertEqual(ProgressBar.size(1_400_000), "1.4 MB")

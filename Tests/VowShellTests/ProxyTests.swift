@@ -95,6 +95,7 @@ final class ProxyTests: ServerTestCase {
 
     func test_curlCarriesTheProxy() {
         XCTAssertTrue(vow("fetch http://x.example.invalid/ --proxy $proxy --curl").out.contains("--proxy \(proxyURL)"))
-        XCTAssertTrue(vow("fetch http://x.example.invalid/ --curl").out.contains("--noproxy '*'"))
+        XCTAssertTrue(vow("fetch http://x.example.invalid/ --no-proxy --curl").out.contains("--noproxy '*'"))
+        XCTAssertFalse(vow("fetch http://x.example.invalid/ --curl").out.contains("proxy"))
     }
 }

@@ -39,6 +39,8 @@ public struct HTTPRequestSpec: Sendable {
     public var cookies: CookieJar?
     /// The proxy the request goes through (nil: direct).
     public var proxy: ProxyChoice?
+    /// `--no-proxy` was given: direct, whatever the environment says.
+    public var noProxy = false
     /// `--verbose`: where each hop's request and response heads go, secrets masked.
     public var verbose: OutputSink?
     /// `--output FILE`: the body goes to the file instead of into the response value.

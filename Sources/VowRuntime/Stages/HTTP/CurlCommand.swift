@@ -32,8 +32,8 @@ enum CurlCommand {
         if let p = spec.proxy {
             let scheme = p.scheme == "socks5" ? "socks5h" : p.scheme
             words += ["--proxy", quote("\(scheme)://" + (p.credentials.map { $0 + "@" } ?? "") + "\(p.host):\(p.port)")]
-        } else {
-            words += ["--noproxy", quote("*")]  // vow went direct: so does the command
+        } else if spec.noProxy {
+            words += ["--noproxy", quote("*")]  // --no-proxy: so does the command
         }
         return words.joined(separator: " ")
     }

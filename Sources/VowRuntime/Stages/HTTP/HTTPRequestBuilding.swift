@@ -217,6 +217,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments)
     spec.proxy = try ProxyChoice.choose(
         for: target, flag: try args.flag("proxy").map { try args.asString($0, "--proxy") }, direct: args.has("no-proxy"),
         environment: ProcessInfo.processInfo.environment, stage: stage)
+    spec.noProxy = args.has("no-proxy")
     spec.allowErrors = args.has("allow-errors")
     spec.insecure = args.has("insecure")
     return spec
