@@ -65,6 +65,15 @@ final class MultipartTests: ServerTestCase {
         XCTAssertEqual(r.out, "first line\nsecond \"quoted\" line\n\n", r.err)
     }
 
+    func test_aBodyFileIsStreamedAndSentAgainOnA307() throws {
+        let big = dir.appendingPathComponent("big.txt")
+        try String(repeating: "0123456789", count: 300_000).write(to: big, atomically: true, encoding: .utf8)
+        XCTAssertEqual(vow(#"post $base/echo --body "@$dir/big.txt" | pick 'length(bodyText)'"#).out, "3000000\n")
+        let r = vow(#"post "$base/redirect-to?code=307&url=/echo" --body "@$dir/notes.txt" | pick '[method, bodyText]' | to-json"#)
+        XCTAssertEqual(r.out, #"["POST","first line\nsecond \"quoted\" line\n"]"# + "\n", r.err)
+        XCTAssertTrue(vow(#"post $base/echo --body "@$dir/notes.txt" --curl"#).out.contains("--data-binary @\(dir.path)/notes.txt"))
+    }
+
     func test_badInputIsNamed() {
         var r = vow(#"post $base/upload --multipart {doc: "@$dir/missing.txt"}"#)
         XCTAssertTrue(r.err.contains("error[io]: post: --multipart doc: no such file"), r.err)

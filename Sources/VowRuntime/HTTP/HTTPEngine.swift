@@ -17,6 +17,8 @@ public struct HTTPRequestSpec: Sendable {
     public var headers: [(name: String, value: String)] = []
     /// The body, if any.
     public var body: [UInt8]?
+    /// `--body @PATH`: a file streamed as the body (instead of `body`).
+    var upload: FileUpload?
     /// Seconds for the whole request, body included.
     public var timeout: Double = 30
     /// Follow redirects.
@@ -195,6 +197,7 @@ public final class HTTPEngine: Sendable {
                 request.headers.replaceOrAdd(name: "Cookie", value: given.isEmpty ? cookie : given + "; " + cookie)
             }
             if let body = current.body { request.body = .bytes(body) }
+            if let upload = current.upload { request.body = upload.body() }
             let deadline = NIODeadline.now() + .nanoseconds(Int64((spec.timeout + 1) * 1e9))
             let sent = ContinuousClock.now
             current.verbose?.emit(VerboseExchange.request(request, url: url))
@@ -223,6 +226,7 @@ public final class HTTPEngine: Sendable {
                 if status == 303 || ((status == 301 || status == 302) && current.method == "POST") {
                     current.method = current.method == "HEAD" ? "HEAD" : "GET"
                     current.body = nil
+                    current.upload = nil
                     current.headers.removeAll { ["content-type", "content-length"].contains($0.name.lowercased()) }
                 }
                 if !sameOrigin {

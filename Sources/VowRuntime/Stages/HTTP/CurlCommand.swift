@@ -14,6 +14,10 @@ enum CurlCommand {
         }
         words.append(quote(spec.url))
         for h in spec.headers { words += ["--header", quote("\(h.name): \(h.value)")] }
+        if let upload = spec.upload {
+            words += ["--data-binary", quote("@" + upload.path)]
+            if !spec.hasHeader("Content-Type") { words += ["--header", quote("Content-Type:")] }
+        }
         if let body = spec.body {
             guard let text = String(validating: body, as: UTF8.self), !text.contains("\0") else {
                 throw VowError(.type, "\(spec.stage): --curl cannot write a binary body into a command")

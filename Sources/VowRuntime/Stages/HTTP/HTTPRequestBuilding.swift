@@ -92,6 +92,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments)
     var body: [UInt8]?
     var contentType: String?
     var wantsJSON = false
+    var upload: FileUpload?
 
     func addHeaders(_ v: Value) throws {
         switch v {
@@ -119,7 +120,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments)
     }
     func setBody(_ v: Value) throws {
         switch v {
-        case .string(let s) where s.hasPrefix("@"): body = try FileBody.read(String(s.dropFirst()), stage: stage, flag: "--body")
+        case .string(let s) where s.hasPrefix("@"): upload = try FileUpload(String(s.dropFirst()), stage: stage, flag: "--body")
         case .bytes(let b): body = b
         case .string(let s): body = Array(s.utf8)
         default: throw VowError(.type, "\(stage): --body must be text or bytes (use --json for values), got \(v.typeName)")
@@ -191,6 +192,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments)
     if wantsJSON, !spec.hasHeader("Accept") { spec.headers.append(("Accept", "application/json")) }
     if !spec.hasHeader("User-Agent") { spec.headers.append(("User-Agent", "vow/0.1")) }
     spec.body = body
+    spec.upload = upload
     if let t = args.flag("timeout") {
         spec.timeout = try args.seconds(t, "--timeout")
         guard spec.timeout > 0 else { throw VowError(.type, "\(stage): --timeout must be more than 0") }

@@ -79,18 +79,12 @@ struct MultipartBody {
     }
 }
 
-/// A file sent as a request body (`--body @PATH`, a `--multipart` file).
+/// A file read whole into a request body (a `--multipart` file part).
 enum FileBody {
     /// The file's bytes, or an io error naming the flag and the path.
     static func read(_ path: String, stage: String, flag: String) throws -> [UInt8] {
-        let expanded = (path as NSString).expandingTildeInPath
-        guard !path.isEmpty else { throw VowError(.type, "\(stage): \(flag): @ needs a file path after it") }
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: expanded, isDirectory: &isDir) else {
-            throw VowError(.io, "\(stage): \(flag): no such file \(path)")
-        }
-        guard !isDir.boolValue else { throw VowError(.io, "\(stage): \(flag): \(path) is a directory") }
-        guard let data = FileManager.default.contents(atPath: expanded) else {
+        let file = try FileUpload(path, stage: stage, flag: flag)
+        guard let data = FileManager.default.contents(atPath: file.path) else {
             throw VowError(.io, "\(stage): \(flag): cannot read \(path)")
         }
         return [UInt8](data)
