@@ -39,7 +39,8 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     /// The id observers see (0 when no observer was installed at creation).
     public final override var id: Int { lock.withLock { extra?.id ?? 0 } }
-    /// A name for debugging and tracing, e.g. the stage that made the promise.
+    /// A name for tracing, e.g. the stage that made the promise: recorded only when an observer
+    /// was installed as the promise was made, nil otherwise.
     public final override var name: String? { lock.withLock { extra?.name } }
 
     /// The id, for an event: 0 (and no lock taken) while no observer is installed.
@@ -54,9 +55,11 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     init(name: __shared String?, execRef: ExecutorRef, parent: AnyPromise?, attributes: __shared (any Sendable)? = nil, silent: Bool = false) {
         self.execRef = execRef
         self.state = .pending(upstream: parent)
+        // The name is for traces: kept only while an observer is installed, so that naming a
+        // promise costs nothing (no allocation) the rest of the time.
         let observed = PromiseObservation.isActive
-        if observed || name != nil {
-            self.extra = PromiseExtra(id: observed ? PromiseObservation.takeID() : 0, name: name)
+        if observed {
+            self.extra = PromiseExtra(id: PromiseObservation.takeID(), name: name)
         }
         super.init()
         if observed, !silent, let id = extra?.id, id != 0 {
