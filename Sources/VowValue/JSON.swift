@@ -219,14 +219,19 @@ struct JSONReader {
         pos += 1
         var out: [UInt8] = []
         var runStart = pos
+        // Every byte OR-ed together: below 0x80, the string is ASCII and needs no validation
+        // (the generic validating initialiser is the slow part of reading a string).
+        var high: UInt8 = 0
         while true {
             guard pos < bytes.count else { throw fail("unclosed string", at: open) }
             let c = bytes[pos]
+            high |= c
             if c == UInt8(ascii: "\"") {
                 if out.isEmpty {
                     // No escapes: the text is the bytes between the quotes.
                     let raw = UnsafeBufferPointer(rebasing: bytes[runStart..<pos])
                     pos += 1
+                    if high < 0x80 { return String(decoding: raw, as: UTF8.self) }
                     guard let s = String(validating: raw, as: UTF8.self) else { throw fail("invalid UTF-8 in a string", at: open) }
                     return s
                 }
@@ -271,6 +276,7 @@ struct JSONReader {
             }
             pos += 1
         }
+        if high < 0x80, !out.contains(where: { $0 >= 0x80 }) { return String(decoding: out, as: UTF8.self) }
         guard let s = String(validating: out, as: UTF8.self) else { throw fail("invalid UTF-8 in a string", at: open) }
         return s
     }
