@@ -20,8 +20,8 @@ public enum Value: Sendable {
     /// An ordered list.
     case list([Value])
     /// A record: string keys in insertion order. Kept in a box of its own (`indirect`), so that
-    /// every value is as small as a string (16 bytes, not 48): lists and records of values take
-    /// a third of the memory.
+    /// a value is a string and a tag (24 bytes in an array, not 48): lists and records of values
+    /// take half the memory.
     indirect case record(Record)
     /// An HTTP response (status, headers, url, elapsed, body).
     case response(HTTPResponse)

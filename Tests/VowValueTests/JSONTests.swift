@@ -17,6 +17,13 @@ final class JSONReadTests: XCTestCase {
         }
     }
 
+    /// Records and opaque values are boxed, so a value is no larger than a string and a tag: a
+    /// parsed document's lists take a third of what 48-byte values took.
+    func test_aValueIsSmall() {
+        XCTAssertLessThanOrEqual(MemoryLayout<Value>.size, 17)
+        XCTAssertLessThanOrEqual(MemoryLayout<Value>.stride, 24)
+    }
+
     func test_keyOrderIsKept() throws {
         let v = try parse(#"{"b": 1, "a": 2, "c": 3}"#)
         XCTAssertEqual(v.recordValue?.entries.map(\.key), ["b", "a", "c"])
