@@ -278,7 +278,7 @@ public final class REPL: @unchecked Sendable {
 /// meta-commands; nil where file names are expected.
 public enum Completer {
     /// The meta-commands.
-    public static let metaCommands = [":help", ":explain", ":mode", ":trace", ":timeline", ":vars", ":jobs", ":session", ":load", ":history", ":clear", ":quit"]
+    public static let metaCommands = [":help", ":explain", ":mode", ":trace", ":timeline", ":vars", ":jobs", ":session", ":set", ":load", ":history", ":clear", ":quit"]
     /// Stages whose arguments start another stage.
     static let wrappers: Set<String> = ["then", "catch", "finally", "tap", "each", "iterate"]
 

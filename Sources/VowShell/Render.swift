@@ -1,5 +1,20 @@
+import Foundation
 import VowRuntime
 import VowValue
+
+/// Whether lists of records print as tables on a terminal (`:set table on|off`). Thread-safe.
+public final class TableSetting: Sendable {
+    private let state: Locked<Bool>
+
+    /// A setting, on or off.
+    public init(_ on: Bool) { state = Locked(on) }
+
+    /// On: a list of records prints as a table on a terminal.
+    public var on: Bool {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+}
 
 /// How results and errors are printed.
 public struct Renderer: Sendable {
@@ -10,6 +25,8 @@ public struct Renderer: Sendable {
     /// Output goes to a terminal: control characters in raw strings are shown escaped, so that
     /// data (a response body, a file) cannot send escape sequences to the terminal.
     public var terminal: Bool
+    /// On a terminal, a list of records prints as a table that fits its width (`:set table`).
+    public let tables = TableSetting(true)
 
     /// Makes a renderer.
     public init(colors: Bool, jsonLines: Bool, terminal: Bool = false) {
@@ -18,12 +35,26 @@ public struct Renderer: Sendable {
         self.terminal = terminal
     }
 
+    /// The terminal's columns and rows (standard output's window size; else COLUMNS and LINES;
+    /// else 80 by 24).
+    public static func terminalSize() -> (columns: Int, rows: Int) {
+        var ws = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return (Int(ws.ws_col), Int(max(ws.ws_row, 8))) }
+        let env = ProcessInfo.processInfo.environment
+        return (env["COLUMNS"].flatMap(Int.init) ?? 80, env["LINES"].flatMap(Int.init) ?? 24)
+    }
+
     /// A result: strings raw, everything else JSON (pretty, coloured on a terminal).
     public func value(_ v: Value) -> String {
         if jsonLines { return JSONWriter.compact(v) }
         if case .string(let s) = v { return terminal ? sanitize(s) : s }
         if case .response(let r) = v { return response(r) }
         if let line = download(v) { return line }
+        if terminal, tables.on, let rows = TableLayout.rows(v) {
+            // A screenful at most: the rest is counted in a last line (`to-json` shows it all).
+            let size = Self.terminalSize()
+            return TableLayout.render(rows, width: size.columns, maxRows: max(5, size.rows - 4), bold: colors)
+        }
         return JSONWriter.pretty(v, colors: colors ? .ansi : nil)
     }
 

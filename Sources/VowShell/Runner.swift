@@ -365,6 +365,19 @@ public final class Runner: @unchecked Sendable {
             return session.javaScriptMode
                 ? "mode js: nothing is cancelled that JavaScript would let run on (Ctrl-C and cancel %N still cancel)"
                 : "mode vow: all, race, any and timeout cancel what they no longer need"
+        case "set":
+            let words = argument.split(separator: " ").map(String.init)
+            switch words {
+            case ["table", "on"]: renderer.tables.on = true
+            case ["table", "off"]: renderer.tables.on = false
+            case ["table"]: break
+            default:
+                errorSink("error[syntax]: :set table on | :set table off")
+                return nil
+            }
+            return renderer.tables.on
+                ? "table on: lists of records print as tables on a terminal"
+                : "table off: lists of records print as JSON"
         case "session":
             // What an HTTP session holds, every secret masked.
             let name = argument.trimmingCharacters(in: .whitespaces)

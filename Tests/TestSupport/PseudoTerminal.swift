@@ -13,9 +13,9 @@ public final class PseudoTerminal: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var exitStatus: Int32?
 
-    /// Starts `path` with `arguments` on a new terminal, with `environment` added to this
-    /// process's (TERM defaults to xterm).
-    public init(_ path: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// Starts `path` with `arguments` on a new terminal of `rows`×`columns`, with `environment`
+    /// added to this process's (TERM defaults to xterm).
+    public init(_ path: String, _ arguments: [String] = [], environment: [String: String] = [:], rows: UInt16 = 40, columns: UInt16 = 120) throws {
         var env = ProcessInfo.processInfo.environment
         env["TERM"] = env["TERM"] ?? "xterm"
         env["NO_COLOR"] = nil
@@ -30,7 +30,7 @@ public final class PseudoTerminal: @unchecked Sendable {
         var fd: Int32 = -1
         let pid = cArgs.withUnsafeMutableBufferPointer { a in
             cEnv.withUnsafeMutableBufferPointer { e in
-                cpty_spawn(path, a.baseAddress!, e.baseAddress!, &fd, 40, 120)
+                cpty_spawn(path, a.baseAddress!, e.baseAddress!, &fd, rows, columns)
             }
         }
         guard pid > 0 else { throw POSIXError(.ECHILD) }

@@ -211,6 +211,26 @@ enum TwinPrelude {
             format: (v, f) => f,
             json: (v) => (typeof v === "string" ? JSON.parse(v) : v && typeof v === "object" && "body" in v && "status" in v ? JSON.parse(v.body) : v),
             "to-json": (v) => JSON.stringify(v),
+            // table: the stand-in takes no flags (every key a column, no width); widths count
+            // UTF-16 units, where vow counts terminal columns.
+            table(v) {
+              if (!Array.isArray(v)) throw error("type", `table: expected a list of records, got ${typeof v}`);
+              if (v.length === 0) return "";
+              const cols = [];
+              for (const r of v) for (const k of Object.keys(r)) if (!cols.includes(k)) cols.push(k);
+              const clean = (s) => s.replace(/\n/g, "\\n").replace(/\t/g, "\\t").replace(/\r/g, "\\r");
+              const cell = (x) => x === undefined ? ["", false] : typeof x === "string" ? [clean(x), false]
+                : typeof x === "number" ? [JSON.stringify(x), true] : [clean(JSON.stringify(x)), false];
+              const cells = v.map((r) => cols.map((c) => cell(r[c])));
+              const heads = cols.map(clean);
+              const widths = cols.map((c, i) => Math.max(heads[i].length, ...cells.map((row) => row[i][0].length)));
+              const numeric = cols.map((c, i) => cells.every((row) => row[i][1] || row[i][0] === ""));
+              const line = (parts) => parts.map(([t, num], i) => {
+                const pad = " ".repeat(Math.max(0, widths[i] - t.length));
+                return num ? pad + t : i === parts.length - 1 ? t : t + pad;
+              }).join("  ").replace(/ +$/, "");
+              return [line(heads.map((h, i) => [h, numeric[i]])), widths.map((w) => "─".repeat(w)).join("  "), ...cells.map(line)].join("\n");
+            },
             text: (v) => text(v),
             pick: (v, p) => path(v, p),
           };
