@@ -35,12 +35,18 @@ let package = Package(
         .target(
             name: "VowRuntime",
             dependencies: [
-                "VowPromises", "VowSyntax", "VowValue", "JMESPath",
+                "VowPromises", "VowSyntax", "VowValue", "JMESPath", "CBrotli",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
+        ),
+        // libbrotli's decoder, through pkg-config, for `Content-Encoding: br`.
+        .systemLibrary(
+            name: "CBrotli",
+            pkgConfig: "libbrotlidec",
+            providers: [.apt(["libbrotli-dev"])]
         ),
         // libedit, through pkg-config.
         .systemLibrary(

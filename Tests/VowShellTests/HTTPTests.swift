@@ -21,6 +21,20 @@ final class HTTPTests: ServerTestCase {
 
     // MARK: The documented examples
 
+    func test_brotliBodiesAreDecoded() {
+        assertOutput("fetch $base/brotli | json | pick brotli", "true")
+        assertOutput("fetch $base/brotli | json | pick 'items[99].name'", "item 100")
+        assertOutput("fetch $base/echo | json | pick 'headers.\"accept-encoding\"'", "gzip, deflate, br")
+        var r = vow("fetch $base/brotli-bomb --max-size 1MB")
+        XCTAssertTrue(r.err.contains("error[http]: the decoded body is over the limit of 1000000 bytes"), r.err)
+        XCTAssertEqual(vow("fetch $base/brotli-bomb | text | len").out, "10000000\n")
+        r = vow("fetch $base/brotli-broken")
+        XCTAssertTrue(r.err.contains("error[http]: the brotli body ends before its stream does"), r.err)
+        r = vow("fetch $base/zstd")
+        XCTAssertTrue(r.err.contains("error[http]: the body is in Content-Encoding 'zstd', which vow cannot decode"), r.err)
+        XCTAssertFalse(r.err.contains("\u{FFFD}") || r.err.contains("(B5"), "raw bytes printed: \(r.err)")
+    }
+
     func test_fetchJsonPick() {
         assertOutput("fetch $base/user.json | json | pick user.name", "Ada Lovelace")
     }

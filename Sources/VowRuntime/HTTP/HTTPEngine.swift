@@ -192,6 +192,11 @@ public final class HTTPEngine: Sendable {
             var request = HTTPClientRequest(url: current.url)
             request.method = HTTPMethod(rawValue: current.method)
             for h in current.headers { request.headers.add(name: h.name, value: h.value) }
+            // br is decoded here (ContentDecoding), gzip and deflate by the client; a download
+            // asks for what the client decodes as it streams.
+            if !request.headers.contains(name: "Accept-Encoding") {
+                request.headers.add(name: "Accept-Encoding", value: current.download == nil ? ContentDecoding.accepted : "gzip, deflate")
+            }
             if let jar = current.cookies, let cookie = jar.header(for: current.url) {
                 let given = request.headers["Cookie"].joined(separator: "; ")
                 request.headers.replaceOrAdd(name: "Cookie", value: given.isEmpty ? cookie : given + "; " + cookie)
@@ -240,7 +245,10 @@ public final class HTTPEngine: Sendable {
                 current.verbose?.emit(VerboseExchange.done(bytes: saved.recordValue?["bytes"]?.intValue ?? 0, total: ContinuousClock.now - start))
                 return saved
             }
-            let body = current.method == "HEAD" ? [] : try await readBody(response, max: current.maxSize, spec: current)
+            let raw = current.method == "HEAD" ? [] : try await readBody(response, max: current.maxSize, spec: current)
+            let body = try ContentDecoding.decode(
+                raw, headers: response.headers.map { ($0.name, $0.value) }, max: current.maxSize,
+                what: "\(current.method) \(redactURL(current.url))")
             current.verbose?.emit(VerboseExchange.done(bytes: body.count, total: ContinuousClock.now - start))
             let resp = makeResponse(response, url: current.url, method: current.method, body: body, start: start)
             if status >= 400 && !current.allowErrors {
