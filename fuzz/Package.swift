@@ -18,7 +18,7 @@ let package = Package(
         .target(
             name: "VowRuntime",
             dependencies: [
-                "VowPromises", "VowSyntax", "VowValue", "JMESPath",
+                "VowPromises", "VowSyntax", "VowValue", "JMESPath", "CBrotli",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -26,6 +26,7 @@ let package = Package(
             ]
         ),
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
         .target(name: "VowShell", dependencies: ["VowRuntime", "VowSyntax", "VowPromises", "CEditLine"]),
         .target(name: "FuzzJSON", dependencies: ["VowValue"]),
         .target(name: "FuzzJMESPath", dependencies: ["JMESPath", "VowValue"]),
