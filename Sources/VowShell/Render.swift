@@ -72,7 +72,7 @@ public struct Renderer: Sendable {
     /// (pretty JSON when it parses, else its text, else its size).
     public func response(_ r: HTTPResponse) -> String {
         let bold = colors ? "\u{1B}[1m" : "", dim = colors ? "\u{1B}[2m" : "", reset = colors ? "\u{1B}[0m" : ""
-        var out = "\(bold)HTTP \(r.status) \(r.statusText)\(reset)\n"
+        var out = "\(bold)\(r.version) \(r.status) \(r.statusText)\(reset)\n"
         for h in r.headers { out += "\(dim)\(h.name.lowercased()):\(reset) \(sanitize(h.value))\n" }
         if r.body.isEmpty { return String(out.dropLast()) }
         out += "\n"

@@ -401,7 +401,7 @@ public enum JSONWriter {
 
 extension Value {
     /// The value as plain JSON data: bytes become text (or `{bytes, base64}`), a response a record
-    /// `{status, statusText, url, headers, elapsed, body}`, an opaque value its display text.
+    /// `{status, statusText, version, url, headers, elapsed, body}`, an opaque value its display text.
     public func toJSONValue() -> Value {
         switch self {
         case .bytes(let b):
@@ -411,7 +411,7 @@ extension Value {
             let headers = r.headerRecord()
             let body: Value = (try? JSON.parse(r.body)) ?? Value.bytes(r.body).toJSONValue()
             return [
-                "status": .int(r.status), "statusText": .string(r.statusText), "url": .string(r.url),
+                "status": .int(r.status), "statusText": .string(r.statusText), "version": .string(r.version), "url": .string(r.url),
                 "headers": .record(headers), "elapsed": .double(r.elapsed), "body": body,
             ]
         case .opaque(let o): return .string(o.displayText)

@@ -112,12 +112,15 @@ public final class HTTPResponse: Sendable {
     public let elapsed: Double
     /// The body, already decompressed.
     public let body: [UInt8]
+    /// The protocol the response came in: `HTTP/1.1`, `HTTP/2`.
+    public let version: String
 
     /// Makes a response value.
     public init(
         status: Int, statusText: String, url: String, method: String,
-        headers: [(name: String, value: String)], elapsed: Double, body: [UInt8]
+        headers: [(name: String, value: String)], elapsed: Double, body: [UInt8], version: String = "HTTP/1.1"
     ) {
+        self.version = version
         self.status = status
         self.statusText = statusText
         self.url = url

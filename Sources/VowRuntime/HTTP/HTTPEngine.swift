@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Dispatch
 import Foundation
 import NIOCore
+import NIOSSL
 import NIOHTTP1
 import NIOPosix
 import VowPromises
@@ -31,6 +32,8 @@ public struct HTTPRequestSpec: Sendable {
     public var allowErrors = false
     /// Skip TLS certificate verification.
     public var insecure = false
+    /// `--cacert FILE` (or `VOW_CA_BUNDLE`): certificate authorities trusted besides the system's.
+    public var caFile: String?
     /// The stage that made the request, for messages.
     public var stage = "fetch"
     /// How many of `headers`, from the start, the user gave (`--header`, `--auth`, `--bearer`,
@@ -60,22 +63,24 @@ public struct HTTPRequestSpec: Sendable {
     }
 }
 
-/// The session's HTTP client: one AsyncHTTPClient per session (a second one, made on first use,
-/// for `--insecure`), a shared connection pool sized for 64 concurrent requests per host,
-/// redirects followed here so that each request can set its own policy, and errors turned into
-/// `http`, `network` and `timeout` errors that name what failed.
+/// The session's HTTP client: one AsyncHTTPClient per kind of connection (the default one, and
+/// one for each `--insecure`, `--cacert` and proxy asked for, made on first use), a connection
+/// pool sized for 64 concurrent requests per host (HTTP/2 where TLS negotiates it, one
+/// connection shared by many requests), redirects followed here so that each request can set
+/// its own policy, and errors turned into `http`, `network` and `timeout` errors that name what
+/// failed.
 public final class HTTPEngine: Sendable {
-    private struct Clients {
-        var secure: HTTPClient?
-        var insecure: HTTPClient?
-        /// Clients for requests through a proxy, by proxy and TLS verification.
-        var proxied: [ProxyKey: HTTPClient] = [:]
-        var closed = false
+    /// What makes two requests need different clients.
+    struct ClientKey: Hashable {
+        var insecure = false
+        var proxy: ProxyChoice?
+        /// A PEM file of certificate authorities trusted besides the system's.
+        var caFile: String?
     }
 
-    private struct ProxyKey: Hashable {
-        let proxy: ProxyChoice
-        let insecure: Bool
+    private struct Clients {
+        var made: [ClientKey: HTTPClient] = [:]
+        var closed = false
     }
 
     private let clients = Locked(Clients())
@@ -83,48 +88,42 @@ public final class HTTPEngine: Sendable {
     /// Makes an engine; clients are created on the first request.
     public init() {}
 
-    static func configuration(insecure: Bool, proxy: ProxyChoice? = nil) -> HTTPClient.Configuration {
+    static func configuration(_ key: ClientKey) throws -> HTTPClient.Configuration {
         var c = HTTPClient.Configuration()
-        c.proxy = proxy?.setting
+        c.proxy = key.proxy?.setting
         c.redirectConfiguration = .disallow
         c.decompression = .enabled(limit: .none)
         c.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
         c.connectionPool.retryConnectionEstablishment = false
         c.timeout.connect = .seconds(10)
-        if insecure {
+        if key.insecure || key.caFile != nil {
             var tls = c.tlsConfiguration ?? .makeClientConfiguration()
-            tls.certificateVerification = .none
+            if key.insecure { tls.certificateVerification = .none }
+            if let file = key.caFile {
+                do {
+                    tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(file))]
+                } catch {
+                    throw VowError(.io, "cannot read the certificate authorities in \(file): \(error)")
+                }
+            }
             c.tlsConfiguration = tls
         }
         return c
     }
 
-    func client(insecure: Bool, proxy: ProxyChoice? = nil) throws -> HTTPClient {
+    func client(_ key: ClientKey) throws -> HTTPClient {
         try clients.withLock { c in
             if c.closed { throw VowError(.network, "the HTTP client is shut down") }
-            if let proxy {
-                let key = ProxyKey(proxy: proxy, insecure: insecure)
-                if let client = c.proxied[key] { return client }
-                let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.configuration(insecure: insecure, proxy: proxy))
-                c.proxied[key] = client
-                return client
-            }
-            if insecure {
-                if let client = c.insecure { return client }
-                let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.configuration(insecure: true))
-                c.insecure = client
-                return client
-            }
-            if let client = c.secure { return client }
-            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.configuration(insecure: false))
-            c.secure = client
+            if let client = c.made[key] { return client }
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: try Self.configuration(key))
+            c.made[key] = client
             return client
         }
     }
 
     deinit {
         // A session dropped without `shutdown()` still closes its clients, without blocking.
-        let all = clients.withLock { c in [c.secure, c.insecure].compactMap { $0 } + c.proxied.values }
+        let all = clients.withLock { c in Array(c.made.values) }
         for client in all { client.shutdown { _ in } }
     }
 
@@ -132,8 +131,8 @@ public final class HTTPEngine: Sendable {
     public func shutdown() {
         let all = clients.withLock { c -> [HTTPClient] in
             c.closed = true
-            defer { c.secure = nil; c.insecure = nil; c.proxied = [:] }
-            return [c.secure, c.insecure].compactMap { $0 } + c.proxied.values
+            defer { c.made = [:] }
+            return Array(c.made.values)
         }
         for client in all { try? client.syncShutdown() }
     }
@@ -177,7 +176,7 @@ public final class HTTPEngine: Sendable {
     }
 
     func exchange(_ spec: HTTPRequestSpec) async throws -> Value {
-        let client = try client(insecure: spec.insecure, proxy: spec.proxy)
+        let client = try client(ClientKey(insecure: spec.insecure, proxy: spec.proxy, caFile: spec.caFile))
         let start = ContinuousClock.now
         var current = spec
         var visited: [String] = []
@@ -281,7 +280,8 @@ public final class HTTPEngine: Sendable {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return HTTPResponse(
             status: Int(r.status.code), statusText: r.status.reasonPhrase, url: url, method: method,
-            headers: r.headers.map { (name: $0.name, value: $0.value) }, elapsed: seconds, body: body)
+            headers: r.headers.map { (name: $0.name, value: $0.value) }, elapsed: seconds, body: body,
+            version: r.version.major == 2 ? "HTTP/2" : "HTTP/\(r.version.major).\(r.version.minor)")
     }
 
     func httpError(_ r: HTTPResponse, message: String, extra: Record = Record()) -> VowError {
@@ -347,6 +347,12 @@ public final class HTTPEngine: Sendable {
             return VowError(.network, "cannot resolve host '\(host)' — \(what)", details: details)
         }
         let typeName = String(reflecting: type(of: error))
+        if text.contains("CERTIFICATE_VERIFY_FAILED") {
+            return VowError(
+                .network,
+                "TLS: the certificate of \(target) is not trusted (CERTIFICATE_VERIFY_FAILED: self-signed, expired, or for another name); --cacert FILE trusts its authority, --insecure skips the check — \(what)",
+                details: details)
+        }
         if typeName.contains("SSL") || typeName.contains("TLS") || text.contains("certificate") {
             return VowError(.network, "TLS failure with \(target): \(text) — \(what)", details: details)
         }

@@ -33,6 +33,7 @@ enum CurlCommand {
         words += ["--max-time", format(spec.timeout)]
         if !spec.allowErrors { words.append("--fail-with-body") }
         if spec.insecure { words.append("--insecure") }
+        if let ca = spec.caFile { words += ["--cacert", quote(ca)] }
         if let p = spec.proxy {
             let scheme = p.scheme == "socks5" ? "socks5h" : p.scheme
             words += ["--proxy", quote("\(scheme)://" + (p.credentials.map { $0 + "@" } ?? "") + "\(p.host):\(p.port)")]

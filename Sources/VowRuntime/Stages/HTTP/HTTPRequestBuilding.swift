@@ -18,6 +18,7 @@ let httpFlags: [FlagSpec] = [
     FlagSpec("max-size", value: "BYTES", help: "the largest body read, e.g. 1048576 or 10MB (default 64MiB)"),
     FlagSpec("allow-errors", help: "fulfil with 4xx/5xx responses instead of rejecting"),
     FlagSpec("insecure", help: "do not verify TLS certificates"),
+    FlagSpec("cacert", value: "FILE", help: "also trust the certificate authorities in FILE (PEM); VOW_CA_BUNDLE does it for a whole run"),
     FlagSpec("session", value: "NAME", help: "keep cookies, and the headers given with it, in session NAME across runs (~/.config/vow/sessions)"),
     FlagSpec("session-read-only", value: "NAME", help: "use session NAME's cookies and headers without updating it"),
     FlagSpec("output", value: "FILE", help: "stream the body to FILE (via FILE.part, renamed when complete); fulfils with {path, bytes, status, url, headers}"),
@@ -222,6 +223,13 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments)
     spec.noProxy = args.has("no-proxy")
     spec.allowErrors = args.has("allow-errors")
     spec.insecure = args.has("insecure")
+    if let c = args.flag("cacert") {
+        let path = (try args.asString(c, "--cacert") as NSString).expandingTildeInPath
+        guard FileManager.default.isReadableFile(atPath: path) else { throw VowError(.io, "\(stage): --cacert: cannot read \(path)") }
+        spec.caFile = path
+    } else if let bundle = ProcessInfo.processInfo.environment["VOW_CA_BUNDLE"], !bundle.isEmpty {
+        spec.caFile = (bundle as NSString).expandingTildeInPath
+    }
     return spec
 }
 

@@ -1,0 +1,130 @@
+import Foundation
+import XCTest
+
+@testable import VowRuntime
+
+/// HTTP/2 over TLS against nghttpd (Debian's nghttp2-server) with a self-signed certificate that
+/// the test makes with openssl: ALPN negotiates h2, `--cacert` and `VOW_CA_BUNDLE` trust it, and
+/// without them the certificate is refused with an error that says why.
+final class HTTP2Tests: XCTestCase {
+    nonisolated(unsafe) static var server: Process?
+    nonisolated(unsafe) static var dir: URL!
+    nonisolated(unsafe) static var port = 0
+    nonisolated(unsafe) static var missing: String?
+
+    static func tool(_ name: String) -> String? {
+        for dir in ["/usr/sbin", "/usr/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
+            return "\(dir)/\(name)"
+        }
+        return nil
+    }
+
+    @discardableResult
+    static func run(_ path: String, _ args: [String]) -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = args
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try? p.run()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    /// A free port on 127.0.0.1 (bound, read, released).
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+
+    override class func setUp() {
+        super.setUp()
+        guard let nghttpd = tool("nghttpd"), let openssl = tool("openssl") else {
+            missing = "nghttpd and openssl are needed (scripts/setup installs nghttp2-server)"
+            return
+        }
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("vow-h2-\(UUID().uuidString)")
+        let www = dir.appendingPathComponent("www")
+        try? FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
+        try? #"{"hello": "h2", "n": 1}"#.write(to: www.appendingPathComponent("x.json"), atomically: true, encoding: .utf8)
+        run(openssl, [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1",
+            "-keyout", dir.appendingPathComponent("key.pem").path, "-out", dir.appendingPathComponent("cert.pem").path,
+        ])
+        port = freePort()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: nghttpd)
+        p.arguments = ["-d", www.path, String(port), dir.appendingPathComponent("key.pem").path, dir.appendingPathComponent("cert.pem").path]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try? p.run()
+        server = p
+        // Wait until it accepts connections.
+        for _ in 0..<100 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_port = in_port_t(UInt16(port).bigEndian)
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let ok = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
+            close(fd)
+            if ok { return }
+            usleep(50_000)
+        }
+        missing = "nghttpd did not start on port \(port)"
+    }
+
+    override class func tearDown() {
+        server?.terminate()
+        server?.waitUntilExit()
+        if let dir { try? FileManager.default.removeItem(at: dir) }
+        super.tearDown()
+    }
+
+    override func setUpWithError() throws {
+        if let missing = Self.missing { throw XCTSkip(missing) }
+    }
+
+    func vow(_ source: String) -> (out: String, err: String, status: Int32) {
+        runVow(source, variables: [
+            "h2": .string("https://127.0.0.1:\(Self.port)"), "cert": .string(Self.dir.appendingPathComponent("cert.pem").path),
+        ])
+    }
+
+    func test_http2IsNegotiatedAndRecorded() {
+        let r = vow("fetch $h2/x.json --cacert $cert | to-json | json | pick version")
+        XCTAssertEqual(r.out, "HTTP/2\n", r.err)
+        XCTAssertEqual(vow("fetch $h2/x.json --cacert $cert | json | pick hello").out, "h2\n")
+    }
+
+    func test_manyRequestsAtOnceOverHTTP2() {
+        let r = vow("echo [1, 2, 3, 4, 5, 6, 7, 8] | each (fetch \"$h2/x.json\" --cacert $cert | json | pick n) --limit 8 | to-json")
+        XCTAssertEqual(r.out, "[1,1,1,1,1,1,1,1]\n", r.err)
+    }
+
+    func test_anUntrustedCertificateIsRefusedAndNamed() {
+        let r = vow("fetch $h2/x.json")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("error[network]: TLS: the certificate of 127.0.0.1:\(Self.port) is not trusted"), r.err)
+        XCTAssertTrue(r.err.contains("--cacert FILE"), r.err)
+        XCTAssertEqual(vow("fetch $h2/x.json --insecure | json | pick hello").out, "h2\n")
+    }
+
+    func test_theBundleVariableTrustsForAWholeRun() {
+        setenv("VOW_CA_BUNDLE", Self.dir.appendingPathComponent("cert.pem").path, 1)
+        defer { unsetenv("VOW_CA_BUNDLE") }
+        XCTAssertEqual(vow("fetch $h2/x.json | json | pick hello").out, "h2\n")
+    }
+
+    func test_aMissingCertificateFileIsNamed() {
+        XCTAssertTrue(vow("fetch $h2/x.json --cacert /nonexistent.pem").err.contains("--cacert: cannot read /nonexistent.pem"))
+    }
+}
