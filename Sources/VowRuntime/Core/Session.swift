@@ -87,6 +87,9 @@ public final class Session: @unchecked Sendable {
     public let output: OutputSink
     /// Where diagnostics go that are not results: `--verbose` exchanges (standard error).
     public let diagnostics: OutputSink
+    /// The process's environment when the session began (read once: building it is costly, and
+    /// every request consults it for proxies).
+    public let environment = ProcessInfo.processInfo.environment
     /// Command-line options.
     public let options: SessionOptions
     /// Background jobs.

@@ -28,7 +28,7 @@ struct FetchStage: ValueStage {
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        let spec = try buildHTTPRequest(method: nil, input: input, args: args)
+        let spec = try buildHTTPRequest(method: nil, input: input, args: args, environment: ctx.session.environment)
         return try send(spec, args, ctx)
     }
 }

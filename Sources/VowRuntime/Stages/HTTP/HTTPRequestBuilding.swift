@@ -84,7 +84,8 @@ let httpHelpTail = """
     """
 
 /// Builds a request from a stage's input and arguments.
-func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments) throws -> HTTPRequestSpec {
+/// `environment` is the session's (proxies, `VOW_CA_BUNDLE`), read once when the session began.
+func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments, environment: [String: String]) throws -> HTTPRequestSpec {
     let stage = args.stage
     var method = fixed ?? "GET"
     var url: String?
@@ -219,7 +220,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments)
     }
     spec.proxy = try ProxyChoice.choose(
         for: target, flag: try args.flag("proxy").map { try args.asString($0, "--proxy") }, direct: args.has("no-proxy"),
-        environment: ProcessInfo.processInfo.environment, stage: stage)
+        environment: environment, stage: stage)
     spec.noProxy = args.has("no-proxy")
     spec.allowErrors = args.has("allow-errors")
     spec.insecure = args.has("insecure")
@@ -227,7 +228,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments)
         let path = (try args.asString(c, "--cacert") as NSString).expandingTildeInPath
         guard FileManager.default.isReadableFile(atPath: path) else { throw VowError(.io, "\(stage): --cacert: cannot read \(path)") }
         spec.caFile = path
-    } else if let bundle = ProcessInfo.processInfo.environment["VOW_CA_BUNDLE"], !bundle.isEmpty {
+    } else if let bundle = environment["VOW_CA_BUNDLE"], !bundle.isEmpty {
         spec.caFile = (bundle as NSString).expandingTildeInPath
     }
     return spec

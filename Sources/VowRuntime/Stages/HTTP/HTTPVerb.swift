@@ -15,7 +15,7 @@ extension HTTPVerbStage {
     static var flags: [FlagSpec] { httpFlags }
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        let spec = try buildHTTPRequest(method: Self.method, input: input, args: args)
+        let spec = try buildHTTPRequest(method: Self.method, input: input, args: args, environment: ctx.session.environment)
         return try send(spec, args, ctx)
     }
 }

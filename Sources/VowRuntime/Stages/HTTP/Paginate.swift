@@ -40,7 +40,7 @@ struct PaginateStage: ValueStage {
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let stage = Self.name
-        let built = try buildHTTPRequest(method: nil, input: input, args: args)
+        let built = try buildHTTPRequest(method: nil, input: input, args: args, environment: ctx.session.environment)
         if args.has("curl") { return try send(built, args, ctx) }  // the first page's request
         let (first, session) = try withSession(built, args, ctx)
         let items = try args.flag("items").map { try args.asString($0, "--items") }
