@@ -91,7 +91,7 @@ struct JSONReader {
         case UInt8(ascii: "{"):
             guard depth < maxDepth else { throw fail("nesting deeper than \(maxDepth) levels") }
             pos += 1
-            var rec = Record()
+            var rec = Record(minimumCapacity: 4)
             skipSpace()
             if pos < bytes.count && bytes[pos] == UInt8(ascii: "}") {
                 pos += 1
