@@ -7,10 +7,6 @@ import XCTest
 /// `--curl`: the command vow writes, run by the real curl against the fixture server, makes the
 /// request vow itself makes (method, path and query, headers, body).
 final class CurlCommandTests: ServerTestCase {
-    func vow(_ source: String) -> (out: String, err: String, status: Int32) {
-        runVow(source, variables: ["base": .string(base)])
-    }
-
     /// Runs `command` with sh and returns its standard output.
     func shell(_ command: String) throws -> (out: String, status: Int32) {
         let p = Process()

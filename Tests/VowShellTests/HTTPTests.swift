@@ -9,16 +9,6 @@ import XCTest
 /// HTTP against a real server on 127.0.0.1 that the tests start: every acceptance example of the
 /// HTTP stages, and every error kind.
 final class HTTPTests: ServerTestCase {
-    func vow(_ source: String, json: Bool = false) -> (out: String, err: String, status: Int32) {
-        runVow(source, json: json, variables: ["base": .string(base)])
-    }
-
-    func assertOutput(_ source: String, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
-        let r = vow(source)
-        XCTAssertEqual(r.status, 0, "\(source)\n\(r.err)", file: file, line: line)
-        XCTAssertEqual(r.out, expected + "\n", source, file: file, line: line)
-    }
-
     // MARK: The documented examples
 
     func test_brotliBodiesAreDecoded() {

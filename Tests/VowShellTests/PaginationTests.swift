@@ -7,16 +7,6 @@ import XCTest
 /// `paginate` and `iterate` against a paged API on the fixture server (3 pages of 3 items, with a
 /// Link header, a next URL in the body and a cursor), and the Link header parser.
 final class PaginationTests: ServerTestCase {
-    func vow(_ source: String) -> (out: String, err: String, status: Int32) {
-        runVow(source, variables: ["base": .string(base)])
-    }
-
-    func assertOutput(_ source: String, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
-        let r = vow(source)
-        XCTAssertEqual(r.status, 0, "\(source)\n\(r.err)", file: file, line: line)
-        XCTAssertEqual(r.out, expected + "\n", source, file: file, line: line)
-    }
-
     func test_linkHeadersAreFollowedByDefault() {
         assertOutput("paginate $base/pages/1 --items items | len", "9")
         assertOutput("paginate $base/pages/2 --items 'items[].id' | to-json", "[4,5,6,7,8,9]")

@@ -18,4 +18,16 @@ class ServerTestCase: XCTestCase {
 
     /// `http://127.0.0.1:PORT` of the shared server.
     var base: String { Self.server.base }
+
+    /// Runs vow source with `$base` set to the shared server.
+    func vow(_ source: String, json: Bool = false) -> (out: String, err: String, status: Int32) {
+        runVow(source, json: json, variables: ["base": .string(base)])
+    }
+
+    /// Asserts that `source` succeeds and prints `expected` (and a newline).
+    func assertOutput(_ source: String, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
+        let r = vow(source)
+        XCTAssertEqual(r.status, 0, "\(source)\n\(r.err)", file: file, line: line)
+        XCTAssertEqual(r.out, expected + "\n", source, file: file, line: line)
+    }
 }

@@ -21,11 +21,6 @@ final class SessionTests: ServerTestCase {
         try? FileManager.default.removeItem(at: config)
     }
 
-    /// One vow run (a fresh session each time, as a new process would be).
-    func vow(_ source: String) -> (out: String, err: String, status: Int32) {
-        runVow(source, variables: ["base": .string(base)])
-    }
-
     func test_cookiesLastAcrossRuns() throws {
         // The cookie comes on a redirect (set → /cookies): it is already sent on the next hop.
         XCTAssertEqual(vow(#"fetch "$base/cookies/set?k=v" --session s1 | json | pick cookies.k"#).out, "v\n")

@@ -7,10 +7,6 @@ import XCTest
 /// `--verbose`: the exchange on stderr (every redirect hop), the value alone on stdout, secrets
 /// masked.
 final class VerboseTests: ServerTestCase {
-    func vow(_ source: String) -> (out: String, err: String, status: Int32) {
-        runVow(source, variables: ["base": .string(base)])
-    }
-
     func test_exchangeOnStderrValueOnStdout() {
         let r = vow(#"fetch $base/redirect/2 --verbose --bearer s3cret --header "Cookie: sid=abc123" | json | pick method"#)
         XCTAssertEqual(r.out, "GET\n")

@@ -41,25 +41,18 @@ public final class OutputSink: Sendable {
     private let write: @Sendable (String) -> Void
 
     /// Standard output, unbuffered per call.
-    public static let standardOutput = OutputSink { s in
-        var s = s
-        s.withUTF8 { buf in
-            var off = 0
-            while off < buf.count {
-                let n = Foundation.write(1, buf.baseAddress! + off, buf.count - off)
-                if n <= 0 { break }
-                off += n
-            }
-        }
-    }
+    public static let standardOutput = OutputSink { s in writeAll(s, to: 1) }
 
     /// Standard error, unbuffered per call.
-    public static let standardError = OutputSink { s in
+    public static let standardError = OutputSink { s in writeAll(s, to: 2) }
+
+    /// Writes all of `s` to file descriptor `fd` (stopping on an error such as a closed pipe).
+    private static func writeAll(_ s: String, to fd: Int32) {
         var s = s
         s.withUTF8 { buf in
             var off = 0
             while off < buf.count {
-                let n = Foundation.write(2, buf.baseAddress! + off, buf.count - off)
+                let n = Foundation.write(fd, buf.baseAddress! + off, buf.count - off)
                 if n <= 0 { break }
                 off += n
             }
