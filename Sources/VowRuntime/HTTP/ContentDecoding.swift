@@ -8,17 +8,18 @@ enum ContentDecoding {
     /// What vow asks servers for.
     static let accepted = "gzip, deflate, br"
 
-    /// `body` decoded by the encodings that `headers` name (decoded size at most `max`).
-    static func decode(_ body: [UInt8], headers: [(name: String, value: String)], max: Int, what: String) throws -> [UInt8] {
-        let encodings = headers.filter { $0.name.lowercased() == "content-encoding" }
-            .flatMap { $0.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
+    /// `body` decoded by the `Content-Encoding` header values `encodings` (decoded size at most
+    /// `max`); `what` names the request in errors, and is only made when there is one.
+    static func decode(_ body: [UInt8], encodings: [String], max: Int, what: @autoclosure () -> String) throws -> [UInt8] {
+        if encodings.isEmpty { return body }  // the common case: nothing is read twice
+        let pending = encodings.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
             .filter { !["", "identity", "gzip", "x-gzip", "deflate"].contains($0) }
         var out = body
-        for encoding in encodings.reversed() {
+        for encoding in pending.reversed() {
             switch encoding {
-            case "br": out = try brotli(out, max: max, what: what)
+            case "br": out = try brotli(out, max: max, what: what())
             default:
-                throw VowError(.http, "the body is in Content-Encoding '\(encoding)', which vow cannot decode (it decodes gzip, deflate and br) — \(what)",
+                throw VowError(.http, "the body is in Content-Encoding '\(encoding)', which vow cannot decode (it decodes gzip, deflate and br) — \(what())",
                     details: ["encoding": .string(encoding)])
             }
         }

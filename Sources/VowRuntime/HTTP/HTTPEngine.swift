@@ -246,7 +246,7 @@ public final class HTTPEngine: Sendable {
             }
             let raw = current.method == "HEAD" ? [] : try await readBody(response, max: current.maxSize, spec: current)
             let body = try ContentDecoding.decode(
-                raw, headers: response.headers.map { ($0.name, $0.value) }, max: current.maxSize,
+                raw, encodings: response.headers["Content-Encoding"], max: current.maxSize,
                 what: "\(current.method) \(redactURL(current.url))")
             current.verbose?.emit(VerboseExchange.done(bytes: body.count, total: ContinuousClock.now - start))
             let resp = makeResponse(response, url: current.url, method: current.method, body: body, start: start)

@@ -32,16 +32,17 @@ let httpFlags: [FlagSpec] = [
 /// What an HTTP stage does with its request: sends it, or, with `--curl`, fulfils with the
 /// equivalent curl command and sends nothing.
 func send(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-    let (spec, session) = try withSession(given, args, ctx)
+    let (spec, session) = try prepare(given, args, ctx)
     if args.has("curl") { return .value(.string(try CurlCommand.make(spec))) }
     return .promise(saving(session, after: ctx.session.http.perform(spec, on: ctx.session.executor)))
 }
 
-/// `spec` with its `--session` (or `--session-read-only`) applied: the session's headers go
-/// first unless given again now (by name), its cookies go with the request (for `--curl`, as a
-/// Cookie header), and the headers given now are kept in it. Returns the session to save
-/// afterwards (nil when there is none, or it is read-only).
-func withSession(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext) throws -> (HTTPRequestSpec, HTTPSession?) {
+/// `spec` ready to send: `--verbose` pointed at the session's diagnostics, and `--session` (or
+/// `--session-read-only`) applied: the session's headers go first unless given again now (by
+/// name), its cookies go with the request (for `--curl`, as a Cookie header), and the headers
+/// given now are kept in it. Returns the session to save afterwards (nil when there is none, or
+/// it is read-only).
+func prepare(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext) throws -> (HTTPRequestSpec, HTTPSession?) {
     var spec = given
     if args.has("verbose") { spec.verbose = ctx.session.diagnostics }
     let writable = try args.flag("session").map { try args.asString($0, "--session") }

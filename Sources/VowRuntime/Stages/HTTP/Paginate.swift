@@ -42,7 +42,7 @@ struct PaginateStage: ValueStage {
         let stage = Self.name
         let built = try buildHTTPRequest(method: nil, input: input, args: args, environment: ctx.session.environment)
         if args.has("curl") { return try send(built, args, ctx) }  // the first page's request
-        let (first, session) = try withSession(built, args, ctx)
+        let (first, session) = try prepare(built, args, ctx)
         let items = try args.flag("items").map { try args.asString($0, "--items") }
         let next = try args.flag("next").map { try args.asString($0, "--next") }
         let cursor = try args.flag("cursor").map { try args.asString($0, "--cursor") }
