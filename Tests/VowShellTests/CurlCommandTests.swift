@@ -8,18 +8,7 @@ import XCTest
 /// request vow itself makes (method, path and query, headers, body).
 final class CurlCommandTests: ServerTestCase {
     /// Runs `command` with sh and returns its standard output.
-    func shell(_ command: String) throws -> (out: String, status: Int32) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self), p.terminationStatus)
-    }
+    func shell(_ command: String) throws -> (out: String, status: Int32) { try runCommand("sh", ["-c", command]) }
 
     /// The parts of an /echo answer that describe the request (Accept-Encoding differs: curl
     /// also offers br and zstd).

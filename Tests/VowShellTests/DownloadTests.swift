@@ -26,12 +26,7 @@ final class DownloadTests: ServerTestCase {
     }
 
     func curl(_ url: String, to path: String) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["curl", "--silent", "--fail", "-o", path, url]
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0)
+        XCTAssertEqual(try runCommand("curl", ["--silent", "--fail", "-o", path, url]).status, 0)
     }
 
     func test_theFileIsWhatCurlDownloads() throws {

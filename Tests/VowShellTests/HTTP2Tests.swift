@@ -19,18 +19,6 @@ final class HTTP2Tests: XCTestCase {
         return nil
     }
 
-    @discardableResult
-    static func run(_ path: String, _ args: [String]) -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = args
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try? p.run()
-        p.waitUntilExit()
-        return p.terminationStatus
-    }
-
     /// A free port on 127.0.0.1 (bound, read, released).
     static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -54,7 +42,7 @@ final class HTTP2Tests: XCTestCase {
         let www = dir.appendingPathComponent("www")
         try? FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
         try? #"{"hello": "h2", "n": 1}"#.write(to: www.appendingPathComponent("x.json"), atomically: true, encoding: .utf8)
-        run(openssl, [
+        _ = try? runCommand(openssl, [
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
             "-addext", "subjectAltName=IP:127.0.0.1",
             "-keyout", dir.appendingPathComponent("key.pem").path, "-out", dir.appendingPathComponent("cert.pem").path,

@@ -213,14 +213,12 @@ final class AcceptanceTests: XCTestCase {
     }
 }
 
-/// Runs a JavaScript program with node; its stdout and exit status.
-func runNode(_ program: String) throws -> (out: String, status: Int32) {
-    let path = NSTemporaryDirectory() + "vow-twin-\(UUID().uuidString).js"
-    try program.write(toFile: path, atomically: true, encoding: .utf8)
-    defer { try? FileManager.default.removeItem(atPath: path) }
+/// Runs `program` (a name found on PATH, or a path) with `arguments`; its stdout and exit status
+/// (stderr is discarded).
+func runCommand(_ program: String, _ arguments: [String]) throws -> (out: String, status: Int32) {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["node", path]
+    p.arguments = [program] + arguments
     let pipe = Pipe()
     p.standardOutput = pipe
     p.standardError = FileHandle.nullDevice
@@ -228,6 +226,14 @@ func runNode(_ program: String) throws -> (out: String, status: Int32) {
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
     return (String(decoding: data, as: UTF8.self), p.terminationStatus)
+}
+
+/// Runs a JavaScript program with node; its stdout and exit status.
+func runNode(_ program: String) throws -> (out: String, status: Int32) {
+    let path = NSTemporaryDirectory() + "vow-twin-\(UUID().uuidString).js"
+    try program.write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try runCommand("node", [path])
 }
 
 /// Every stage's documented examples run, so help text cannot go stale.

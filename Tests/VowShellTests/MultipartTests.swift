@@ -23,15 +23,7 @@ final class MultipartTests: ServerTestCase {
     }
 
     func curl(_ arguments: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["curl", "--silent", "--show-error"] + arguments
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try runCommand("curl", ["--silent", "--show-error"] + arguments).out
     }
 
     func test_fieldsAndFilesArriveFieldByField() throws {
