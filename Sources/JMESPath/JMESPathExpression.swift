@@ -8,12 +8,17 @@ public final class JMESPathExpression: Sendable {
     /// The expression's text, as given.
     public let source: String
     let root: Node
+    /// The expression as a chain of object fields and non-negative list indexes (`items[3].name`,
+    /// `a.b`, `@`), or nil when it is anything else: a host can then find the value without
+    /// building the whole document.
+    public let simplePath: [JMESPathStep]?
 
     /// Compiles `source`; throws `syntax`, `unknown-function`, `invalid-arity` (and `invalid-value`
     /// for a slice step of 0) with the character offset of the culprit.
     public init(_ source: String) throws(JMESPathError) {
         self.source = source
         self.root = try Parser.parse(source)
+        self.simplePath = JMESPathStep.path(of: root)
     }
 
     /// Evaluates the expression against `value`; throws `invalid-type` or `invalid-value` when a
@@ -55,4 +60,29 @@ public final class JMESPathExpression: Sendable {
 
     /// How many expressions the shared cache holds (for tests).
     static var cachedCount: Int { cache.withLock { $0.entries.count } }
+}
+
+/// One step of a simple path: an object field, or a list position counted from the start.
+public enum JMESPathStep: Sendable, Equatable {
+    /// `name`: the member of that name of an object; null on anything else.
+    case field(String)
+    /// `[n]` with n ≥ 0: the element at n of a list; null on anything else or past the end.
+    case index(Int)
+
+    /// The steps of `node`, when it is a chain of fields and non-negative indexes.
+    static func path(of node: Node) -> [JMESPathStep]? {
+        switch node {
+        case .current: return []
+        case .field(let name): return [.field(name)]
+        case .index(let n): return n >= 0 ? [.index(n)] : nil
+        case .subexpression(let nodes):
+            var steps: [JMESPathStep] = []
+            for n in nodes {
+                guard let more = path(of: n) else { return nil }
+                steps += more
+            }
+            return steps
+        default: return nil
+        }
+    }
 }

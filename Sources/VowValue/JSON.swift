@@ -206,9 +206,20 @@ struct JSONReader {
         return .double(d)
     }
 
+    /// Four hex digits (digits only: no sign, unlike `UInt32(_:radix:)`).
     mutating func hex4() throws(JSONError) -> UInt32 {
-        guard pos + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[pos..<pos + 4], as: UTF8.self), radix: 16) else {
-            throw fail("expected four hex digits after \\u")
+        guard pos + 4 <= bytes.count else { throw fail("expected four hex digits after \\u") }
+        var v: UInt32 = 0
+        for k in 0..<4 {
+            let c = bytes[pos + k]
+            let d: UInt8
+            switch c {
+            case 0x30...0x39: d = c - 0x30
+            case 0x41...0x46: d = c - 0x41 + 10
+            case 0x61...0x66: d = c - 0x61 + 10
+            default: throw fail("expected four hex digits after \\u")
+            }
+            v = v << 4 | UInt32(d)
         }
         pos += 4
         return v

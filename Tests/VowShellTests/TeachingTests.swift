@@ -140,6 +140,15 @@ final class TeachingTests: XCTestCase {
         XCTAssertEqual(times, times.sorted())
     }
 
+    /// Under a trace, `json` followed by `pick` builds the whole document: the trace shows the
+    /// parsed record, not the value the path scan would hand to `pick`.
+    func test_aTraceOfJsonThenPickShowsTheParsedDocument() throws {
+        let lines = try trace(#"echo '{"a": {"b": 2}, "c": 3}' | json | pick a.b"#)
+        let values = lines.filter { $0.recordValue?["event"] == "fulfilled" }.compactMap { $0.recordValue?["value"] }
+        XCTAssertTrue(values.contains(["a": ["b": 2], "c": 3] as Value), "\(values)")
+        XCTAssertTrue(values.contains(2), "\(values)")
+    }
+
     func test_theValidatorRejectsABrokenLine() throws {
         let schema = try JSON.parse(String(contentsOf: projectRoot.appendingPathComponent("docs/trace-schema.json"), encoding: .utf8))
         XCTAssertFalse(SchemaValidator.validate(["t": 1, "event": "fulfilled", "id": 1] as Value, against: schema).isEmpty)

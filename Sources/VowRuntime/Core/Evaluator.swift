@@ -128,7 +128,15 @@ struct Evaluator: Sendable {
                 let again = PipelineRun(site: site, input: input)
                 return self.stages(stages[priorRange], plans: nil, input: input, scope: scope, site: site, run: again)
             }
-            let plan = plans?[offset] ?? self.plan(node)
+            var plan: StagePlan
+            if let plans {
+                plan = plans[offset]
+            } else {
+                plan = self.plan(node)
+                if plan.name == "json", offset + 1 < stages.count {
+                    plan.pickAhead = PickAhead(plan, next: self.plan(stages[stages.startIndex + offset + 1]))
+                }
+            }
             if nullEnds, offset > 0, let before = current {
                 let text = site.source.slice(node.span)
                 current = before.then(on: session.executor) { v in
@@ -157,7 +165,11 @@ struct Evaluator: Sendable {
     }
 
     /// Every stage of `p` resolved (`plan(_:)`), for running `p` many times.
-    func plans(_ p: Pipeline) -> [StagePlan] { p.stages.map(plan) }
+    func plans(_ p: Pipeline) -> [StagePlan] {
+        var made = p.stages.map(plan)
+        for i in made.indices.dropLast() { made[i].pickAhead = PickAhead(made[i], next: made[i + 1]) }
+        return made
+    }
 
     /// Resolves one stage: its name (a `def`, a built-in, an external `vow-NAME`), `then X`
     /// rewritten to X, its flags bound by the stage's declaration. Nothing here depends on the
@@ -253,6 +265,7 @@ struct Evaluator: Sendable {
                 session: session, name: name, node: plan.node, positional: positional, flagNodes: flags,
                 upstream: upstream, pipelineInput: input, rerunUpstream: rerun, scope: scope, site: site, run: run, index: index)
             call.labelsAdoptedPromise = plan.rewrittenThen != nil
+            call.pickAhead = plan.pickAhead
             do {
                 promise = try def.init().apply(call)
             } catch {

@@ -98,6 +98,8 @@ public final class StageCall: @unchecked Sendable {
     /// Labels the promise the stage's handler returns with this stage (for traces and the
     /// timeline): set for `then X`, whose X is applied directly, so that X's own promise shows.
     var labelsAdoptedPromise = false
+    /// For `json` followed by `pick PATH`: the path, found without building the whole document.
+    var pickAhead: PickAhead? = nil
 
     init(
         session: Session, name: String, node: Stage, positional: [Argument], flagNodes: [String: [Argument?]],

@@ -1,3 +1,4 @@
+import JMESPath
 import VowSyntax
 import VowValue
 
@@ -33,6 +34,39 @@ struct StagePlan {
     var isHandler = false
     /// For a rewritten `then X`, the span of the whole `then` stage (traces label its promise).
     var rewrittenThen: SourceSpan? = nil
+    /// For `json` followed by `pick PATH` with a simple path: the path, so that `json` finds the
+    /// value without building the whole document (`JSONPathScan`), and the expression's text.
+    var pickAhead: PickAhead? = nil
+}
+
+/// The `pick` that follows a `json` stage, when its expression is a plain literal path.
+struct PickAhead: Sendable {
+    /// The expression as `pick` will see it.
+    let expression: String
+    /// Its steps.
+    let path: [JMESPathStep]
+
+    /// The lookahead for `plan` when it is `json` and `next` is `pick` with a literal simple path.
+    init?(_ plan: StagePlan, next: StagePlan) {
+        guard case .builtin(let def, let positional, let flags) = plan.kind, def == JsonStage.self, flags.isEmpty,
+            case .builtin(let nextDef, let arguments, let nextFlags) = next.kind, nextDef == PickStage.self,
+            nextFlags.isEmpty, arguments.count == 1, positional.isEmpty, !next.isHandler,
+            let text = Self.text(arguments[0]),
+            let compiled = try? JMESPathExpression.cached(text), let path = compiled.simplePath
+        else { return nil }
+        self.expression = text
+        self.path = path
+    }
+
+    /// The text of an argument written as plain text (a word or a string with nothing to
+    /// interpolate), or nil.
+    private static func text(_ argument: Argument) -> String? {
+        switch argument.kind {
+        case .word(let t), .string(let t): return t.literalText
+        case .rawString(let s): return s
+        default: return nil
+        }
+    }
 }
 
 /// A pipeline's plans, made the first time the pipeline runs and kept for the later runs.

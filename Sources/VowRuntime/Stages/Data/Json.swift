@@ -21,6 +21,9 @@ struct JsonStage: ValueStage {
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        if let ahead = ctx.call.pickAhead, !PromiseObservation.isActive, let found = Self.scan(input, ahead) {
+            return .value(.opaque(PickedAhead(expression: ahead.expression, value: found)))
+        }
         do {
             switch input {
             case .string(let s): return .value(try JSON.parse(s))
@@ -31,6 +34,17 @@ struct JsonStage: ValueStage {
             }
         } catch let error as JSONError {
             throw VowError(.json, error.description)
+        }
+    }
+
+    /// The value at the path of the `pick` that follows, found by scanning the text; nil when
+    /// the input is not text (or not JSON, which the full parse then reports).
+    static func scan(_ input: Value, _ ahead: PickAhead) -> Value? {
+        switch input {
+        case .string(let s): return JSONPathScan.value(at: ahead.path, in: s)
+        case .bytes(let b): return JSONPathScan.value(at: ahead.path, in: b)
+        case .response(let r): return JSONPathScan.value(at: ahead.path, in: r.body)
+        default: return nil
         }
     }
 }

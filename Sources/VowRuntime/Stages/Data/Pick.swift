@@ -25,6 +25,7 @@ struct PickStage: ValueStage {
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let expr = try args.string(0, "EXPR")
+        if case .opaque(let o) = input, let picked = o as? PickedAhead, picked.expression == expr { return .value(picked.value) }
         return .value(try Pick.search(expr, in: input))
     }
 }

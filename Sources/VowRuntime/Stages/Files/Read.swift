@@ -14,8 +14,6 @@ struct ReadStage: ValueStage {
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let path = args.count > 0 ? try args.string(0, "PATH") : try args.asString(input, "PATH")
-        let bytes = try Files.read(path)
-        if let s = String(validating: bytes, as: UTF8.self) { return .value(.string(s)) }
-        return .value(.bytes(bytes))
+        return .value(try Files.contents(path))
     }
 }

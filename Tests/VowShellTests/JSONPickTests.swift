@@ -1,0 +1,72 @@
+import Foundation
+import JMESPath
+import VowSyntax
+import XCTest
+
+@testable import VowRuntime
+import VowValue
+
+/// `read FILE | json | pick PATH`: the path scan gives what the whole parse gives, errors stay
+/// the reader's, and only a literal simple path after `json` is paired with it.
+final class JSONPickTests: XCTestCase {
+    var file = ""
+
+    override func setUpWithError() throws {
+        file = NSTemporaryDirectory() + "vow-jsonpick-\(UUID().uuidString).json"
+        let items = (0..<200).map { #"{"id": \#($0), "name": "user-\#($0)-é", "tags": ["t\#($0 % 3)"], "dup": 1, "dup": \#($0)}"# }
+        try ("{\"items\": [" + items.joined(separator: ",\n") + "], \"count\": 200}").write(toFile: file, atomically: true, encoding: .utf8)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: file) }
+
+    func test_aSimplePathGivesWhatTheWholeDocumentGives() {
+        // Each simple path next to an expression that is not one and must find the same value.
+        let pairs = [
+            ("items[123].name", "items[-77].name"), ("items[7].dup", "items[-193].dup"), ("items[5].tags", "items[-195].tags"),
+            ("count", "[count][0]"), ("items[500].name", "items[-700].name"), ("items.name", "[items][0].name"),
+        ]
+        for (simple, other) in pairs {
+            let a = runVow("read \(file) | json | pick '\(simple)' | to-json")
+            let b = runVow("read \(file) | json | pick '\(other)' | to-json")
+            XCTAssertEqual(a.status, 0, a.err)
+            XCTAssertEqual(a.out, b.out, simple)
+        }
+        XCTAssertEqual(runVow("read \(file) | json | pick items[123].name").out, "user-123-é\n")
+        XCTAssertEqual(runVow("read \(file) | json | pick items[42].dup").out, "42\n")
+    }
+
+    func test_invalidJSONStillRejectsAtJsonWithTheReadersMessage() throws {
+        try #"{"items": [1, 2,]}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let r = runVow("read \(file) | json | pick items[0]")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("error[json]: expected a value"), r.err)
+        XCTAssertTrue(r.err.contains("line 1, column 17"), r.err)
+        XCTAssertTrue(r.err.contains("skipped: pick items[0]"), r.err)
+    }
+
+    func test_bytesThatAreNotUTF8AreRefusedAsTheReaderRefusesThem() throws {
+        try Data([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xC3, 0x28, 0x22, 0x7D]).write(to: URL(fileURLWithPath: file))
+        let r = runVow("read \(file) | json | pick a")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("error[json]: invalid UTF-8 in a string"), r.err)
+    }
+
+    /// Which `json | pick` pairs the plan makes.
+    func test_onlyALiteralSimplePathIsPaired() throws {
+        let session = Session(output: OutputSink { _ in })
+        defer { session.http.shutdown() }
+        func paired(_ source: String) throws -> [JMESPathStep]? {
+            let pipeline = try Parser.parsePipeline(SourceText(source))
+            let plans = Evaluator(session: session).plans(pipeline)  // nothing else runs on the session
+            return plans.first?.pickAhead?.path
+        }
+        XCTAssertEqual(try paired("json | pick items[3].name"), [.field("items"), .index(3), .field("name")])
+        XCTAssertEqual(try paired("json | pick 'a b'"), nil)  // not JMESPath: a syntax error stays pick's
+        XCTAssertEqual(try paired(#"json | pick '"a b"'"#), [.field("a b")])
+        XCTAssertNil(try paired("json | pick 'items[*].name'"))
+        XCTAssertNil(try paired("json | pick 'a[-1]'"))
+        XCTAssertNil(try paired("json | pick \"{}\""))
+        XCTAssertNil(try paired("json | keys"))
+        XCTAssertNil(try paired("text | pick a"))
+    }
+}
