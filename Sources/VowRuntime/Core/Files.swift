@@ -5,12 +5,94 @@ import VowValue
 public enum Files {
     /// The bytes of the file at `path`, or an `io` error that says why it cannot be read:
     /// `no such file or directory`, `permission denied`, `is a directory`, or the system's reason.
+    /// A regular file is read straight into an array of its size.
     public static func read(_ path: String) throws(VowError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw cannotRead(path, errno) }
         defer { close(fd) }
         var info = stat()
-        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { throw cannotRead(path, EISDIR) }
+        guard fstat(fd, &info) == 0 else { return try chunks(fd, path) }
+        if info.st_mode & S_IFMT == S_IFDIR { throw cannotRead(path, EISDIR) }
+        guard info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return try chunks(fd, path) }
+        let size = Int(info.st_size)
+        var outcome = Fill.changed
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            outcome = buffer.baseAddress.map { fill(fd, $0, size) } ?? .changed
+            count = outcome == .whole ? size : 0
+        }
+        switch outcome {
+        case .whole: return bytes
+        case .failed(let code): throw cannotRead(path, code)
+        case .changed: return try chunks(fd, path)
+        }
+    }
+
+    /// A file's contents: its text when it is valid UTF-8, else its bytes. A regular file is
+    /// read straight into the string's storage, so a large file is in memory once, not twice.
+    public static func contents(_ path: String) throws(VowError) -> Value {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw cannotRead(path, errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return text(try chunks(fd, path)) }
+        if info.st_mode & S_IFMT == S_IFDIR { throw cannotRead(path, EISDIR) }
+        guard info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return text(try chunks(fd, path)) }
+        let size = Int(info.st_size)
+        var outcome = Fill.changed
+        var binary: [UInt8]? = nil
+        let text = String(unsafeUninitializedCapacity: size) { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            outcome = fill(fd, base, size)
+            guard outcome == .whole else { return 0 }
+            let read = UnsafeBufferPointer(start: base, count: size)
+            guard UTF8Check.isValid(read) else {
+                binary = Array(read)
+                return 0
+            }
+            return size
+        }
+        switch outcome {
+        case .whole: return binary.map { .bytes($0) } ?? .string(text)
+        case .failed(let code): throw cannotRead(path, code)
+        case .changed: return Self.text(try chunks(fd, path))
+        }
+    }
+
+    /// Text when `bytes` are UTF-8, else bytes.
+    private static func text(_ bytes: [UInt8]) -> Value {
+        if let s = String(validating: bytes, as: UTF8.self) { return .string(s) }
+        return .bytes(bytes)
+    }
+
+    /// How reading a regular file of a known size went.
+    private enum Fill: Equatable {
+        /// All of it, and nothing more.
+        case whole
+        /// It was shorter or longer than its size said (it is being written).
+        case changed
+        /// The system's error.
+        case failed(Int32)
+    }
+
+    /// Reads exactly `size` bytes of `fd` into `base`.
+    private static func fill(_ fd: Int32, _ base: UnsafeMutablePointer<UInt8>, _ size: Int) -> Fill {
+        var n = 0
+        while n < size {
+            let r = Foundation.read(fd, base + n, size - n)
+            if r < 0 {
+                if errno == EINTR { continue }
+                return .failed(errno)
+            }
+            if r == 0 { return .changed }
+            n += r
+        }
+        var probe: UInt8 = 0
+        return Foundation.read(fd, &probe, 1) == 0 ? .whole : .changed
+    }
+
+    /// The whole of `fd` from its start, read in chunks (pipes, devices, files being written).
+    private static func chunks(_ fd: Int32, _ path: String) throws(VowError) -> [UInt8] {
+        _ = lseek(fd, 0, SEEK_SET)  // fails harmlessly on a pipe, which has not been read
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -22,57 +104,6 @@ public enum Files {
             if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<n])
         }
-    }
-
-    /// A file's contents: its text when it is valid UTF-8, else its bytes. A regular file is
-    /// read straight into the string's storage, so a large file is in memory once, not twice.
-    public static func contents(_ path: String) throws(VowError) -> Value {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw cannotRead(path, errno) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return try slowContents(path) }
-        let size = Int(info.st_size)
-        var failure: Int32 = 0
-        var changed = false
-        var binary: [UInt8]? = nil
-        let text = String(unsafeUninitializedCapacity: size) { buffer in
-            guard let base = buffer.baseAddress else { return 0 }
-            var n = 0
-            while n < size {
-                let r = Foundation.read(fd, base + n, size - n)
-                if r < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return 0
-                }
-                if r == 0 { break }
-                n += r
-            }
-            var probe: UInt8 = 0
-            // A file that is shorter or longer than it said (it is being written): read it again
-            // the ordinary way.
-            if n != size || Foundation.read(fd, &probe, 1) != 0 {
-                changed = true
-                return 0
-            }
-            let read = UnsafeBufferPointer(start: base, count: n)
-            guard UTF8Check.isValid(read) else {
-                binary = Array(read)
-                return 0
-            }
-            return n
-        }
-        if failure != 0 { throw cannotRead(path, failure) }
-        if changed { return try slowContents(path) }
-        if let binary { return .bytes(binary) }
-        return .string(text)
-    }
-
-    private static func slowContents(_ path: String) throws(VowError) -> Value {
-        let bytes = try read(path)
-        if let s = String(validating: bytes, as: UTF8.self) { return .string(s) }
-        return .bytes(bytes)
     }
 
     /// A program's text from the file at `path` (a first line starting with `#!` becomes a
