@@ -144,6 +144,18 @@ public final class HTTPEngine: Sendable {
     public func perform(_ spec: HTTPRequestSpec, on executor: any PromiseExecutor) -> Promise<Value> {
         let (promise, resolver) = Promise<Value>.pending(name: "http", on: executor)
         WorkInFlight.track(promise)
+        if LoopExchange.handles(spec) {
+            do {
+                let client = try client(ClientKey(insecure: spec.insecure, proxy: spec.proxy, caFile: spec.caFile))
+                let exchange = LoopExchange(spec, engine: self, client: client, resolver: resolver, executor: executor)
+                resolver.onCancel { exchange.cancel() }
+                exchange.start()
+            } catch {
+                let e = Self.describe(error, spec)
+                executor.enqueueTask { resolver.reject(e) }
+            }
+            return promise
+        }
         // The outcome arrives as a task, as an I/O callback does in JavaScript's event loop.
         let task = Task {
             do {
@@ -183,23 +195,10 @@ public final class HTTPEngine: Sendable {
         let offset = try spec.download?.bytesOnDisk() ?? 0
         if offset > 0 { current.headers.append(("Range", "bytes=\(offset)-")) }
         while true {
-            guard let url = URL(string: current.url), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                url.host != nil
-            else {
-                throw VowError(.type, "\(spec.stage): invalid URL '\(redactURL(current.url))' (expected http:// or https://)")
-            }
+            let url = try Self.checkedURL(current, spec)
             var request = HTTPClientRequest(url: current.url)
             request.method = HTTPMethod(rawValue: current.method)
-            for h in current.headers { request.headers.add(name: h.name, value: h.value) }
-            // br is decoded here (ContentDecoding), gzip and deflate by the client; a download
-            // asks for what the client decodes as it streams.
-            if !request.headers.contains(name: "Accept-Encoding") {
-                request.headers.add(name: "Accept-Encoding", value: current.download == nil ? ContentDecoding.accepted : "gzip, deflate")
-            }
-            if let jar = current.cookies, let cookie = jar.header(for: current.url) {
-                let given = request.headers["Cookie"].joined(separator: "; ")
-                request.headers.replaceOrAdd(name: "Cookie", value: given.isEmpty ? cookie : given + "; " + cookie)
-            }
+            request.headers = Self.headers(current)
             if let body = current.body { request.body = .bytes(body) }
             if let upload = current.upload { request.body = upload.body() }
             let deadline = NIODeadline.now() + .nanoseconds(Int64((spec.timeout + 1) * 1e9))
@@ -209,35 +208,16 @@ public final class HTTPEngine: Sendable {
             let status = Int(response.status.code)
             current.verbose?.emit(VerboseExchange.response(response, firstByte: ContinuousClock.now - sent))
             current.cookies?.store(response.headers["Set-Cookie"], from: current.url)
-            if current.follow, (300..<400).contains(status), status != 304, let location = response.headers.first(name: "Location") {
-                // Drain nothing: dropping the body lets the client close or reuse the connection.
-                visited.append(current.url)
-                guard let next = URL(string: location, relativeTo: url)?.absoluteString else {
-                    throw VowError(.http, "\(status): redirect to an invalid Location '\(location)'")
-                }
-                if visited.count > current.maxRedirects || visited.contains(next) {
-                    let body = try await readBody(response, max: current.maxSize, spec: current)
-                    let resp = makeResponse(response, url: current.url, method: current.method, body: body, start: start)
-                    let loop = visited.contains(next)
-                    throw httpError(
-                        resp,
-                        message: loop
-                            ? "redirect loop: \(redactURL(next)) was already visited — \(current.method) \(redactURL(spec.url))"
-                            : "too many redirects (more than \(current.maxRedirects)) — \(current.method) \(redactURL(spec.url))",
-                        extra: ["redirects": .list(visited.map { .string(redactURL($0)) })])
-                }
-                let sameOrigin = URL(string: next).map { $0.host == url.host && $0.scheme == url.scheme && $0.port == url.port } ?? false
-                if status == 303 || ((status == 301 || status == 302) && current.method == "POST") {
-                    current.method = current.method == "HEAD" ? "HEAD" : "GET"
-                    current.body = nil
-                    current.upload = nil
-                    current.headers.removeAll { ["content-type", "content-length"].contains($0.name.lowercased()) }
-                }
-                if !sameOrigin {
-                    current.headers.removeAll { ["authorization", "cookie"].contains($0.name.lowercased()) }
-                }
-                current.url = next
+            // Drain nothing on a redirect: dropping the body lets the client close or reuse the connection.
+            switch try Self.redirect(current, status: status, headers: response.headers, url: url, visited: &visited, original: spec) {
+            case .follow(let next):
+                current = next
                 continue
+            case .refused(let message, let extra):
+                let body = try await readBody(response, max: current.maxSize, spec: current)
+                throw httpError(makeResponse(response.status, response.version, response.headers, current, body: body, start: start), message: message, extra: extra)
+            case .none:
+                break
             }
             if let download = current.download, status < 400 || (status == 416 && offset > 0) {
                 let saved = try await download.write(response, url: current.url, offset: offset, maxSize: current.maxSize, spec: current)
@@ -245,43 +225,132 @@ public final class HTTPEngine: Sendable {
                 return saved
             }
             let raw = current.method == "HEAD" ? [] : try await readBody(response, max: current.maxSize, spec: current)
-            let body = try ContentDecoding.decode(
-                raw, encodings: response.headers["Content-Encoding"], max: current.maxSize,
-                what: "\(current.method) \(redactURL(current.url))")
+            let body = try Self.decoded(raw, response.headers, current)
             current.verbose?.emit(VerboseExchange.done(bytes: body.count, total: ContinuousClock.now - start))
-            let resp = makeResponse(response, url: current.url, method: current.method, body: body, start: start)
-            if status >= 400 && !current.allowErrors {
-                throw httpError(resp, message: "\(status) \(resp.statusText) — \(current.method) \(redactURL(current.url))")
-            }
-            return .response(resp)
+            return .response(try answer(makeResponse(response.status, response.version, response.headers, current, body: body, start: start), current))
         }
     }
 
-    func readBody(_ response: HTTPClientResponse, max: Int, spec: HTTPRequestSpec) async throws -> [UInt8] {
-        if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > max {
-            throw VowError(
-                .http, "the body is \(length) bytes, over the limit of \(max) (--max-size) — \(spec.method) \(redactURL(spec.url))",
-                details: ["status": .int(Int(response.status.code)), "limit": .int(max), "size": .int(length)])
+    /// The URL of the hop `current` of the request `spec`, checked: http or https, with a host.
+    static func checkedURL(_ current: HTTPRequestSpec, _ spec: HTTPRequestSpec) throws -> URL {
+        guard let url = URL(string: current.url), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            url.host != nil
+        else {
+            throw VowError(.type, "\(spec.stage): invalid URL '\(redactURL(current.url))' (expected http:// or https://)")
         }
+        return url
+    }
+
+    /// The headers a hop sends: the given ones, what vow accepts as encodings, the session's cookies.
+    static func headers(_ current: HTTPRequestSpec) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for h in current.headers { headers.add(name: h.name, value: h.value) }
+        // br is decoded here (ContentDecoding), gzip and deflate by the client; a download
+        // asks for what the client decodes as it streams.
+        if !headers.contains(name: "Accept-Encoding") {
+            headers.add(name: "Accept-Encoding", value: current.download == nil ? ContentDecoding.accepted : "gzip, deflate")
+        }
+        if let jar = current.cookies, let cookie = jar.header(for: current.url) {
+            let given = headers["Cookie"].joined(separator: "; ")
+            headers.replaceOrAdd(name: "Cookie", value: given.isEmpty ? cookie : given + "; " + cookie)
+        }
+        return headers
+    }
+
+    /// What a response means for a chain of redirects.
+    enum Redirect {
+        /// Not a redirect to follow: the response is the answer.
+        case none
+        /// The next hop.
+        case follow(HTTPRequestSpec)
+        /// Too many redirects, or a loop: the request rejects with this message.
+        case refused(message: String, extra: Record)
+    }
+
+    /// The redirect step after a response of `status` to the hop `current` (at `url`) of the
+    /// request `original`; `visited` gains the hop's URL when it redirects.
+    static func redirect(
+        _ current: HTTPRequestSpec, status: Int, headers: HTTPHeaders, url: URL, visited: inout [String], original spec: HTTPRequestSpec
+    ) throws -> Redirect {
+        guard current.follow, (300..<400).contains(status), status != 304, let location = headers.first(name: "Location") else { return .none }
+        visited.append(current.url)
+        guard let next = URL(string: location, relativeTo: url)?.absoluteString else {
+            throw VowError(.http, "\(status): redirect to an invalid Location '\(location)'")
+        }
+        if visited.count > current.maxRedirects || visited.contains(next) {
+            let loop = visited.contains(next)
+            return .refused(
+                message: loop
+                    ? "redirect loop: \(redactURL(next)) was already visited — \(current.method) \(redactURL(spec.url))"
+                    : "too many redirects (more than \(current.maxRedirects)) — \(current.method) \(redactURL(spec.url))",
+                extra: ["redirects": .list(visited.map { .string(redactURL($0)) })])
+        }
+        var hop = current
+        let sameOrigin = URL(string: next).map { $0.host == url.host && $0.scheme == url.scheme && $0.port == url.port } ?? false
+        if status == 303 || ((status == 301 || status == 302) && current.method == "POST") {
+            hop.method = current.method == "HEAD" ? "HEAD" : "GET"
+            hop.body = nil
+            hop.upload = nil
+            hop.headers.removeAll { ["content-type", "content-length"].contains($0.name.lowercased()) }
+        }
+        if !sameOrigin {
+            hop.headers.removeAll { ["authorization", "cookie"].contains($0.name.lowercased()) }
+        }
+        hop.url = next
+        return .follow(hop)
+    }
+
+    /// The body of the last hop decoded by its `Content-Encoding` (`br`; the client decodes gzip
+    /// and deflate), within `--max-size`.
+    static func decoded(_ raw: [UInt8], _ headers: HTTPHeaders, _ current: HTTPRequestSpec) throws -> [UInt8] {
+        try ContentDecoding.decode(
+            raw, encodings: headers["Content-Encoding"], max: current.maxSize, what: "\(current.method) \(redactURL(current.url))")
+    }
+
+    /// The response of the last hop, or an `http` error for a 4xx or 5xx status unless errors
+    /// are allowed.
+    func answer(_ resp: HTTPResponse, _ current: HTTPRequestSpec) throws -> HTTPResponse {
+        if resp.status >= 400 && !current.allowErrors {
+            throw httpError(resp, message: "\(resp.status) \(resp.statusText) — \(current.method) \(redactURL(current.url))")
+        }
+        return resp
+    }
+
+    func readBody(_ response: HTTPClientResponse, max: Int, spec: HTTPRequestSpec) async throws -> [UInt8] {
+        if let error = Self.announcedTooBig(response.headers, status: response.status, max: max, spec: spec) { throw error }
         var out: [UInt8] = []
         for try await chunk in response.body {
-            if out.count + chunk.readableBytes > max {
-                throw VowError(
-                    .http, "the body is over the limit of \(max) bytes (--max-size) — \(spec.method) \(redactURL(spec.url))",
-                    details: ["status": .int(Int(response.status.code)), "limit": .int(max)])
-            }
+            if out.count + chunk.readableBytes > max { throw Self.tooBig(status: response.status, max: max, spec: spec) }
             chunk.withUnsafeReadableBytes { out.append(contentsOf: $0) }
         }
         return out
     }
 
-    func makeResponse(_ r: HTTPClientResponse, url: String, method: String, body: [UInt8], start: ContinuousClock.Instant) -> HTTPResponse {
+    /// The error for a body whose Content-Length is over `max`, or nil.
+    static func announcedTooBig(_ headers: HTTPHeaders, status: HTTPResponseStatus, max: Int, spec: HTTPRequestSpec) -> VowError? {
+        guard let length = headers.first(name: "Content-Length").flatMap(Int.init), length > max else { return nil }
+        return VowError(
+            .http, "the body is \(length) bytes, over the limit of \(max) (--max-size) — \(spec.method) \(redactURL(spec.url))",
+            details: ["status": .int(Int(status.code)), "limit": .int(max), "size": .int(length)])
+    }
+
+    /// The error for a body that grew over `max` as it arrived.
+    static func tooBig(status: HTTPResponseStatus, max: Int, spec: HTTPRequestSpec) -> VowError {
+        VowError(
+            .http, "the body is over the limit of \(max) bytes (--max-size) — \(spec.method) \(redactURL(spec.url))",
+            details: ["status": .int(Int(status.code)), "limit": .int(max)])
+    }
+
+    func makeResponse(
+        _ status: HTTPResponseStatus, _ version: HTTPVersion, _ headers: HTTPHeaders, _ current: HTTPRequestSpec, body: [UInt8],
+        start: ContinuousClock.Instant
+    ) -> HTTPResponse {
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return HTTPResponse(
-            status: Int(r.status.code), statusText: r.status.reasonPhrase, url: url, method: method,
-            headers: r.headers.map { (name: $0.name, value: $0.value) }, elapsed: seconds, body: body,
-            version: r.version.major == 2 ? "HTTP/2" : "HTTP/\(r.version.major).\(r.version.minor)")
+            status: Int(status.code), statusText: status.reasonPhrase, url: current.url, method: current.method,
+            headers: headers.map { (name: $0.name, value: $0.value) }, elapsed: seconds, body: body,
+            version: version.major == 2 ? "HTTP/2" : "HTTP/\(version.major).\(version.minor)")
     }
 
     func httpError(_ r: HTTPResponse, message: String, extra: Record = Record()) -> VowError {
