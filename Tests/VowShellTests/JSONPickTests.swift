@@ -51,22 +51,36 @@ final class JSONPickTests: XCTestCase {
         XCTAssertTrue(r.err.contains("error[json]: invalid UTF-8 in a string"), r.err)
     }
 
-    /// Which `json | pick` pairs the plan makes.
-    func test_onlyALiteralSimplePathIsPaired() throws {
+    /// Which `json | pick` pairs the plan makes, and what `json` then reads for `pick`.
+    func test_aLiteralExpressionThatNeedsLessThanTheDocumentIsPaired() throws {
         let session = Session(output: OutputSink { _ in })
         defer { session.http.shutdown() }
-        func paired(_ source: String) throws -> [JMESPathStep]? {
+        func paired(_ source: String) throws -> PickAhead? {
             let pipeline = try Parser.parsePipeline(SourceText(source))
-            let plans = Evaluator(session: session).plans(pipeline)  // nothing else runs on the session
-            return plans.first?.pickAhead?.path
+            return Evaluator(session: session).plans(pipeline).first?.pickAhead  // nothing else runs on the session
         }
-        XCTAssertEqual(try paired("json | pick items[3].name"), [.field("items"), .index(3), .field("name")])
-        XCTAssertEqual(try paired("json | pick 'a b'"), nil)  // not JMESPath: a syntax error stays pick's
-        XCTAssertEqual(try paired(#"json | pick '"a b"'"#), [.field("a b")])
-        XCTAssertNil(try paired("json | pick 'items[*].name'"))
-        XCTAssertNil(try paired("json | pick 'a[-1]'"))
+        XCTAssertEqual(try paired("json | pick items[3].name")?.path, [.field("items"), .index(3), .field("name")])
+        XCTAssertEqual(try paired(#"json | pick '"a b"'"#)?.path, [.field("a b")])
+        let projection = try XCTUnwrap(try paired("json | pick 'items[*].name'"))
+        XCTAssertNil(projection.path)
+        XCTAssertEqual(projection.demand, try JMESPathExpression("items[*].name").demand)
+        XCTAssertNotNil(try paired("json | pick 'a[-1]'"))
+        XCTAssertNil(try paired("json | pick 'a b'"))  // not JMESPath: the syntax error stays pick's
+        XCTAssertNil(try paired("json | pick 'length(@)'"))  // needs the whole document
         XCTAssertNil(try paired("json | pick \"{}\""))
         XCTAssertNil(try paired("json | keys"))
         XCTAssertNil(try paired("text | pick a"))
+    }
+
+    func test_projectionsFiltersAndFunctionsGiveWhatTheWholeDocumentGives() {
+        for expression in [
+            "items[*].name", "items[?id > `190`].tags[0]", "length(items)", "items[*].dup | sum(@)", "items[-3:].{i: id, t: tags}",
+            "count", "items[*].tags[]", "items[0].*", "max_by(items, &id).name",
+        ] {
+            let paired = runVow("read \(file) | json | pick '\(expression)' | to-json")
+            let whole = runVow("read \(file) | json | then echo $_ | pick '\(expression)' | to-json")
+            XCTAssertEqual(paired.status, 0, paired.err)
+            XCTAssertEqual(paired.out, whole.out, expression)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import JMESPath
 import XCTest
 
@@ -108,6 +109,74 @@ final class JSONPathScanTests: XCTestCase {
     }
 }
 
+/// `JSONPathScan.document(for:)`, which builds only what an expression can look at: searching
+/// what it builds must give what searching the whole document gives, on every case of the
+/// JMESPath compliance suite and on generated documents and expressions.
+final class JSONDemandReadTests: XCTestCase {
+    /// The search of `expression` on `value`: its result's JSON, or the kind of its error.
+    func outcome(_ expression: JMESPathExpression, _ value: Value) -> String {
+        do throws(JMESPathError) { return JSONWriter.compact(try expression.search(value)) } catch { return "error: \(error.kind)" }
+    }
+
+    /// Checks one expression on one document; false when the expression does not compile.
+    @discardableResult
+    func check(_ source: String, on document: Value, file: StaticString = #filePath, line: UInt = #line) -> Bool {
+        guard let expression = try? JMESPathExpression(source) else { return false }
+        let text = JSONWriter.compact(document)
+        guard let built = JSONPathScan.document(for: expression.demand, in: text) else {
+            XCTFail("no document for `\(source)` on \(text)", file: file, line: line)
+            return true
+        }
+        XCTAssertEqual(
+            outcome(expression, built), outcome(expression, try! JSON.parse(text)), "`\(source)` on \(text) (built: \(JSONWriter.compact(built)))",
+            file: file, line: line)
+        return true
+    }
+
+    func test_whatIsLeftOut() throws {
+        let doc = try JSON.parse(#"{"items": [{"id": 1, "name": "a", "big": [1, 2, 3]}, {"id": 2, "name": "b"}], "other": {"x": 1}}"#)
+        let names = try JMESPathExpression("items[*].name").demand
+        XCTAssertEqual(
+            JSONPathScan.document(for: names, in: JSONWriter.compact(doc)),
+            try JSON.parse(#"{"items": [{"name": "a"}, {"name": "b"}]}"#))
+        // A list keeps its length: the other elements stand in as values of their type.
+        let second = try JMESPathExpression("items[1].id").demand
+        XCTAssertEqual(JSONPathScan.document(for: second, in: JSONWriter.compact(doc)), try JSON.parse(#"{"items": [{}, {"id": 2}]}"#))
+        XCTAssertEqual(try JMESPathExpression("length(@)").demand, .all)
+        XCTAssertEqual(try JMESPathExpression("`1`").demand, JMESPathDemand.none)
+    }
+
+    func test_everyComplianceCaseSearchesTheBuiltDocumentAlike() throws {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("testdata/jmespath-compliance")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+        XCTAssertGreaterThan(files.count, 10)
+        var checked = 0
+        for file in files {
+            let suites = try JSON.parse([UInt8](Data(contentsOf: directory.appendingPathComponent(file))))
+            for suite in suites.listValue ?? [] {
+                let given = suite.recordValue?["given"] ?? .null
+                for c in suite.recordValue?["cases"]?.listValue ?? [] {
+                    guard let source = c.recordValue?["expression"]?.stringValue else { continue }
+                    if check(source, on: given) { checked += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 700)
+    }
+
+    func test_generatedExpressionsSearchTheBuiltDocumentAlike() throws {
+        var rng = Generator(seed: 0xD3_AA4D)
+        var checked = 0
+        for _ in 0..<3_000 {
+            guard let document = try? JSON.parse(rng.document(depth: 0)) else { continue }
+            let source = rng.expression(depth: 0)
+            if check(source, on: document) { checked += 1 }
+        }
+        XCTAssertGreaterThan(checked, 2_500)
+    }
+}
+
 /// A seeded generator of JSON texts and paths.
 private struct Generator {
     var state: UInt64
@@ -164,6 +233,33 @@ private struct Generator {
         var s = ""
         s.unicodeScalars.append(contentsOf: chars)
         return s
+    }
+
+    /// A JMESPath expression over the generator's keys: paths, projections, filters, flattening,
+    /// slices, multi-selects, pipes, logic, comparisons and functions.
+    mutating func expression(depth: Int) -> String {
+        let field = ["a", "b", "items", "name", #""é""#, #""a\"b""#, #""x y""#][below(7)]
+        if depth > 3 { return field }
+        let e = { (g: inout Generator) in g.expression(depth: depth + 1) }
+        switch below(18) {
+        case 0, 1: return field
+        case 2: return e(&self) + "." + field
+        case 3: return e(&self) + "[\(below(5) - 2)]"
+        case 4: return e(&self) + "[*]." + field
+        case 5: return e(&self) + "[]"
+        case 6: return e(&self) + ".*"
+        case 7: return e(&self) + "[?" + e(&self) + "]"
+        case 8: return e(&self) + "[?" + field + " > `0`]." + field
+        case 9: return e(&self) + "[\(below(3)):\(below(4))]"
+        case 10: return "[" + e(&self) + ", " + e(&self) + "]"
+        case 11: return "{k: " + e(&self) + ", j: " + e(&self) + "}"
+        case 12: return e(&self) + " | " + e(&self)
+        case 13: return e(&self) + [" || ", " && "][below(2)] + e(&self)
+        case 14: return "!" + e(&self)
+        case 15: return e(&self) + [" == ", " != ", " < "][below(3)] + e(&self)
+        case 16: return ["length", "keys", "values", "to_string", "type", "not_null", "sort"][below(7)] + "(" + e(&self) + ")"
+        default: return "@"
+        }
     }
 
     mutating func path() -> [JMESPathStep] {

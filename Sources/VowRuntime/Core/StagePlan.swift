@@ -34,28 +34,33 @@ struct StagePlan {
     var isHandler = false
     /// For a rewritten `then X`, the span of the whole `then` stage (traces label its promise).
     var rewrittenThen: SourceSpan? = nil
-    /// For `json` followed by `pick PATH` with a simple path: the path, so that `json` finds the
-    /// value without building the whole document (`JSONPathScan`), and the expression's text.
+    /// For `json` followed by `pick EXPR` with a literal expression: what `json` needs to build
+    /// only what EXPR can look at (`JSONPathScan`), or to find a simple path's value itself.
     var pickAhead: PickAhead? = nil
 }
 
-/// The `pick` that follows a `json` stage, when its expression is a plain literal path.
+/// The `pick` that follows a `json` stage, when its expression is literal text that does not
+/// look at the whole document.
 struct PickAhead: Sendable {
     /// The expression as `pick` will see it.
     let expression: String
-    /// Its steps.
-    let path: [JMESPathStep]
+    /// Its steps, when it is a path of fields and indexes: `json` finds the value itself.
+    let path: [JMESPathStep]?
+    /// Otherwise what of the document it can look at: `json` builds only that.
+    let demand: JMESPathDemand
 
-    /// The lookahead for `plan` when it is `json` and `next` is `pick` with a literal simple path.
+    /// The lookahead for `plan` when it is `json` and `next` is `pick` with a literal expression
+    /// that does not need the whole document.
     init?(_ plan: StagePlan, next: StagePlan) {
         guard case .builtin(let def, let positional, let flags) = plan.kind, def == JsonStage.self, flags.isEmpty,
             case .builtin(let nextDef, let arguments, let nextFlags) = next.kind, nextDef == PickStage.self,
             nextFlags.isEmpty, arguments.count == 1, positional.isEmpty, !next.isHandler,
             let text = Self.text(arguments[0]),
-            let compiled = try? JMESPathExpression.cached(text), let path = compiled.simplePath
+            let compiled = try? JMESPathExpression.cached(text), compiled.simplePath != nil || compiled.demand != .all
         else { return nil }
         self.expression = text
-        self.path = path
+        self.path = compiled.simplePath
+        self.demand = compiled.demand
     }
 
     /// The text of an argument written as plain text (a word or a string with nothing to

@@ -22,7 +22,7 @@ struct JsonStage: ValueStage {
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         if let ahead = ctx.call.pickAhead, !PromiseObservation.isActive, let found = Self.scan(input, ahead) {
-            return .value(.opaque(PickedAhead(expression: ahead.expression, value: found)))
+            return .value(.opaque(found))
         }
         do {
             switch input {
@@ -37,14 +37,20 @@ struct JsonStage: ValueStage {
         }
     }
 
-    /// The value at the path of the `pick` that follows, found by scanning the text; nil when
-    /// the input is not text (or not JSON, which the full parse then reports).
-    static func scan(_ input: Value, _ ahead: PickAhead) -> Value? {
-        switch input {
-        case .string(let s): return JSONPathScan.value(at: ahead.path, in: s)
-        case .bytes(let b): return JSONPathScan.value(at: ahead.path, in: b)
-        case .response(let r): return JSONPathScan.value(at: ahead.path, in: r.body)
-        default: return nil
+    /// What the `pick` that follows needs, read from the text: the value at its path, or the
+    /// part of the document it can look at; nil when the input is not text (or not JSON, which
+    /// the full parse then reports).
+    static func scan(_ input: Value, _ ahead: PickAhead) -> PickedAhead? {
+        let found: Value?
+        switch (input, ahead.path) {
+        case (.string(let s), let path?): found = JSONPathScan.value(at: path, in: s)
+        case (.bytes(let b), let path?): found = JSONPathScan.value(at: path, in: b)
+        case (.response(let r), let path?): found = JSONPathScan.value(at: path, in: r.body)
+        case (.string(let s), nil): found = JSONPathScan.document(for: ahead.demand, in: s)
+        case (.bytes(let b), nil): found = JSONPathScan.document(for: ahead.demand, in: b)
+        case (.response(let r), nil): found = JSONPathScan.document(for: ahead.demand, in: r.body)
+        default: found = nil
         }
+        return found.map { PickedAhead(expression: ahead.expression, value: $0, isAnswer: ahead.path != nil) }
     }
 }

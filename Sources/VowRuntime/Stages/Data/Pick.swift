@@ -25,7 +25,9 @@ struct PickStage: ValueStage {
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let expr = try args.string(0, "EXPR")
-        if case .opaque(let o) = input, let picked = o as? PickedAhead, picked.expression == expr { return .value(picked.value) }
+        if case .opaque(let o) = input, let picked = o as? PickedAhead, picked.expression == expr {
+            return .value(picked.isAnswer ? picked.value : try Pick.search(expr, in: picked.value))
+        }
         return .value(try Pick.search(expr, in: input))
     }
 }

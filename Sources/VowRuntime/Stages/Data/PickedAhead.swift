@@ -1,15 +1,18 @@
 import VowValue
 
-/// What `json` hands to the `pick PATH` right after it when it found PATH's value without
-/// building the whole document (`JSONPathScan`): the value, and the expression it answers.
+/// What `json` hands to the `pick EXPR` right after it when it read only what EXPR needs
+/// (`JSONPathScan`): the value at EXPR's path, or the part of the document EXPR can look at.
 ///
 /// Only that `pick` ever sees it: the plan pairs the two stages, and `json` builds the whole
 /// document instead whenever a trace or the timeline watches the promises.
 struct PickedAhead: OpaqueValue {
     /// The expression of the `pick` the value is for.
     let expression: String
-    /// The value at the expression's path (null when the path found nothing).
+    /// The value at the expression's path (null when the path found nothing), or the document
+    /// as far as the expression can look into it.
     let value: Value
+    /// True when `value` is the answer (a path's value), false when it is the document to search.
+    let isAnswer: Bool
 
     var typeName: String { value.typeName }
     var displayText: String { JSONWriter.compact(value) }

@@ -1,0 +1,134 @@
+// What of a document an expression can look at, so that a reader can build only that.
+
+/// The part of a value an expression can observe: a reader may replace everything else by a
+/// stand-in of the same type (an empty object, list or string, zero) without changing the
+/// expression's result.
+///
+/// Found by walking the expression from its result back to its input: a field needs that member,
+/// an index that element, a projection the same part of every element; anything that looks at a
+/// whole value (a comparison, a function, truthiness) needs all of it. A list keeps its length
+/// and an object the members asked for, so types, nulls and positions stay what they were.
+public indirect enum JMESPathDemand: Sendable, Equatable {
+    /// Nothing but the value's type (and whether it is null).
+    case none
+    /// All of the value.
+    case all
+    /// Parts of an object or a list.
+    case parts(JMESPathParts)
+
+    /// What both `self` and `other` need.
+    public func union(_ other: JMESPathDemand) -> JMESPathDemand {
+        switch (self, other) {
+        case (.all, _), (_, .all): return .all
+        case (.none, let d), (let d, .none): return d
+        case (.parts(let a), .parts(let b)):
+            var fields = a.fields
+            for (k, d) in b.fields { fields[k] = fields[k].map { $0.union(d) } ?? d }
+            var indexes = a.indexes
+            for (i, d) in b.indexes { indexes[i] = indexes[i].map { $0.union(d) } ?? d }
+            return .parts(JMESPathParts(fields: fields, indexes: indexes, every: a.every.union(b.every)))
+        }
+    }
+
+    /// What an element of a list needs when the list is needed as `self`.
+    var element: JMESPathDemand {
+        switch self {
+        case .none, .all: return self
+        case .parts(let p):
+            var d = p.every
+            for e in p.indexes.values { d = d.union(e) }
+            for e in p.fields.values { d = d.union(e) }
+            return d
+        }
+    }
+
+    /// Every member of an object, or every element of a list, needing `d`.
+    static func each(_ d: JMESPathDemand) -> JMESPathDemand {
+        .parts(JMESPathParts(fields: [:], indexes: [:], every: d))
+    }
+
+    /// What `node`'s input needs for its result to be needed as `result`.
+    static func of(_ node: Node, result: JMESPathDemand) -> JMESPathDemand {
+        switch node {
+        case .current:
+            return result
+        case .field(let name):
+            return .parts(JMESPathParts(fields: [name: result], indexes: [:], every: .none))
+        case .subexpression(let steps):
+            var d = result
+            for s in steps.reversed() { d = of(s, result: d) }
+            return d
+        case .index(let n):
+            if n < 0 { return each(result) }  // counted from the end: every position must stay
+            return .parts(JMESPathParts(fields: [:], indexes: [n: result], every: .none))
+        case .slice:
+            return each(result.element)
+        case .listProjection(let left, let right):
+            return of(left, result: each(of(right, result: result.element)))
+        case .objectProjection(let left, let right):
+            return of(left, result: each(of(right, result: result.element)))
+        case .filterProjection(let left, let right, let condition):
+            let element = of(condition, result: .all).union(of(right, result: result.element))
+            return of(left, result: each(element))
+        case .flatten(let inner):
+            // An element is either kept as it is or replaced by its own elements.
+            let e = result.element
+            return of(inner, result: each(e.union(each(e))))
+        case .literal:
+            return .none
+        case .multiSelectList(let items):
+            var d = JMESPathDemand.none
+            for (i, item) in items.enumerated() {
+                let needed: JMESPathDemand
+                switch result {
+                case .none: needed = .none
+                case .all: needed = .all
+                case .parts(let p): needed = (p.indexes[i] ?? .none).union(p.every)
+                }
+                d = d.union(of(item, result: needed))
+            }
+            return d
+        case .multiSelectHash(let pairs):
+            var d = JMESPathDemand.none
+            for pair in pairs {
+                let needed: JMESPathDemand
+                switch result {
+                case .none: needed = .none
+                case .all: needed = .all
+                case .parts(let p): needed = (p.fields[pair.key] ?? .none).union(p.every)
+                }
+                d = d.union(of(pair.value, result: needed))
+            }
+            return d
+        case .or(let a, let b), .and(let a, let b):
+            // The left side's truthiness decides, and either side may be the result.
+            return of(a, result: .all).union(of(b, result: result))
+        case .not(let a):
+            return of(a, result: .all)
+        case .compare(_, let a, let b):
+            return of(a, result: .all).union(of(b, result: .all))
+        case .pipe(let left, let right):
+            return of(left, result: of(right, result: result))
+        case .expref:
+            return .all
+        case .function(_, let args):
+            var d = JMESPathDemand.none
+            for arg in args {
+                if case .expref = arg { return .all }
+                d = d.union(of(arg, result: .all))
+            }
+            return d
+        }
+    }
+}
+
+/// The parts of an object or a list that are needed.
+public struct JMESPathParts: Sendable, Equatable {
+    /// Members of an object, by name (with what each needs).
+    public var fields: [String: JMESPathDemand]
+    /// Elements of a list, by position from the start.
+    public var indexes: [Int: JMESPathDemand]
+    /// What every member or element needs, besides the above (`.none`: an object keeps only
+    /// the members named, a list keeps every element as a stand-in).
+    public var every: JMESPathDemand
+}
