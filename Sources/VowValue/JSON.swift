@@ -208,20 +208,26 @@ struct JSONReader {
 
     /// Four hex digits (digits only: no sign, unlike `UInt32(_:radix:)`).
     mutating func hex4() throws(JSONError) -> UInt32 {
-        guard pos + 4 <= bytes.count else { throw fail("expected four hex digits after \\u") }
+        guard let v = Self.hex4(bytes, at: pos) else { throw fail("expected four hex digits after \\u") }
+        pos += 4
+        return v
+    }
+
+    /// The four hex digits at `at` in `bytes` as a number, or nil.
+    static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, at: Int) -> UInt32? {
+        guard at + 4 <= bytes.count else { return nil }
         var v: UInt32 = 0
         for k in 0..<4 {
-            let c = bytes[pos + k]
+            let c = bytes[at + k]
             let d: UInt8
             switch c {
             case 0x30...0x39: d = c - 0x30
             case 0x41...0x46: d = c - 0x41 + 10
             case 0x61...0x66: d = c - 0x61 + 10
-            default: throw fail("expected four hex digits after \\u")
+            default: return nil
             }
             v = v << 4 | UInt32(d)
         }
-        pos += 4
         return v
     }
 

@@ -397,19 +397,7 @@ private struct Scanner {
     }
 
     mutating func hex4() -> UInt32? {
-        guard pos + 4 <= end else { return nil }
-        var v: UInt32 = 0
-        for k in 0..<4 {
-            let c = p[pos + k]
-            let d: UInt8
-            switch c {
-            case 0x30...0x39: d = c - 0x30
-            case 0x41...0x46: d = c - 0x41 + 10
-            case 0x61...0x66: d = c - 0x61 + 10
-            default: return nil
-            }
-            v = v << 4 | UInt32(d)
-        }
+        guard let v = JSONReader.hex4(UnsafeBufferPointer(start: p, count: end), at: pos) else { return nil }
         pos += 4
         return v
     }

@@ -179,18 +179,10 @@ final class JSONDemandReadTests: XCTestCase {
 
 /// A seeded generator of JSON texts and paths.
 private struct Generator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
+    var random: SplitMix64
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func below(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
 
     static let keys = ["a", "b", "items", "name", "é", "a\"b", "", "x y"]
     static let spellings: [String: [String]] = [
