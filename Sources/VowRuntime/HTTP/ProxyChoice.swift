@@ -46,14 +46,16 @@ public struct ProxyChoice: Sendable, Hashable {
             guard let p = ProxyChoice(url: flag) else { throw VowError(.type, "\(stage): --proxy: not a proxy URL: \(flag)") }
             return p
         }
-        guard let target = URLComponents(string: url), let host = target.host?.lowercased() else { return nil }
-        let scheme = target.scheme?.lowercased() ?? "http"
         func env(_ name: String) -> String? {
             for key in [name.lowercased(), name.uppercased()] {
                 if let v = environment[key], !v.isEmpty { return v }
             }
             return nil
         }
+        // No proxy in the environment (the common case): no need to read the URL.
+        guard env("http_proxy") != nil || env("https_proxy") != nil || env("all_proxy") != nil else { return nil }
+        guard let target = URLComponents(string: url), let host = target.host?.lowercased() else { return nil }
+        let scheme = target.scheme?.lowercased() ?? "http"
         guard let (name, value) = [("\(scheme)_proxy", env("\(scheme)_proxy")), ("all_proxy", env("all_proxy"))]
             .first(where: { $0.1 != nil }).map({ ($0.0, $0.1!) })
         else { return nil }

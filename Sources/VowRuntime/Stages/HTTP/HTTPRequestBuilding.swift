@@ -150,10 +150,10 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
             throw VowError(.type, "\(stage): missing URL (e.g. \(stage) https://example.com)")
         }
     }
-    guard var target = url?.trimmingCharacters(in: .whitespacesAndNewlines), !target.isEmpty else {
+    guard var target = url.map(trimmedURL), !target.isEmpty else {
         throw VowError(.type, "\(stage): empty URL")
     }
-    if !target.contains("://") { target = "http://" + target }
+    if !hasScheme(target) { target = "http://" + target }
 
     let bodies = ["json", "form", "body", "multipart"].filter { args.has($0) }
     if bodies.count > 1 {
@@ -271,4 +271,25 @@ func formEncode(_ pairs: [(String, Value)], args: StageArguments, spaceAsPlus: B
         }
     }
     return parts.joined(separator: "&")
+}
+
+/// `url` without the spaces and line breaks around it (most URLs have none: then the string itself).
+func trimmedURL(_ url: String) -> String {
+    func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0B || c == 0x0C }
+    let bytes = url.utf8
+    guard let first = bytes.first, let last = bytes.last, isSpace(first) || isSpace(last) else { return url }
+    return url.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// Whether `url` names its scheme (`…://`).
+func hasScheme(_ url: String) -> Bool {
+    var colonSlashSlash = 0
+    for c in url.utf8 {
+        switch (colonSlashSlash, c) {
+        case (0, 0x3A), (1, 0x2F): colonSlashSlash += 1
+        case (2, 0x2F): return true
+        default: colonSlashSlash = c == 0x3A ? 1 : 0
+        }
+    }
+    return false
 }
