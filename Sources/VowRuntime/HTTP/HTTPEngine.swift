@@ -96,6 +96,9 @@ public final class HTTPEngine: Sendable {
         c.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
         c.connectionPool.retryConnectionEstablishment = false
         c.timeout.connect = .seconds(10)
+        // No distributed tracing: the default (a no-op tracer) still builds a span and its
+        // attributes for every request.
+        c.tracing.tracer = nil
         if key.insecure || key.caFile != nil {
             var tls = c.tlsConfiguration ?? .makeClientConfiguration()
             if key.insecure { tls.certificateVerification = .none }
