@@ -79,9 +79,24 @@ private struct Scanner {
     /// The bytes of the value the path reached last.
     var found: Range<Int>? = nil
 
+    /// For each byte, 1 when a string may hold it as it is (not a quote, a backslash or a
+    /// control character); the second half also excludes bytes above 0x7F, for checking UTF-8.
+    nonisolated(unsafe) static let plainBytes: UnsafePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 512)
+        for c in 0..<256 {
+            let plain = c >= 0x20 && c != 0x22 && c != 0x5C
+            table[c] = plain ? 1 : 0
+            table[256 + c] = plain && c < 0x80 ? 1 : 0
+        }
+        return UnsafePointer(table)
+    }()
+    /// `plainBytes`, the half for this scan.
+    let plain: UnsafePointer<UInt8>
+
     init(p: UnsafePointer<UInt8>, end: Int, path: [JMESPathStep], checkUTF8: Bool, maxDepth: Int) {
         self.p = p
         self.end = end
+        self.plain = checkUTF8 ? Self.plainBytes + 256 : Self.plainBytes
         self.checkUTF8 = checkUTF8
         self.maxDepth = maxDepth
         var keys: [[UInt8]?] = []
@@ -351,6 +366,9 @@ private struct Scanner {
         pos += 1
         var escaped = false
         while pos < end {
+            // The bytes that need no look: one table load each.
+            while pos < end && plain[Int(p[pos])] != 0 { pos += 1 }
+            guard pos < end else { break }
             let c = p[pos]
             if c == UInt8(ascii: "\"") {
                 pos += 1
