@@ -537,7 +537,10 @@ final class PromiseExtra {
 /// value when it runs, through the step `then` registered, specialized for `T` and `U` (see
 /// `SpecializedSteps`): it keeps no closure of its own, so that a hop takes 80 bytes.
 final class MappingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
-    let body: @Sendable (T) throws -> U
+    /// The handler; nil once it has run (or was skipped), so that what it captured is released
+    /// even while the promise itself is kept (an interpreter keeps its stages' promises, and
+    /// their handlers capture the interpreter's records of them).
+    @exclusivity(unchecked) var body: (@Sendable (T) throws -> U)?
 
     init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>, attributes: __shared (any Sendable)?,
          _ body: @escaping @Sendable (T) throws -> U) {
@@ -564,6 +567,8 @@ final class MappingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sen
 
     @inline(__always)
     func react() {
+        guard let body else { return }
+        self.body = nil
         guard let p = parentForRun() else { return }
         guard let r = unsafeDowncast(p, to: Promise<T>.self).settledResult else { return }
         switch r {
@@ -577,7 +582,8 @@ final class MappingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sen
 
 /// The promise `then(resolving:)` derives (the interpreter's stages).
 final class ResolvingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
-    let body: @Sendable (T) throws -> Resolution<U>
+    /// The handler; nil once it has run (or was skipped), as in `MappingPromise`.
+    @exclusivity(unchecked) var body: (@Sendable (T) throws -> Resolution<U>)?
 
     init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>, attributes: __shared (any Sendable)?,
          _ body: @escaping @Sendable (T) throws -> Resolution<U>) {
@@ -602,6 +608,8 @@ final class ResolvingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked S
 
     @inline(__always)
     func react() {
+        guard let body else { return }
+        self.body = nil
         guard let p = parentForRun() else { return }
         guard let r = unsafeDowncast(p, to: Promise<T>.self).settledResult else { return }
         switch r {
@@ -620,7 +628,8 @@ final class ResolvingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked S
 
 /// The promise every other handler derives: `react` gets the parent's outcome.
 final class ReactingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
-    let react: @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void
+    /// The handler; nil once it has run (or was skipped), as in `MappingPromise`.
+    @exclusivity(unchecked) var react: (@Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void)?
 
     init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>, attributes: __shared (any Sendable)?,
          _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void) {
@@ -645,6 +654,8 @@ final class ReactingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Se
 
     @inline(__always)
     func reactNow() {
+        guard let react else { return }
+        self.react = nil
         guard let p = parentForRun() else { return }
         guard let r = unsafeDowncast(p, to: Promise<T>.self).settledResult else { return }
         react(r, self, execRef)
