@@ -72,7 +72,7 @@ public final class Runner: @unchecked Sendable {
 
     /// Makes a runner.
     public init(session: Session, renderer: Renderer, errors: @escaping @Sendable (String) -> Void = { s in
-        FileHandle.standardError.write(Data((s + "\n").utf8))
+        OutputSink.writeError(s + "\n")
     }) {
         self.session = session
         self.interpreter = Interpreter(session: session)
@@ -123,7 +123,7 @@ public final class Runner: @unchecked Sendable {
             let program = try Parser.parse(source)
             return (ExitStatus.ok, JavaScriptTwin.program(program))
         } catch {
-            FileHandle.standardError.write(Data((error.render(source: source, colors: false) + "\n").utf8))
+            OutputSink.writeError(error.render(source: source, colors: false) + "\n")
             return (ExitStatus.syntax, "")
         }
     }

@@ -44,7 +44,7 @@ struct Vow: ParsableCommand {
         do {
             try runner.enableTracing().startFile(trace)
         } catch {
-            FileHandle.standardError.write(Data("error[io]: cannot create the trace file \(trace)\n".utf8))
+            OutputSink.writeError("error[io]: cannot create the trace file \(trace)\n")
             throw ExitCode(1)
         }
     }
@@ -69,7 +69,7 @@ struct Vow: ParsableCommand {
             do {
                 text = try Files.program(file)
             } catch {
-                FileHandle.standardError.write(Data("error[\(error.kind.rawValue)]: \(error.message)\n".utf8))
+                OutputSink.writeError("error[\(error.kind.rawValue)]: \(error.message)\n")
                 throw ExitCode(error.kind == .syntax ? 2 : 1)
             }
             name = file
@@ -88,6 +88,7 @@ struct Vow: ParsableCommand {
             let status = repl.run()
             runner.tracer?.stopFile()
             runner.session.http.shutdown()
+            StandardOutputBuffer.shared.flush()
             throw ExitCode(status)
         }
         if emitJS {
@@ -103,6 +104,7 @@ struct Vow: ParsableCommand {
         let status = runner.run(text, name: name)
         runner.tracer?.stopFile()
         runner.session.http.shutdown()
+        StandardOutputBuffer.shared.flush()
         throw ExitCode(status)
     }
 }

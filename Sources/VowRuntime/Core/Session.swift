@@ -40,23 +40,19 @@ public final class OutputSink: Sendable {
     private let lock = Locked(())
     private let write: @Sendable (String) -> Void
 
-    /// Standard output, unbuffered per call.
-    public static let standardOutput = OutputSink { s in writeAll(s, to: 1) }
+    /// Standard output: written at once on a terminal, gathered into large writes otherwise
+    /// (`StandardOutputBuffer`).
+    public static let standardOutput: OutputSink = isatty(1) != 0
+        ? OutputSink { s in StandardOutputBuffer.writeAll(Array(s.utf8), to: 1) }
+        : OutputSink { s in StandardOutputBuffer.shared.append(s) }
 
-    /// Standard error, unbuffered per call.
-    public static let standardError = OutputSink { s in writeAll(s, to: 2) }
+    /// Standard error, unbuffered per call; what standard output has gathered goes first.
+    public static let standardError = OutputSink { s in writeError(s) }
 
-    /// Writes all of `s` to file descriptor `fd` (stopping on an error such as a closed pipe).
-    private static func writeAll(_ s: String, to fd: Int32) {
-        var s = s
-        s.withUTF8 { buf in
-            var off = 0
-            while off < buf.count {
-                let n = Foundation.write(fd, buf.baseAddress! + off, buf.count - off)
-                if n <= 0 { break }
-                off += n
-            }
-        }
+    /// Writes `s` to standard error at once, after what standard output has gathered.
+    public static func writeError(_ s: String) {
+        StandardOutputBuffer.shared.flush()
+        StandardOutputBuffer.writeAll(Array(s.utf8), to: 2)
     }
 
     /// An output that calls `write` for each piece of text.

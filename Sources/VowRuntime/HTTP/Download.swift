@@ -140,10 +140,10 @@ final class ProgressBar: @unchecked Sendable {
         } else if rate > 0 {
             line += "  " + Self.size(Int(rate)) + "/s"
         }
-        FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
+        OutputSink.writeError("\r" + line + "\u{1B}[K")
     }
 
-    func finish() { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    func finish() { OutputSink.writeError("\r\u{1B}[K") }
 
     static func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 

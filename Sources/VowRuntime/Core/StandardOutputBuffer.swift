@@ -1,0 +1,58 @@
+import Dispatch
+import Foundation
+
+/// Standard output when it is not a terminal (a pipe, a file): text is gathered and written in
+/// large pieces instead of one `write` per result, as node does with a pipe. It is written out
+/// when 64 KiB have gathered, 5 ms after the first unwritten text at the latest, before anything
+/// goes to standard error (so that the two keep their order on one pipe), and before vow exits.
+/// On a terminal every piece is written at once.
+public final class StandardOutputBuffer: Sendable {
+    /// The buffer of standard output (file descriptor 1).
+    public static let shared = StandardOutputBuffer(fd: 1)
+
+    private let fd: Int32
+    private let state = Locked((bytes: [UInt8](), flushScheduled: false))
+    private static let limit = 64 << 10
+    private static let flusher = DispatchQueue(label: "vow.stdout")
+
+    init(fd: Int32) { self.fd = fd }
+
+    /// Adds `text`; writes out what has gathered when it reaches the limit.
+    func append(_ text: String) {
+        let (full, schedule) = state.withLock { s -> ([UInt8]?, Bool) in
+            s.bytes.append(contentsOf: text.utf8)
+            if s.bytes.count >= Self.limit {
+                defer { s.bytes.removeAll(keepingCapacity: true) }
+                return (s.bytes, false)
+            }
+            if s.flushScheduled { return (nil, false) }
+            s.flushScheduled = true
+            return (nil, true)
+        }
+        if let full { Self.writeAll(full, to: fd) }
+        if schedule { Self.flusher.asyncAfter(deadline: .now() + .milliseconds(5)) { self.flush() } }
+    }
+
+    /// Writes out everything gathered so far.
+    public func flush() {
+        let pending = state.withLock { s -> [UInt8] in
+            s.flushScheduled = false
+            defer { s.bytes.removeAll(keepingCapacity: true) }
+            return s.bytes
+        }
+        if !pending.isEmpty { Self.writeAll(pending, to: fd) }
+    }
+
+    /// Writes all of `bytes` to `fd` (stopping on an error such as a closed pipe).
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) {
+        bytes.withUnsafeBufferPointer { buf in
+            var off = 0
+            while off < buf.count {
+                let n = Foundation.write(fd, buf.baseAddress! + off, buf.count - off)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                off += n
+            }
+        }
+    }
+}
