@@ -29,6 +29,8 @@ public final class Runner: @unchecked Sendable {
     /// The statement being waited for: its promise (Ctrl-C cancels it), its run and when it
     /// started (for the spinner).
     private let running = Locked<(promise: Promise<Value>, run: StatementRun, since: Date)?>(nil)
+    /// The stream a statement's result is printing, item by item (Ctrl-C stops it).
+    private let streaming = Locked<ValueStream?>(nil)
     private let interrupted = Atomic<Bool>(false)
     /// Where background job reports go (text, and whether it is an error); by default straight
     /// to stdout or stderr. The REPL routes them above the line being edited.
@@ -86,6 +88,7 @@ public final class Runner: @unchecked Sendable {
     public func interrupt() {
         interrupted.store(true, ordering: .relaxed)
         running.withLock { $0 }?.promise.cancel(reason: "cancelled: interrupted")
+        streaming.withLock { $0 }?.cancel()
         awaitedJob.withLock { $0 }?.cancel(reason: "cancelled: interrupted")
     }
 
@@ -191,6 +194,38 @@ public final class Runner: @unchecked Sendable {
                             if interrupted.load(ordering: .relaxed) {
                                 clearSpinner { errorSink("cancelled") }
                                 finish(ExitStatus.interrupted)
+                                return
+                            }
+                            @Sendable func then(failed: Bool) {
+                                if interrupted.load(ordering: .relaxed) {
+                                    clearSpinner { errorSink("cancelled") }
+                                    finish(ExitStatus.interrupted)
+                                } else if failed && session.javaScriptMode {
+                                    // As node does with a twin whose main function threw: no more
+                                    // statements, but what was started runs to its end.
+                                    state.status = ExitStatus.rejected
+                                    waitForJobs()
+                                } else if failed {
+                                    finish(ExitStatus.rejected)
+                                } else {
+                                    advance()
+                                }
+                            }
+                            if case .success(let v) = r, let stream = v.stream {
+                                // A stream prints item by item, as the items arrive.
+                                streaming.withLock { $0 = stream }
+                                stream.forEach(on: ex) { [self] item in
+                                    clearSpinner { session.output.emit(renderer.value(item) + "\n") }
+                                    return Promise.resolve((), on: ex)
+                                }.whenSettled(on: ex) { [self] end in
+                                    streaming.withLock { $0 = nil }
+                                    if case .failure(let e) = end {
+                                        clearSpinner { errorSink(renderer.error(run.explain(e))) }
+                                        then(failed: true)
+                                    } else {
+                                        then(failed: false)
+                                    }
+                                }
                                 return
                             }
                             let failed: Bool = clearSpinner {

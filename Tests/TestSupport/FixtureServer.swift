@@ -26,6 +26,8 @@ import Synchronization
 /// | `/gzip` | a gzip-encoded JSON body |
 /// | `/gzip-bomb` | 1 GB of zeros, gzip-encoded (about 4.4 MB on the wire) |
 /// | `/slow?ms=N` | headers at once, then the body a chunk every 50 ms for N ms |
+/// | `/sse?n=N&ms=M` | N server-sent events, one every M ms (a client that leaves early: `hits("sse-abandoned")`) |
+/// | `/ndjson?n=N&ms=M` | N lines of NDJSON, one every M ms (`hits("ndjson-abandoned")`) |
 /// | `/stall` | never answers |
 /// | `/reset` | promises 100000 bytes, sends 10, closes the connection |
 /// | `/invalid-json` | a JSON content type with a broken body |
@@ -374,6 +376,22 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
             write(context, .ok, [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], gzippedJSON, keepAlive: keepAlive)
         case "slow":
             slow(context, ms: Int(query["ms"] ?? "") ?? 1000)
+        case "sse":
+            // Server-sent events: a comment, then N events (the first with retry, one with two
+            // data lines, one whose data is not JSON), one every MS milliseconds.
+            let n = Int(query["n"] ?? "") ?? 5
+            var pieces = [": a comment the client ignores\n\n"]
+            for i in 1...max(1, n) {
+                var e = "id: \(i)\nevent: tick\n"
+                if i == 1 { e += "retry: 3000\n" }
+                if i == 3 { e += "data: {\"i\": 3,\ndata: \"two\": \"lines\"}\n\n" } else if i == 4 { e += "data: plain text\n\n" } else { e += "data: {\"i\": \(i)}\n\n" }
+                pieces.append(e)
+            }
+            drip(context, contentType: "text/event-stream", pieces: pieces, every: Int(query["ms"] ?? "") ?? 100, key: "sse")
+        case "ndjson":
+            let n = Int(query["n"] ?? "") ?? 5
+            let pieces = (1...max(1, n)).map { "{\"id\": \($0), \"name\": \"item \($0)\"}\n" }
+            drip(context, contentType: "application/x-ndjson", pieces: pieces, every: Int(query["ms"] ?? "") ?? 100, key: "ndjson")
         case "stall":
             break  // never answers; the connection stays open until the client gives up
         case "reset":
@@ -472,6 +490,34 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
             buf.writeString("chunk\(i)\n")
             context.writeAndFlush(handler.value.wrapOutboundOut(.body(.byteBuffer(buf))), promise: nil)
             context.eventLoop.scheduleTask(in: .milliseconds(50)) { tick(i + 1) }
+        }
+        tick(0)
+    }
+
+    /// Sends `pieces` as chunks of a body, one every `every` milliseconds; a client that closes
+    /// the connection before the last is counted as a hit of `KEY-abandoned` (`hits(_:)`).
+    func drip(_ context: ChannelHandlerContext, contentType: String, pieces: [String], every ms: Int, key: String) {
+        var h = HTTPHeaders()
+        h.add(name: "Content-Type", value: contentType)
+        h.add(name: "Transfer-Encoding", value: "chunked")
+        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: h))), promise: nil)
+        let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let stats = self.stats
+        @Sendable func tick(_ i: Int) {
+            let context = ctx.value
+            guard context.channel.isActive else {
+                _ = stats.hit("path:" + key + "-abandoned")
+                return
+            }
+            if i == pieces.count {
+                context.writeAndFlush(handler.value.wrapOutboundOut(.end(nil)), promise: nil)
+                return
+            }
+            var buf = context.channel.allocator.buffer(capacity: pieces[i].utf8.count)
+            buf.writeString(pieces[i])
+            context.writeAndFlush(handler.value.wrapOutboundOut(.body(.byteBuffer(buf))), promise: nil)
+            context.eventLoop.scheduleTask(in: .milliseconds(Int64(ms))) { tick(i + 1) }
         }
         tick(0)
     }

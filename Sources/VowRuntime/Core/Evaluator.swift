@@ -310,6 +310,11 @@ struct Evaluator: Sendable {
                         }
                         flags[f, default: []].append(args[i + 1])
                         i += 2
+                    } else if i + 1 < args.count, case .word(let t) = args[i + 1].kind, let word = t.literalText,
+                        spec.choices.contains(word)
+                    {
+                        flags[f, default: []].append(args[i + 1])
+                        i += 2
                     } else {
                         flags[f, default: []].append(nil)
                         i += 1

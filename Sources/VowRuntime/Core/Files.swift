@@ -27,6 +27,18 @@ public enum Files {
         }
     }
 
+    /// An open descriptor of the file at `path` (not a directory), or the `io` error `read` gives.
+    public static func openForReading(_ path: String) throws(VowError) -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw cannotRead(path, errno) }
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            close(fd)
+            throw cannotRead(path, EISDIR)
+        }
+        return fd
+    }
+
     /// A file's contents: its text when it is valid UTF-8, else its bytes. A regular file is
     /// read straight into the string's storage, so a large file is in memory once, not twice.
     public static func contents(_ path: String) throws(VowError) -> Value {

@@ -29,11 +29,15 @@ public struct FlagSpec: Sendable {
     /// One line of help.
     public let help: String
 
+    /// For a switch that may name one of a few words after it (`--stream` or `--stream lines`):
+    /// the words. The word is the flag's value; without one the flag is `true`.
+    public let choices: [String]
     /// Declares a flag.
-    public init(_ name: String, value: String? = nil, repeatable: Bool = false, help: String) {
+    public init(_ name: String, value: String? = nil, repeatable: Bool = false, choices: [String] = [], help: String) {
         self.name = name
         self.value = value
         self.repeatable = repeatable
+        self.choices = choices
         self.help = help
     }
 }
@@ -99,6 +103,9 @@ public protocol StageDefinition: Sendable {
     /// What it is in the JavaScript twin: a handler that finishes at once, one that returns a
     /// promise, or a control stage (docs/javascript-twin.md).
     static var twin: StageTwin { get }
+    /// True for a stage that takes a stream as it is (`each`, `take`, `write`); any other value
+    /// stage gets a stream's items as a list, once it has ended (docs/streams.md).
+    static var acceptsStreams: Bool { get }
 
     /// Makes the stage.
     init()
@@ -116,6 +123,8 @@ extension StageDefinition {
     public static var argumentStyle: ArgumentStyle { .values }
     /// No stand-in in the twin's prelude by default.
     public static var twin: StageTwin { .none }
+    /// A stream is collected into a list first, by default.
+    public static var acceptsStreams: Bool { false }
 }
 
 /// A stage that maps its input to a value or a promise: `upstream.then(run)`.
@@ -132,12 +141,21 @@ extension ValueStage {
     /// Chains `run` on the upstream promise (or runs at once on the pipeline's input).
     public func apply(_ call: StageCall) throws -> Promise<Value> {
         call.chain { input, ctx in
-            let args = try ctx.evaluateArguments(call, input: input)
-            switch args {
-            case .value(let a): return try self.run(input, a, ctx)
-            case .promise(let p):
-                return .promise(p.then(on: ctx.session.executor, resolving: { a in try self.run(input, a, ctx) }))
+            if !Self.acceptsStreams, let stream = input.stream {
+                // A stream that ends fulfils what waits on it with its items as a list.
+                let ex = ctx.session.executor
+                return .promise(stream.collect(on: ex).then(on: ex, resolving: { list in try self.runEvaluated(list, call, ctx) }))
             }
+            return try self.runEvaluated(input, call, ctx)
+        }
+    }
+
+    /// Evaluates the arguments against `input`, then runs.
+    func runEvaluated(_ input: Value, _ call: StageCall, _ ctx: StageContext) throws -> Resolution<Value> {
+        switch try ctx.evaluateArguments(call, input: input) {
+        case .value(let a): return try self.run(input, a, ctx)
+        case .promise(let p):
+            return .promise(p.then(on: ctx.session.executor, resolving: { a in try self.run(input, a, ctx) }))
         }
     }
 }

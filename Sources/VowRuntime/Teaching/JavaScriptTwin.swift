@@ -331,16 +331,20 @@ public struct JavaScriptTwin {
     func positional(_ s: Stage) -> [Argument] {
         var out: [Argument] = []
         var skipNext = false
+        var choices: [String] = []
         let spec = s.name.flatMap { registry.stage(named: $0) }
         for a in s.arguments {
             if case .flag(let f) = a.kind {
                 if let declared = spec?.flags.first(where: { $0.name == f }) {
                     skipNext = declared.value != nil
+                    choices = declared.choices
                 } else {
                     skipNext = true
                 }
                 continue
             }
+            defer { choices = [] }
+            if case .word(let t) = a.kind, let word = t.literalText, choices.contains(word) { continue }
             if skipNext {
                 skipNext = false
                 continue

@@ -205,6 +205,7 @@ enum TwinPrelude {
               return p;
             },
             len: (v) => (typeof v === "string" ? [...v].length : Array.isArray(v) ? v.length : v && typeof v === "object" ? Object.keys(v).length : 0),
+            take: (v, n) => (Array.isArray(v) ? v.slice(0, n) : v),
             keys: (v) => Object.keys(v),
             values: (v) => Object.values(v),
             lines: (v) => text(v).split("\n").filter((l, i, all) => i < all.length - 1 || l !== ""),

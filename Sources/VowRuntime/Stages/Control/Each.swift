@@ -10,7 +10,9 @@ struct EachStage: StageDefinition {
     static let help = """
         Maps the input list through STAGE (a stage with its arguments, or a (group)), with at most N
         elements in flight (default 16). Results keep the input order. The first rejection rejects
-        `each` (naming the element) and cancels the elements in flight.
+        `each` (naming the element) and cancels the elements in flight. On a stream, each item is
+        handled as it arrives (at most N at once, the stream waiting while N are in flight) and the
+        results, in order, fulfil `each` when the stream ends; a rejection stops the stream.
         """
     static let flags = [FlagSpec("limit", value: "N", help: "how many elements run at once (default 16)")]
     static let argumentStyle = ArgumentStyle.stage
@@ -23,6 +25,10 @@ struct EachStage: StageDefinition {
         let ex = call.executor
         return call.chain { input, _ in
             let limit = try call.integerFlag("limit", default: 16, minimum: 1, input: input)
+            if let stream = input.stream {
+                guard let inner = call.innerStagePromise(own: ["limit"]) else { throw VowError(.type, "each: missing STAGE") }
+                return .promise(StreamEachRunner(stream: stream, limit: limit, inner: inner, ex: ex).start())
+            }
             guard case .list(let items) = Pick.target(input) else {
                 throw VowError(.type, "each: expected a list, got \(input.typeName)")
             }
@@ -91,5 +97,92 @@ final class EachRunner: @unchecked Sendable {
                 if resolver.reject(ve) { for case let q? in inFlight { q.cancel() } }
             }
         }
+    }
+}
+
+/// Runs `each` over a stream: items are taken as they arrive while fewer than `limit` run, and
+/// the results keep the order of the items. Touched only on the session executor.
+final class StreamEachRunner: @unchecked Sendable {
+    let stream: ValueStream
+    let limit: Int
+    let inner: @Sendable (Value) -> Promise<Value>
+    let ex: any PromiseExecutor
+    var results: [Value?] = []
+    var running = 0
+    var ended = false
+    var taking = false
+    var inFlight: [Int: Promise<Value>] = [:]
+    let resolver: Resolver<Value>
+    let promise: Promise<Value>
+
+    init(stream: ValueStream, limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, ex: any PromiseExecutor) {
+        self.stream = stream
+        self.limit = limit
+        self.inner = inner
+        self.ex = ex
+        (promise, resolver) = Promise<Value>.pending(name: "each", on: ex)
+    }
+
+    func start() -> Promise<Value> {
+        resolver.onCancel { [self] in
+            stream.cancel()
+            ex.enqueue { for p in self.inFlight.values { p.cancel() } }
+        }
+        take()
+        return promise
+    }
+
+    /// Takes the next item, unless `limit` run already or one is being taken.
+    private func take() {
+        guard !taking, !ended, running < limit, !resolver.isSettled else { return }
+        taking = true
+        stream.next(on: ex).whenSettled(on: ex) { [self] r in
+            taking = false
+            switch r {
+            case .success(let v?):
+                launch(v)
+                take()
+            case .success(nil):
+                ended = true
+                finishIfDone()
+            case .failure(let e):
+                ended = true
+                if resolver.reject(e) { for p in inFlight.values { p.cancel() } }
+            }
+        }
+    }
+
+    private func launch(_ v: Value) {
+        let i = results.count
+        results.append(nil)
+        running += 1
+        let p = inner(v)
+        inFlight[i] = p
+        p.whenSettled(on: ex) { [self] r in
+            inFlight[i] = nil
+            running -= 1
+            switch r {
+            case .success(let v):
+                results[i] = v
+                finishIfDone()
+                take()
+            case .failure(let e):
+                var ve = toVowError(e)
+                if var o = ve.origin {
+                    o.context.append("item \(i + 1) of the stream")
+                    ve.origin = o
+                } else {
+                    ve.message += " (item \(i + 1) of the stream)"
+                }
+                if resolver.reject(ve) {
+                    stream.cancel()
+                    for q in inFlight.values { q.cancel() }
+                }
+            }
+        }
+    }
+
+    private func finishIfDone() {
+        if ended && running == 0 { resolver.fulfill(.list(results.map { $0 ?? .null })) }
     }
 }

@@ -9,11 +9,13 @@ struct WriteStage: ValueStage {
     static let group = StageGroup.files
     static let synopsis = "write PATH"
     static let summary = "Writes the input to PATH (text raw, other values as JSON) and passes it on."
-    static let help = "Writes the input to PATH, replacing it: a string as is, bytes as is, any other value as pretty JSON with a final newline. Fulfils with the input."
+    static let help = "Writes the input to PATH, replacing it: a string as is, bytes as is, any other value as pretty JSON with a final newline. Fulfils with the input. A stream is written one line per item as the items arrive (text as is, other values as one-line JSON); it fulfils with the number of lines once the stream ends."
+    static let acceptsStreams = true
     static let examples = [StageExample("echo hi | write /tmp/vow-example.txt | then read /tmp/vow-example.txt", "hi")]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let path = try args.string(0, "PATH")
+        if let stream = input.stream { return .promise(try Self.write(stream, to: path, on: ctx.session.executor)) }
         let bytes: [UInt8]
         switch input {
         case .string(let s): bytes = Array(s.utf8)
@@ -25,5 +27,36 @@ struct WriteStage: ValueStage {
             throw VowError(.io, "cannot write \(path)")
         }
         return .value(input)
+    }
+
+    /// Writes a stream's items to `path` as they arrive, one line each; fulfils with the count.
+    static func write(_ stream: ValueStream, to path: String, on ex: any PromiseExecutor) throws -> Promise<Value> {
+        guard let handle = FileHandle(forWritingAtPath: path) ?? (FileManager.default.createFile(atPath: path, contents: nil)
+            ? FileHandle(forWritingAtPath: path) : nil)
+        else {
+            stream.cancel()
+            throw VowError(.io, "cannot write \(path)")
+        }
+        try? handle.truncate(atOffset: 0)
+        let file = UncheckedBox(handle)
+        let count = Locked(0)
+        return stream.forEach(on: ex) { item in
+            let line: String
+            switch item {
+            case .string(let s): line = s
+            case .bytes(let b): line = String(decoding: b, as: UTF8.self)
+            default: line = JSONWriter.compact(item)
+            }
+            do {
+                try file.value.write(contentsOf: Data((line + "\n").utf8))
+                count.withLock { $0 += 1 }
+                return Promise.resolve((), on: ex)
+            } catch {
+                return Promise.reject(VowError(.io, "cannot write \(path): \(error.localizedDescription)"), on: ex)
+            }
+        }.then(on: ex) { _ -> Value in
+            try? file.value.close()
+            return .int(count.withLock { $0 })
+        }
     }
 }

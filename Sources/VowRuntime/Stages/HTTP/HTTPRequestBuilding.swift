@@ -27,6 +27,9 @@ let httpFlags: [FlagSpec] = [
     FlagSpec("proxy", value: "URL", help: "send through this proxy (http://, socks5://; https:// targets through CONNECT)"),
     FlagSpec("no-proxy", help: "go direct, whatever http_proxy, https_proxy and all_proxy say"),
     FlagSpec("curl", help: "send nothing: fulfil with the curl command that sends the same request (secrets included)"),
+    FlagSpec(
+        "stream", choices: ["sse", "lines", "text"],
+        help: "a stream of the body as it arrives: server-sent events, NDJSON values or text lines, by Content-Type (or as named: --stream lines)"),
 ]
 
 /// What an HTTP stage does with its request: sends it, or, with `--curl`, fulfils with the
@@ -34,6 +37,11 @@ let httpFlags: [FlagSpec] = [
 func send(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
     let (spec, session) = try prepare(given, args, ctx)
     if args.has("curl") { return .value(.string(try CurlCommand.make(spec))) }
+    if let stream = args.flag("stream") {
+        guard spec.download == nil else { throw VowError(.type, "\(spec.stage): --stream and --output: one at a time") }
+        let reading = stream.stringValue.flatMap(StreamReading.init(rawValue:)) ?? .auto
+        return .promise(saving(session, after: ctx.session.http.stream(spec, reading: reading, on: ctx.session.executor)))
+    }
     return .promise(saving(session, after: ctx.session.http.perform(spec, on: ctx.session.executor)))
 }
 

@@ -1,0 +1,210 @@
+import Dispatch
+import VowPromises
+import VowValue
+
+/// Many values, arriving: an ordered, lazy, asynchronous sequence (the lines of a file or of a
+/// process's output, the events of a response) that flows through a pipeline as one value.
+///
+/// A producer offers items from any thread; at most `capacity` wait in the stream, and a producer
+/// that offers more is told to go on only when the consumer has taken some (backpressure: a slow
+/// consumer slows the producer, nothing is buffered without bound). The consumer takes items one
+/// at a time with `next()` on the session executor. `cancel` stops the source (closes the file,
+/// ends the process, aborts the request) and is what a consumer that stops early (`take`, a
+/// rejection, Ctrl-C, the end of the statement) calls. In JavaScript a stream is an async
+/// iterator, consumed with `for await` (docs/streams.md).
+public final class ValueStream: OpaqueValue, @unchecked Sendable {
+    /// `stream`.
+    public var typeName: String { "stream" }
+    /// `<stream lines of FILE>`.
+    public var displayText: String { "<stream \(label)>" }
+
+    /// What the stream reads, for messages (`lines of app.log`, `events of GET URL`).
+    public let label: String
+    /// The most items that wait for the consumer.
+    public let capacity: Int
+
+    private struct State {
+        var items: [Value] = []
+        var head = 0
+        var end: Result<Void, any Error>? = nil
+        var cancelled = false
+        var waiting: Resolver<Value?>? = nil
+        var resume: (@Sendable () -> Void)? = nil
+        var stop: (@Sendable () -> Void)? = nil
+        var count: Int { items.count - head }
+    }
+    private let state = Locked(State())
+
+    /// A stream of what `label` names, holding at most `capacity` items unconsumed.
+    public init(label: String, capacity: Int = 256) {
+        self.label = label
+        self.capacity = capacity
+    }
+
+    // MARK: the producer's side (any thread)
+
+    /// What stops the source; run once, on cancellation.
+    public func onCancel(_ stop: @escaping @Sendable () -> Void) {
+        let now = state.withLock { s -> Bool in
+            if s.cancelled { return true }
+            s.stop = stop
+            return false
+        }
+        if now { stop() }
+    }
+
+    /// Adds `items`; `resume` is called when the producer may offer more (at once while there is
+    /// room; later, when the consumer has taken enough). Returns false once the stream is
+    /// cancelled or ended, and the producer should stop.
+    @discardableResult
+    public func offer(_ items: [Value], resume: @escaping @Sendable () -> Void) -> Bool {
+        var handOver: (Resolver<Value?>, Value)? = nil
+        let (open, later) = state.withLock { s -> (Bool, Bool) in
+            guard !s.cancelled, s.end == nil else { return (false, false) }
+            var rest = items[...]
+            if let w = s.waiting, let first = rest.first {
+                s.waiting = nil
+                handOver = (w, first)
+                rest = rest.dropFirst()
+            }
+            s.items.append(contentsOf: rest)
+            if s.count >= capacity {
+                s.resume = resume
+                return (true, true)
+            }
+            return (true, false)
+        }
+        if let (w, v) = handOver { w.fulfill(v) }
+        if open && !later { resume() }
+        return open
+    }
+
+    /// Adds `items`, waiting (blocking this thread) while the stream is full. For producers with a
+    /// thread of their own (files, processes). False once the stream is cancelled or ended.
+    public func push(_ items: [Value]) -> Bool {
+        let room = DispatchSemaphore(value: 0)
+        guard offer(items, resume: { room.signal() }) else { return false }
+        room.wait()
+        return state.withLock { !$0.cancelled }
+    }
+
+    /// Ends the stream: normally, or with the error that ends it (the consumer sees it after the
+    /// items already offered).
+    public func finish(_ error: (any Error)? = nil) {
+        let w = state.withLock { s -> Resolver<Value?>? in
+            guard s.end == nil, !s.cancelled else { return nil }
+            s.end = error.map { .failure($0) } ?? .success(())
+            defer { s.waiting = nil }
+            return s.waiting
+        }
+        guard let w else { return }
+        if let error { w.reject(error) } else { w.fulfill(nil) }
+    }
+
+    /// True once the consumer has stopped the stream.
+    public var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    // MARK: the consumer's side (the session executor)
+
+    /// The next item, or nil at the end; rejects with the error that ended the stream.
+    public func next(on executor: any PromiseExecutor) -> Promise<Value?> {
+        let (promise, resolver) = Promise<Value?>.pending(name: "next", on: executor)
+        var resume: (@Sendable () -> Void)? = nil
+        let outcome = state.withLock { s -> Result<Value?, any Error>? in
+            if s.count > 0 {
+                let v = s.items[s.head]
+                s.head += 1
+                if s.head > 1024 && s.head * 2 > s.items.count {
+                    s.items.removeFirst(s.head)
+                    s.head = 0
+                }
+                if s.count < capacity / 2 || s.count == 0 {
+                    resume = s.resume
+                    s.resume = nil
+                }
+                return .success(v)
+            }
+            if s.cancelled { return .success(nil) }
+            switch s.end {
+            case .success?: return .success(nil)
+            case .failure(let e)?: return .failure(e)
+            case nil:
+                s.waiting = resolver
+                resume = s.resume
+                s.resume = nil
+                return nil
+            }
+        }
+        resume?()
+        switch outcome {
+        case .success(let v)?: resolver.fulfill(v)
+        case .failure(let e)?: resolver.reject(e)
+        case nil: break
+        }
+        return promise
+    }
+
+    /// Stops the stream: the source is stopped, what waits is dropped, `next` gives nil.
+    public func cancel() {
+        let (stop, w, resume) = state.withLock { s -> ((@Sendable () -> Void)?, Resolver<Value?>?, (@Sendable () -> Void)?) in
+            if s.cancelled { return (nil, nil, nil) }
+            s.cancelled = true
+            s.items = []
+            s.head = 0
+            defer {
+                s.stop = nil
+                s.waiting = nil
+                s.resume = nil
+            }
+            return (s.stop, s.waiting, s.resume)
+        }
+        stop?()
+        resume?()
+        w?.fulfill(nil)
+    }
+
+    /// Calls `body` with each item as it arrives, one after the other (the next is taken when the
+    /// promise `body` returns has settled); fulfils when the stream ends. A rejection of `body`
+    /// cancels the stream and rejects.
+    public func forEach(on executor: any PromiseExecutor, _ body: @escaping @Sendable (Value) -> Promise<Void>) -> Promise<Void> {
+        let (promise, resolver) = Promise<Void>.pending(name: "for await", on: executor)
+        resolver.onCancel { self.cancel() }
+        @Sendable func step() {
+            next(on: executor).whenSettled(on: executor) { r in
+                switch r {
+                case .success(let v?):
+                    body(v).whenSettled(on: executor) { done in
+                        if case .failure(let e) = done {
+                            self.cancel()
+                            resolver.reject(e)
+                        } else if !resolver.isSettled {
+                            step()
+                        }
+                    }
+                case .success(nil): resolver.fulfill(())
+                case .failure(let e): resolver.reject(e)
+                }
+            }
+        }
+        step()
+        return promise
+    }
+
+    /// Every item, as a list, once the stream ends ("a stream that ends fulfils what waits on it
+    /// with a list").
+    public func collect(on executor: any PromiseExecutor) -> Promise<Value> {
+        let items = Locked([Value]())
+        return forEach(on: executor) { v in
+            items.withLock { $0.append(v) }
+            return Promise.resolve((), on: executor)
+        }.then(on: executor) { _ in Value.list(items.withLock { $0 }) }
+    }
+}
+
+extension Value {
+    /// The stream inside an opaque value, or nil.
+    public var stream: ValueStream? {
+        if case .opaque(let o) = self { return o as? ValueStream }
+        return nil
+    }
+}

@@ -1,0 +1,157 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+import VowPromises
+import VowValue
+
+/// How `fetch … --stream` reads a body as it arrives.
+public enum StreamReading: String, Sendable {
+    /// By the response's Content-Type: `text/event-stream` is `sse`, NDJSON and JSON lines are
+    /// `lines`, anything else `text`.
+    case auto
+    /// Server-sent events: one record per event.
+    case sse
+    /// One JSON value per line (NDJSON, JSON lines); blank lines are skipped.
+    case lines
+    /// One text line per line.
+    case text
+}
+
+extension HTTPEngine {
+    /// `fetch … --stream`: fulfils with a stream once the response head has arrived (redirects
+    /// followed; a 4xx or 5xx status rejects as without `--stream`), then reads the body as it
+    /// arrives, at the consumer's pace: the client reads no faster than the stream is consumed.
+    /// `--timeout` bounds the wait for the head only. Cancelling the stream aborts the request
+    /// (the server sees the connection close).
+    public func stream(_ given: HTTPRequestSpec, reading: StreamReading, on executor: any PromiseExecutor) -> Promise<Value> {
+        var asked = given
+        if !asked.hasHeader("Accept-Encoding") { asked.headers.append(("Accept-Encoding", "gzip, deflate")) }
+        let spec = asked
+        let (promise, resolver) = Promise<Value>.pending(name: "http", on: executor)
+        let headArrived = Atomic<Bool>(false)
+        let task = Task {
+            var stream: ValueStream? = nil
+            do {
+                let (response, final) = try await self.streamHead(spec)
+                headArrived.store(true, ordering: .releasing)
+                let mode = reading == .auto ? Self.reading(for: response.headers.first(name: "Content-Type")) : reading
+                let s = ValueStream(label: "\(mode == .sse ? "events" : "lines") of \(final.method) \(redactURL(final.url))")
+                stream = s
+                executor.enqueueTask { resolver.fulfill(.opaque(s)) }
+                var pending: [UInt8] = []
+                var events = ServerSentEvents()
+                var lineNumber = 0
+                func items(_ lines: [ArraySlice<UInt8>]) throws -> [Value] {
+                    var out: [Value] = []
+                    for raw in lines {
+                        lineNumber += 1
+                        let body = raw.last == 0x0D ? raw.dropLast() : raw
+                        switch mode {
+                        case .sse:
+                            if let e = events.line(String(decoding: body, as: UTF8.self)) { out.append(e) }
+                        case .lines:
+                            if body.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                            do {
+                                out.append(try JSON.parse(Array(body)))
+                            } catch {
+                                throw VowError(.json, "line \(lineNumber) of the stream is not JSON: \(error.description)")
+                            }
+                        case .text, .auto:
+                            out.append(String(validating: body, as: UTF8.self).map(Value.string) ?? .bytes(Array(body)))
+                        }
+                    }
+                    return out
+                }
+                for try await chunk in response.body {
+                    chunk.withUnsafeReadableBytes { pending.append(contentsOf: $0) }
+                    var lines: [ArraySlice<UInt8>] = []
+                    var from = 0
+                    while let nl = pending[from...].firstIndex(of: 0x0A) {
+                        lines.append(pending[from..<nl])
+                        from = nl + 1
+                    }
+                    let values = try items(lines)
+                    pending.removeFirst(from)
+                    if !values.isEmpty, !(await Self.offer(values, to: s)) { return }
+                }
+                var last = try items(pending.isEmpty ? [] : [pending[...]])
+                if mode == .sse, let e = events.line("") { last.append(e) }
+                if !last.isEmpty, !(await Self.offer(last, to: s)) { return }
+                s.finish()
+            } catch {
+                let e = Self.describe(error, spec)
+                if let stream {
+                    stream.finish(e)
+                } else {
+                    executor.enqueueTask { resolver.reject(e) }
+                }
+            }
+        }
+        resolver.onCancel { task.cancel() }
+        let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(Int64(spec.timeout * 1e9))) {
+            guard !headArrived.load(ordering: .acquiring) else { return }
+            resolver.reject(Self.timeoutError(spec, details: ["method": .string(spec.method)]))
+            task.cancel()
+        }
+        promise.whenSettled(on: executor) { r in
+            timer.cancel()
+            if case .success(let v) = r, let s = v.stream { s.onCancel { task.cancel() } }
+        }
+        WorkInFlight.track(promise)
+        return promise
+    }
+
+    /// The reading a Content-Type asks for.
+    static func reading(for contentType: String?) -> StreamReading {
+        let type = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        switch type {
+        case "text/event-stream": return .sse
+        case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines", "application/json-lines":
+            return .lines
+        default: return .text
+        }
+    }
+
+    /// Offers `items` to `stream`, waiting while it is full; false once it is stopped.
+    static func offer(_ items: [Value], to stream: ValueStream) async -> Bool {
+        await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
+            if !stream.offer(items, resume: { c.resume(returning: true) }) { c.resume(returning: false) }
+        } && !stream.isCancelled
+    }
+
+    /// The response head of `spec`, redirects followed as `exchange` follows them; a 4xx or 5xx
+    /// status throws the `http` error (with the body, read up to `--max-size`).
+    func streamHead(_ spec: HTTPRequestSpec) async throws -> (HTTPClientResponse, HTTPRequestSpec) {
+        let client = try client(ClientKey(insecure: spec.insecure, proxy: spec.proxy, caFile: spec.caFile))
+        let start = ContinuousClock.now
+        var current = spec
+        var visited: [String] = []
+        while true {
+            let url = try Self.checkedURL(current, spec)
+            var request = HTTPClientRequest(url: current.url)
+            request.method = HTTPMethod(rawValue: current.method)
+            request.headers = Self.headers(current)
+            if let body = current.body { request.body = .bytes(body) }
+            let response = try await client.execute(request, deadline: .distantFuture)
+            current.cookies?.store(response.headers["Set-Cookie"], from: current.url)
+            switch try Self.redirect(current, status: Int(response.status.code), headers: response.headers, url: url, visited: &visited, original: spec) {
+            case .follow(let next):
+                current = next
+                continue
+            case .refused(let message, let extra):
+                let body = try await readBody(response, max: current.maxSize, spec: current)
+                throw httpError(makeResponse(response.status, response.version, response.headers, current, body: body, start: start), message: message, extra: extra)
+            case .none:
+                break
+            }
+            if response.status.code >= 400 && !current.allowErrors {
+                let body = try await readBody(response, max: current.maxSize, spec: current)
+                _ = try answer(makeResponse(response.status, response.version, response.headers, current, body: body, start: start), current)
+            }
+            return (response, current)
+        }
+    }
+}

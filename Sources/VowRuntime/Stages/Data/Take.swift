@@ -1,0 +1,59 @@
+import VowPromises
+import VowValue
+
+/// `take N`: the first N items of a stream (then the stream stops), or of a list.
+struct TakeStage: ValueStage {
+    static let name = "take"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("take")
+    static let group = StageGroup.data
+    static let synopsis = "take N"
+    static let summary = "The first N items of a stream or a list; a stream stops once it has given them."
+    static let help = """
+        Fulfils with a list of the first N items. On a stream it fulfils as soon as the Nth item
+        arrives (or the stream ends) and then stops the stream: the file is closed, the process
+        ended, the request aborted. On a list it keeps the first N elements.
+        """
+    static let acceptsStreams = true
+    static let examples = [
+        StageExample("echo [1, 2, 3, 4] | take 2 | to-json", "[1,2]"),
+        StageExample("run seq 1 1000000 --stream | take 3 | to-json", "[\"1\",\"2\",\"3\"]"),
+    ]
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        guard let count = args[0] else { throw VowError(.type, "take: missing N") }
+        let n = try args.integer(count, "N")
+        guard n >= 0 else { throw VowError(.type, "take: N must be 0 or more, got \(n)") }
+        if case .list(let items) = input { return .value(.list(Array(items.prefix(n)))) }
+        guard let stream = input.stream else { throw VowError(.type, "take: expected a stream or a list, got \(input.typeName)") }
+        let ex = ctx.session.executor
+        let (promise, resolver) = Promise<Value>.pending(name: "take", on: ex)
+        let box = Locked([Value]())
+        if n == 0 {
+            stream.cancel()
+            return .value(.list([]))
+        }
+        resolver.onCancel { stream.cancel() }
+        @Sendable func step() {
+            stream.next(on: ex).whenSettled(on: ex) { r in
+                switch r {
+                case .success(let v?):
+                    let count = box.withLock { t -> Int in
+                        t.append(v)
+                        return t.count
+                    }
+                    if count >= n {
+                        stream.cancel()
+                        resolver.fulfill(.list(box.withLock { $0 }))
+                    } else {
+                        step()
+                    }
+                case .success(nil): resolver.fulfill(.list(box.withLock { $0 }))
+                case .failure(let e): resolver.reject(e)
+                }
+            }
+        }
+        step()
+        return .promise(promise)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import VowPromises
+import VowValue
+
+/// The lines of a file, of standard input or of a process's output, as a stream: read in 64 KiB
+/// pieces on a thread of their own as the consumer takes them, so that a file of any size runs
+/// in bounded memory and a process's lines arrive as it prints them.
+enum LineStream {
+    /// A stream of the lines of `fd`, read on a thread of its own; `closing` says whether the
+    /// thread closes `fd` at the end. `ended` runs after the last line and gives the error that
+    /// ends the stream, if any (a process's exit status).
+    static func start(
+        fd: Int32, label: String, closing: Bool, ended: @escaping @Sendable () -> (any Error)? = { nil }
+    ) -> ValueStream {
+        let stream = ValueStream(label: label)
+        let thread = Thread {
+            var pending: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            var failure: (any Error)? = nil
+            reading: while !stream.isCancelled {
+                let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = VowError(.io, "cannot read \(label): \(String(cString: strerror(errno)))")
+                    break
+                }
+                if n == 0 { break }
+                var lines: [Value] = []
+                var start = pending.count
+                pending.append(contentsOf: chunk[0..<n])
+                var from = 0
+                while let nl = pending[start...].firstIndex(of: 0x0A) {
+                    lines.append(line(pending[from..<nl]))
+                    from = nl + 1
+                    start = from
+                }
+                pending.removeFirst(from)
+                if !lines.isEmpty, !stream.push(lines) { break reading }
+            }
+            if !stream.isCancelled {
+                if failure == nil, !pending.isEmpty { _ = stream.push([line(pending[...])]) }
+                if closing { close(fd) }
+                stream.finish(failure ?? ended())
+            } else if closing {
+                close(fd)
+            }
+        }
+        thread.name = "vow.lines"
+        thread.start()
+        return stream
+    }
+
+    /// One line without its line break (and a carriage return before it): text, or bytes when
+    /// it is not UTF-8.
+    static func line(_ bytes: ArraySlice<UInt8>) -> Value {
+        let body = bytes.last == 0x0D ? bytes.dropLast() : bytes
+        if let s = String(validating: body, as: UTF8.self) { return .string(s) }
+        return .bytes(Array(body))
+    }
+
+    /// The lines `argv` prints on its standard output, as it prints them; its standard error is
+    /// kept for the error a non-zero exit ends the stream with. Cancelling the stream ends the
+    /// process.
+    static func process(_ argv: [String], stdin stdinBytes: [UInt8]) throws -> ValueStream {
+        _ = ignoreBrokenPipes
+        let proc = Process()
+        proc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        proc.arguments = ["--"] + argv
+        let out = Pipe(), err = Pipe(), inp = Pipe()
+        proc.standardOutput = out
+        proc.standardError = err
+        proc.standardInput = inp
+        do { try proc.run() } catch {
+            throw VowError(.process, "cannot start \(argv[0]): \(error.localizedDescription)")
+        }
+        let io = UncheckedBox((proc: proc, stderr: err.fileHandleForReading, stdin: inp.fileHandleForWriting))
+        DispatchQueue.global().async {
+            if !stdinBytes.isEmpty { try? io.value.stdin.write(contentsOf: Data(stdinBytes)) }
+            try? io.value.stdin.close()
+        }
+        let stderr = Locked(Data())
+        let stderrRead = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let data = io.value.stderr.readDataToEndOfFile()
+            stderr.withLock { $0 = data }
+            stderrRead.signal()
+        }
+        let fd = dup(out.fileHandleForReading.fileDescriptor)
+        let stream = start(fd: fd, label: "lines of \(argv[0])", closing: true) {
+            stderrRead.wait()
+            io.value.proc.waitUntilExit()
+            let p = io.value.proc
+            if p.terminationStatus == 0 && p.terminationReason == .exit { return nil }
+            let text = String(decoding: stderr.withLock { $0 }, as: UTF8.self)
+            var d = Record()
+            d["status"] = .int(Int(p.terminationStatus))
+            d["stderr"] = .string(text)
+            let tail = text.isEmpty ? "" : ": " + text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500)
+            return VowError(.process, "\(argv[0]) exited with status \(p.terminationStatus)\(tail)", details: d)
+        }
+        stream.onCancel { if io.value.proc.isRunning { io.value.proc.terminate() } }
+        return stream
+    }
+}
