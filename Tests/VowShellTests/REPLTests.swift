@@ -144,6 +144,21 @@ final class REPLTests: XCTestCase {
         XCTAssertEqual(quit(t), 0)
     }
 
+    func test_ctrlCStopsAStreamAndTheServerSeesTheConnectionClosed() throws {
+        let server = try FixtureServer.start()
+        defer { server.shutdown() }
+        let t = try start()
+        t.type("fetch \(server.base)/sse?n=1000&ms=100 --stream | each (pick data.i | print)\r")
+        XCTAssertTrue(t.waitFor("2\n", timeout: 5), t.plainOutput)
+        t.type("\u{3}")
+        XCTAssertTrue(t.waitFor("cancelled", timeout: 2), t.plainOutput)
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        let deadline = Date().addingTimeInterval(5)
+        while server.hits("sse-abandoned") == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertEqual(server.hits("sse-abandoned"), 1, "the server saw the close")
+        XCTAssertEqual(quit(t), 0)
+    }
+
     func test_jobResultPrintsAboveAHalfTypedLineWhichStaysIntact() throws {
         let t = try start()
         t.type("delay 600ms done-job &\r")

@@ -98,7 +98,10 @@ enum LineStream {
             let tail = text.isEmpty ? "" : ": " + text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500)
             return VowError(.process, "\(argv[0]) exited with status \(p.terminationStatus)\(tail)", details: d)
         }
-        stream.onCancel { if io.value.proc.isRunning { io.value.proc.terminate() } }
+        // SIGKILL: the child inherits the signal mask of the thread that started it, where
+        // SIGTERM may be blocked.
+        let pid = proc.processIdentifier
+        stream.onCancel { if io.value.proc.isRunning { kill(pid, SIGKILL) } }
         return stream
     }
 }

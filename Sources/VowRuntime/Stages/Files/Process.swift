@@ -20,7 +20,10 @@ func runProcess(_ argv: [String], stdin stdinBytes: [UInt8], name: String, on ex
         r.reject(VowError(.process, "cannot start \(argv[0]): \(error.localizedDescription)"))
         return p
     }
-    r.onCancel { if proc.isRunning { proc.terminate() } }
+    // SIGKILL: the child inherits the signal mask of the thread that started it, where SIGTERM
+    // may be blocked.
+    let pid = proc.processIdentifier
+    r.onCancel { if proc.isRunning { kill(pid, SIGKILL) } }
     WorkInFlight.track(p)
     // The process and its pipe ends, handed to the threads below, which alone use them.
     let io = UncheckedBox((proc: proc, stdout: out.fileHandleForReading, stderr: err.fileHandleForReading, stdin: inp.fileHandleForWriting))

@@ -1,0 +1,152 @@
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import VowRuntime
+import VowValue
+
+/// Streams: sources (fetch, run, read, stdin), consumers (each, take, write, the statement's
+/// printing, every other stage as a list), backpressure and stopping, against the fixture
+/// server's dripping routes and real processes and files.
+final class StreamTests: ServerTestCase {
+    func test_serverSentEventsArriveAsRecords() throws {
+        let r = vow(#"fetch "$base/sse?n=5&ms=20" --stream | to-json"#)
+        XCTAssertEqual(r.status, 0, r.err)
+        let events = try XCTUnwrap(try JSON.parse(r.out).listValue)
+        XCTAssertEqual(events.count, 5)
+        XCTAssertEqual(events[0], ["event": "tick", "id": "1", "data": ["i": 1], "retry": 3000] as Value)
+        // Two data lines are joined before parsing; data that is not JSON stays text.
+        XCTAssertEqual(events[2].recordValue?["data"], ["i": 3, "two": "lines"] as Value)
+        XCTAssertEqual(events[3].recordValue?["data"], "plain text")
+        XCTAssertEqual(events[4].recordValue?["id"], "5")
+    }
+
+    func test_theServerSentEventsParserRuleByRule() {
+        var p = ServerSentEvents()
+        XCTAssertNil(p.line(": comment"))
+        XCTAssertNil(p.line("data"))  // a field with no colon has an empty value
+        XCTAssertNil(p.line("data:x"))
+        XCTAssertEqual(p.line(""), ["event": "message", "id": .null, "data": "\nx", "retry": .null] as Value)
+        XCTAssertNil(p.line("id: 7"))
+        XCTAssertNil(p.line("retry: soon"))  // not a number: ignored
+        XCTAssertNil(p.line(""))  // no data: nothing is dispatched
+        XCTAssertNil(p.line("event: e"))
+        XCTAssertNil(p.line("data: 1"))
+        XCTAssertEqual(p.line(""), ["event": "e", "id": "7", "data": 1, "retry": .null] as Value)
+    }
+
+    func test_ndjsonValuesAreHandledByEach() {
+        assertOutput(#"fetch "$base/ndjson?n=4&ms=20" --stream | each (pick id) | to-json"#, "[1,2,3,4]")
+        // Named instead of by Content-Type: the same body as text lines.
+        assertOutput(#"fetch "$base/ndjson?n=2&ms=10" --stream text | to-json"#, #"["{\"id\": 1, \"name\": \"item 1\"}","{\"id\": 2, \"name\": \"item 2\"}"]"#)
+    }
+
+    func test_takeStopsTheStreamAndTheServerSeesTheConnectionClosed() {
+        let before = Self.server.hits("sse-abandoned")
+        assertOutput(#"fetch "$base/sse?n=100&ms=100" --stream | take 2 | pick '[*].data' | to-json"#, #"[{"i":1},{"i":2}]"#)
+        // The server stops dripping because the client closed the connection, not because the
+        // 100 events were sent.
+        let deadline = Date().addingTimeInterval(5)
+        while Self.server.hits("sse-abandoned") == before && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertEqual(Self.server.hits("sse-abandoned"), before + 1)
+    }
+
+    func test_theFirstItemIsHandledBeforeTheResponseEnds() {
+        // Each item is printed by the statement as it arrives: the first line comes a whole
+        // server interval (400 ms) before the second, so long before the response ends.
+        let times = Locked([Date]())
+        let status = runVow(
+            #"fetch "$base/ndjson?n=3&ms=400" --stream | each (pick id | print)"#, variables: ["base": .string(base)],
+            out: { _ in times.withLock { $0.append(Date()) } }, err: { _ in })
+        XCTAssertEqual(status, 0)
+        let t = times.withLock { $0 }
+        XCTAssertGreaterThanOrEqual(t.count, 3)
+        XCTAssertGreaterThan(t[2].timeIntervalSince(t[0]), 0.6, "the items were printed as they arrived")
+    }
+
+    func test_aStatementPrintsAStreamItemByItem() {
+        assertOutput(#"run printf "a\nb\nc\n" --stream"#, "a\nb\nc")
+        let r = vow(#"run sh -c "echo 1; echo 2; exit 3" --stream"#)
+        XCTAssertEqual(r.out, "1\n2\n")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("error[process]: sh exited with status 3"), r.err)
+    }
+
+    func test_otherStagesGetTheItemsAsAList() {
+        assertOutput(#"run printf "x\ny\n" --stream | len"#, "2")
+        assertOutput(#"run printf "1\n2\n" --stream | pick '[1]'"#, "2")
+    }
+
+    func test_writeWritesALinePerItem() throws {
+        let path = NSTemporaryDirectory() + "vow-stream-\(UUID().uuidString).txt"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        assertOutput(#"fetch "$base/ndjson?n=3&ms=10" --stream | write "\#(path)""#, "3")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines, [#"{"id":1,"name":"item 1"}"#, #"{"id":2,"name":"item 2"}"#, #"{"id":3,"name":"item 3"}"#])
+    }
+
+    func test_aStreamOverALargeFileRunsInBoundedMemory() throws {
+        let path = NSTemporaryDirectory() + "vow-stream-\(UUID().uuidString).ndjson"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        let padding = String(repeating: "x", count: 200)
+        for block in 0..<200 {
+            var text = ""
+            for i in 0..<1000 { text += #"{"id": \#(block * 1000 + i), "pad": "\#(padding)"}"# + "\n" }
+            handle.write(Data(text.utf8))
+        }
+        try handle.close()
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        XCTAssertGreaterThan(size, 40_000_000)
+        let baseline = Self.residentBytes()
+        let peak = Locked(baseline)
+        let sampling = Locked(true)
+        let sampler = Thread {
+            while sampling.withLock({ $0 }) {
+                let now = StreamTests.residentBytes()
+                peak.withLock { $0 = max($0, now) }
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+        }
+        sampler.start()
+        let r = vow("read \(path) --stream | each (json | pick id) | len")
+        sampling.withLock { $0 = false }
+        XCTAssertEqual(r.out, "200000\n", r.err)
+        let growth = peak.withLock { $0 } - baseline
+        XCTAssertLessThan(growth, size / 2, "peak growth \(growth) bytes for a file of \(size)")
+    }
+
+    func test_readAndStdinErrorsAreNamed() {
+        let r = vow("read /nonexistent/file --stream | len")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("error[io]: cannot read /nonexistent/file: no such file or directory"), r.err)
+    }
+
+    func test_aRejectionInEachStopsTheProcess() throws {
+        let marker = "vow-stream-\(UUID().uuidString.prefix(8))"
+        let r = vow(#"run sh -c ': \#(marker); i=0; while true; do i=$((i+1)); echo $i; done' --stream | each (then reject "no {}")"#)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("error[user]: no 1"), r.err)
+        // The endless process was killed, not left running.
+        var left = ""
+        for _ in 0..<40 {
+            left = try runCommand("pgrep", ["-f", marker]).out
+            if left.isEmpty { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTAssertEqual(left, "", "the process still runs")
+    }
+
+    func test_aFailingStatusRejectsBeforeAnyItem() {
+        let r = vow(#"fetch "$base/status/503" --stream"#)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("error[http]: 503"), r.err)
+    }
+
+    /// The process's resident size.
+    static func residentBytes() -> Int {
+        guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        return (Int(s.split(separator: " ")[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
