@@ -238,16 +238,7 @@ public final class Runner: @unchecked Sendable {
                                     return true
                                 }
                             }
-                            if failed && session.javaScriptMode {
-                                // As node does with a twin whose main function threw: no more
-                                // statements, but what was started runs to its end.
-                                state.status = ExitStatus.rejected
-                                waitForJobs()
-                            } else if failed {
-                                finish(ExitStatus.rejected)
-                            } else {
-                                advance()
-                            }
+                            then(failed: failed)
                         }
                         return
                     case .job(_, let p, _): state.jobs.append(p)

@@ -191,12 +191,33 @@ public final class HTTPEngine: Sendable {
     }
 
     func exchange(_ spec: HTTPRequestSpec) async throws -> Value {
-        let client = try client(ClientKey(insecure: spec.insecure, proxy: spec.proxy, caFile: spec.caFile))
         let start = ContinuousClock.now
-        var current = spec
-        var visited: [String] = []
+        var first = spec
         let offset = try spec.download?.bytesOnDisk() ?? 0
-        if offset > 0 { current.headers.append(("Range", "bytes=\(offset)-")) }
+        if offset > 0 { first.headers.append(("Range", "bytes=\(offset)-")) }
+        let (response, current) = try await lastHop(first, of: spec, start: start) { .now() + .nanoseconds(Int64((spec.timeout + 1) * 1e9)) }
+        let status = Int(response.status.code)
+        if let download = current.download, status < 400 || (status == 416 && offset > 0) {
+            let saved = try await download.write(response, url: current.url, offset: offset, maxSize: current.maxSize, spec: current)
+            current.verbose?.emit(VerboseExchange.done(bytes: saved.recordValue?["bytes"]?.intValue ?? 0, total: ContinuousClock.now - start))
+            return saved
+        }
+        let raw = current.method == "HEAD" ? [] : try await readBody(response, max: current.maxSize, spec: current)
+        let body = try Self.decoded(raw, response.headers, current)
+        current.verbose?.emit(VerboseExchange.done(bytes: body.count, total: ContinuousClock.now - start))
+        return .response(try answer(makeResponse(response.status, response.version, response.headers, current, body: body, start: start), current))
+    }
+
+    /// Sends `first` (a hop of the request `spec`) and follows its redirects as `redirect` says,
+    /// keeping cookies and showing `--verbose`; returns the last response, its body unread, and
+    /// the hop that got it. `deadline` gives each hop's deadline. Too many redirects, or a loop,
+    /// throws the `http` error.
+    func lastHop(
+        _ first: HTTPRequestSpec, of spec: HTTPRequestSpec, start: ContinuousClock.Instant, deadline: () -> NIODeadline
+    ) async throws -> (HTTPClientResponse, HTTPRequestSpec) {
+        let client = try client(ClientKey(insecure: spec.insecure, proxy: spec.proxy, caFile: spec.caFile))
+        var current = first
+        var visited: [String] = []
         while true {
             let url = try Self.checkedURL(current, spec)
             var request = HTTPClientRequest(url: current.url)
@@ -204,33 +225,21 @@ public final class HTTPEngine: Sendable {
             request.headers = Self.headers(current)
             if let body = current.body { request.body = .bytes(body) }
             if let upload = current.upload { request.body = upload.body() }
-            let deadline = NIODeadline.now() + .nanoseconds(Int64((spec.timeout + 1) * 1e9))
             let sent = ContinuousClock.now
             current.verbose?.emit(VerboseExchange.request(request, url: url))
-            let response = try await client.execute(request, deadline: deadline)
-            let status = Int(response.status.code)
+            let response = try await client.execute(request, deadline: deadline())
             current.verbose?.emit(VerboseExchange.response(response, firstByte: ContinuousClock.now - sent))
             current.cookies?.store(response.headers["Set-Cookie"], from: current.url)
             // Drain nothing on a redirect: dropping the body lets the client close or reuse the connection.
-            switch try Self.redirect(current, status: status, headers: response.headers, url: url, visited: &visited, original: spec) {
+            switch try Self.redirect(current, status: Int(response.status.code), headers: response.headers, url: url, visited: &visited, original: spec) {
             case .follow(let next):
                 current = next
-                continue
             case .refused(let message, let extra):
                 let body = try await readBody(response, max: current.maxSize, spec: current)
                 throw httpError(makeResponse(response.status, response.version, response.headers, current, body: body, start: start), message: message, extra: extra)
             case .none:
-                break
+                return (response, current)
             }
-            if let download = current.download, status < 400 || (status == 416 && offset > 0) {
-                let saved = try await download.write(response, url: current.url, offset: offset, maxSize: current.maxSize, spec: current)
-                current.verbose?.emit(VerboseExchange.done(bytes: saved.recordValue?["bytes"]?.intValue ?? 0, total: ContinuousClock.now - start))
-                return saved
-            }
-            let raw = current.method == "HEAD" ? [] : try await readBody(response, max: current.maxSize, spec: current)
-            let body = try Self.decoded(raw, response.headers, current)
-            current.verbose?.emit(VerboseExchange.done(bytes: body.count, total: ContinuousClock.now - start))
-            return .response(try answer(makeResponse(response.status, response.version, response.headers, current, body: body, start: start), current))
         }
     }
 

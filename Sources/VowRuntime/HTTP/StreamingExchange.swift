@@ -125,33 +125,12 @@ extension HTTPEngine {
     /// The response head of `spec`, redirects followed as `exchange` follows them; a 4xx or 5xx
     /// status throws the `http` error (with the body, read up to `--max-size`).
     func streamHead(_ spec: HTTPRequestSpec) async throws -> (HTTPClientResponse, HTTPRequestSpec) {
-        let client = try client(ClientKey(insecure: spec.insecure, proxy: spec.proxy, caFile: spec.caFile))
         let start = ContinuousClock.now
-        var current = spec
-        var visited: [String] = []
-        while true {
-            let url = try Self.checkedURL(current, spec)
-            var request = HTTPClientRequest(url: current.url)
-            request.method = HTTPMethod(rawValue: current.method)
-            request.headers = Self.headers(current)
-            if let body = current.body { request.body = .bytes(body) }
-            let response = try await client.execute(request, deadline: .distantFuture)
-            current.cookies?.store(response.headers["Set-Cookie"], from: current.url)
-            switch try Self.redirect(current, status: Int(response.status.code), headers: response.headers, url: url, visited: &visited, original: spec) {
-            case .follow(let next):
-                current = next
-                continue
-            case .refused(let message, let extra):
-                let body = try await readBody(response, max: current.maxSize, spec: current)
-                throw httpError(makeResponse(response.status, response.version, response.headers, current, body: body, start: start), message: message, extra: extra)
-            case .none:
-                break
-            }
-            if response.status.code >= 400 && !current.allowErrors {
-                let body = try await readBody(response, max: current.maxSize, spec: current)
-                _ = try answer(makeResponse(response.status, response.version, response.headers, current, body: body, start: start), current)
-            }
-            return (response, current)
+        let (response, current) = try await lastHop(spec, of: spec, start: start) { .distantFuture }
+        if response.status.code >= 400 && !current.allowErrors {
+            let body = try await readBody(response, max: current.maxSize, spec: current)
+            _ = try answer(makeResponse(response.status, response.version, response.headers, current, body: body, start: start), current)
         }
+        return (response, current)
     }
 }
