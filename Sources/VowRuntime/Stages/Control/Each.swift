@@ -39,6 +39,21 @@ struct EachStage: StageDefinition {
     }
 }
 
+extension EachStage {
+    /// The error of one element, saying which (`element 3 of each`) in its origin's context, or
+    /// in its message when it has no origin.
+    static func naming(_ error: any Error, _ which: String) -> VowError {
+        var ve = toVowError(error)
+        if var o = ve.origin {
+            o.context.append(which)
+            ve.origin = o
+        } else {
+            ve.message += " (\(which))"
+        }
+        return ve
+    }
+}
+
 /// Runs `each` with a bounded number in flight. Touched only on the session executor.
 final class EachRunner: @unchecked Sendable {
     let items: [Value]
@@ -87,14 +102,7 @@ final class EachRunner: @unchecked Sendable {
                     launch()
                 }
             case .failure(let e):
-                var ve = toVowError(e)
-                if var o = ve.origin {
-                    o.context.append("element \(i + 1) of each")
-                    ve.origin = o
-                } else {
-                    ve.message += " (element \(i + 1) of each)"
-                }
-                if resolver.reject(ve) { for case let q? in inFlight { q.cancel() } }
+                if resolver.reject(EachStage.naming(e, "element \(i + 1) of each")) { for case let q? in inFlight { q.cancel() } }
             }
         }
     }
@@ -167,14 +175,7 @@ final class StreamEachRunner: @unchecked Sendable {
                 finishIfDone()
                 take()
             case .failure(let e):
-                var ve = toVowError(e)
-                if var o = ve.origin {
-                    o.context.append("item \(i + 1) of the stream")
-                    ve.origin = o
-                } else {
-                    ve.message += " (item \(i + 1) of the stream)"
-                }
-                if resolver.reject(ve) {
+                if resolver.reject(EachStage.naming(e, "item \(i + 1) of the stream")) {
                     stream.cancel()
                     for q in inFlight.values { q.cancel() }
                 }

@@ -62,17 +62,7 @@ enum LineStream {
     /// kept for the error a non-zero exit ends the stream with. Cancelling the stream ends the
     /// process.
     static func process(_ argv: [String], stdin stdinBytes: [UInt8]) throws -> ValueStream {
-        _ = ignoreBrokenPipes
-        let proc = Process()
-        proc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        proc.arguments = ["--"] + argv
-        let out = Pipe(), err = Pipe(), inp = Pipe()
-        proc.standardOutput = out
-        proc.standardError = err
-        proc.standardInput = inp
-        do { try proc.run() } catch {
-            throw VowError(.process, "cannot start \(argv[0]): \(error.localizedDescription)")
-        }
+        let (proc, out, err, inp) = try startProcess(argv)
         let io = UncheckedBox((proc: proc, stderr: err.fileHandleForReading, stdin: inp.fileHandleForWriting))
         DispatchQueue.global().async {
             if !stdinBytes.isEmpty { try? io.value.stdin.write(contentsOf: Data(stdinBytes)) }

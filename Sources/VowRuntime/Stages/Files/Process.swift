@@ -7,17 +7,9 @@ import VowValue
 /// output, or rejects with kind `process` keeping status, stdout and stderr. Cancelling kills it.
 func runProcess(_ argv: [String], stdin stdinBytes: [UInt8], name: String, on ex: any PromiseExecutor) -> Promise<String> {
     let (p, r) = Promise<String>.pending(name: name, on: ex)
-    // A process that exits without reading all its input must not kill vow with SIGPIPE.
-    ignoreBrokenPipes
-    let proc = Process()
-    proc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    proc.arguments = ["--"] + argv
-    let out = Pipe(), err = Pipe(), inp = Pipe()
-    proc.standardOutput = out
-    proc.standardError = err
-    proc.standardInput = inp
-    do { try proc.run() } catch {
-        r.reject(VowError(.process, "cannot start \(argv[0]): \(error.localizedDescription)"))
+    let proc: Process, out: Pipe, err: Pipe, inp: Pipe
+    do { (proc, out, err, inp) = try startProcess(argv) } catch {
+        r.reject(error)
         return p
     }
     // SIGKILL: the child inherits the signal mask of the thread that started it, where SIGTERM
@@ -63,6 +55,24 @@ func runProcess(_ argv: [String], stdin stdinBytes: [UInt8], name: String, on ex
         }
     }
     return p
+}
+
+/// Starts `argv` (looked up on PATH, never through a shell) with pipes for its standard output,
+/// error and input; a `process` error when it cannot start.
+func startProcess(_ argv: [String]) throws(VowError) -> (Process, stdout: Pipe, stderr: Pipe, stdin: Pipe) {
+    // A process that exits without reading all its input must not kill vow with SIGPIPE.
+    ignoreBrokenPipes
+    let proc = Process()
+    proc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    proc.arguments = ["--"] + argv
+    let out = Pipe(), err = Pipe(), inp = Pipe()
+    proc.standardOutput = out
+    proc.standardError = err
+    proc.standardInput = inp
+    do { try proc.run() } catch {
+        throw VowError(.process, "cannot start \(argv[0]): \(error.localizedDescription)")
+    }
+    return (proc, out, err, inp)
 }
 
 /// Ignores SIGPIPE once, process-wide: writes to a closed pipe fail with EPIPE instead.
