@@ -140,6 +140,15 @@ final class TeachingTests: XCTestCase {
         XCTAssertEqual(times, times.sorted())
     }
 
+    /// `:explain` says what a stream is in JavaScript.
+    func test_explainSaysAStreamIsAnAsyncIterator() {
+        let r = runVow(":explain run seq 1 3 --stream | take 2")
+        XCTAssertTrue(r.out.contains("fulfils with a stream"), r.out)
+        XCTAssertTrue(r.out.contains("async iterator"), r.out)
+        XCTAssertTrue(r.out.contains("for await"), r.out)
+        XCTAssertFalse(runVow(":explain run seq 1 3 | take 2").out.contains("async iterator"))
+    }
+
     /// Under a trace, `json` followed by `pick` builds the whole document: the trace shows the
     /// parsed record, not the value the path scan would hand to `pick`.
     func test_aTraceOfJsonThenPickShowsTheParsedDocument() throws {

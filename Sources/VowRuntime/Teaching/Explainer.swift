@@ -127,6 +127,10 @@ public enum Explainer {
             if k.returnsPromise { return adoption(what) }
             return "\(what) returns a plain value, so \(id) fulfils with it in the same turn\(onWhat)"
         }
+        if stage.arguments.contains(where: { if case .flag("stream") = $0.kind { return true } else { return false } }) {
+            let start = k.first ? "\(shown) starts at once" : "when \(prev) fulfils, \(shown) starts"
+            return "\(start); \(id) fulfils with a stream, not with one value: in JavaScript an async iterator (an async generator), consumed with `for await (const item of …)`. Its items are read as they are consumed: `each` handles them as they arrive, `take N` stops the source after N, any other stage gets them as a list once the stream ends (docs/streams.md)"
+        }
         switch k.name {
         case "catch":
             if k.args.isEmpty { return "when \(prev) rejects, \(id) fulfils with null; a fulfilment passes through" }
