@@ -72,6 +72,12 @@ final class StreamTests: ServerTestCase {
         XCTAssertTrue(r.err.contains("error[process]: sh exited with status 3"), r.err)
     }
 
+    func test_printWritesTheItemsAsTheyArrive() {
+        assertOutput(#"run printf "a\nb\n" --stream | print | len"#, "a\nb\n2")
+        // With an argument, print gets the list, as every other stage does.
+        assertOutput(#"run printf "a\nb\n" --stream | print "{}" | len"#, "[\"a\",\"b\"]\n2")
+    }
+
     func test_otherStagesGetTheItemsAsAList() {
         assertOutput(#"run printf "x\ny\n" --stream | len"#, "2")
         assertOutput(#"run printf "1\n2\n" --stream | pick '[1]'"#, "2")

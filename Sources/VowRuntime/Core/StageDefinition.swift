@@ -103,9 +103,10 @@ public protocol StageDefinition: Sendable {
     /// What it is in the JavaScript twin: a handler that finishes at once, one that returns a
     /// promise, or a control stage (docs/javascript-twin.md).
     static var twin: StageTwin { get }
-    /// True for a stage that takes a stream as it is (`each`, `take`, `write`); any other value
-    /// stage gets a stream's items as a list, once it has ended (docs/streams.md).
-    static var acceptsStreams: Bool { get }
+    /// True when this call of the stage takes a stream as it is (`take`, `write`, `print` with no
+    /// argument); any other value stage gets a stream's items as a list, once it has ended
+    /// (docs/streams.md).
+    static func acceptsStream(_ call: StageCall) -> Bool
 
     /// Makes the stage.
     init()
@@ -124,7 +125,7 @@ extension StageDefinition {
     /// No stand-in in the twin's prelude by default.
     public static var twin: StageTwin { .none }
     /// A stream is collected into a list first, by default.
-    public static var acceptsStreams: Bool { false }
+    public static func acceptsStream(_ call: StageCall) -> Bool { false }
 }
 
 /// A stage that maps its input to a value or a promise: `upstream.then(run)`.
@@ -141,7 +142,7 @@ extension ValueStage {
     /// Chains `run` on the upstream promise (or runs at once on the pipeline's input).
     public func apply(_ call: StageCall) throws -> Promise<Value> {
         call.chain { input, ctx in
-            if !Self.acceptsStreams, let stream = input.stream {
+            if let stream = input.stream, !Self.acceptsStream(call) {
                 // A stream that ends fulfils what waits on it with its items as a list.
                 let ex = ctx.session.executor
                 return .promise(stream.collect(on: ex).then(on: ex, resolving: { list in try self.runEvaluated(list, call, ctx) }))

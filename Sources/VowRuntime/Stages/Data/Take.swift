@@ -14,7 +14,8 @@ struct TakeStage: ValueStage {
         arrives (or the stream ends) and then stops the stream: the file is closed, the process
         ended, the request aborted. On a list it keeps the first N elements.
         """
-    static let acceptsStreams = true
+    /// A stream is taken from as it arrives.
+    static func acceptsStream(_ call: StageCall) -> Bool { true }
     static let examples = [
         StageExample("echo [1, 2, 3, 4] | take 2 | to-json", "[1,2]"),
         StageExample("run seq 1 1000000 --stream | take 3 | to-json", "[\"1\",\"2\",\"3\"]"),

@@ -10,7 +10,8 @@ struct WriteStage: ValueStage {
     static let synopsis = "write PATH"
     static let summary = "Writes the input to PATH (text raw, other values as JSON) and passes it on."
     static let help = "Writes the input to PATH, replacing it: a string as is, bytes as is, any other value as pretty JSON with a final newline. Fulfils with the input. A stream is written one line per item as the items arrive (text as is, other values as one-line JSON); it fulfils with the number of lines once the stream ends."
-    static let acceptsStreams = true
+    /// A stream is written a line per item as it arrives.
+    static func acceptsStream(_ call: StageCall) -> Bool { true }
     static let examples = [StageExample("echo hi | write /tmp/vow-example.txt | then read /tmp/vow-example.txt", "hi")]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
