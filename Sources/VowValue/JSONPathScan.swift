@@ -153,15 +153,8 @@ private struct Scanner {
                 pos += 1
                 skipSpace()
                 guard value(depth: depth + 1, level: childLevel) else { return false }
-                skipSpace()
-                guard pos < end else { return false }
-                if p[pos] == UInt8(ascii: ",") {
-                    pos += 1
-                    continue
-                }
-                guard p[pos] == UInt8(ascii: "}") else { return false }
-                pos += 1
-                break
+                guard let more = next(closing: UInt8(ascii: "}")) else { return false }
+                if !more { break }
             }
         case UInt8(ascii: "["):
             guard depth < maxDepth else { return false }
@@ -177,15 +170,8 @@ private struct Scanner {
                 skipSpace()
                 guard value(depth: depth + 1, level: i == wanted ? level + 1 : -1) else { return false }
                 i += 1
-                skipSpace()
-                guard pos < end else { return false }
-                if p[pos] == UInt8(ascii: ",") {
-                    pos += 1
-                    continue
-                }
-                guard p[pos] == UInt8(ascii: "]") else { return false }
-                pos += 1
-                break
+                guard let more = next(closing: UInt8(ascii: "]")) else { return false }
+                if !more { break }
             }
         case UInt8(ascii: "\""):
             guard string() != nil else { return false }
@@ -276,15 +262,8 @@ private struct Scanner {
             } else {
                 guard value(depth: depth + 1, level: -1) else { return nil }
             }
-            skipSpace()
-            guard pos < end else { return nil }
-            if p[pos] == UInt8(ascii: ",") {
-                pos += 1
-                continue
-            }
-            guard p[pos] == UInt8(ascii: "}") else { return nil }
-            pos += 1
-            return .record(record)
+            guard let more = next(closing: UInt8(ascii: "}")) else { return nil }
+            if !more { return .record(record) }
         }
     }
 
@@ -305,15 +284,8 @@ private struct Scanner {
             guard let v = build(depth: depth + 1, demand: needed) else { return nil }
             list.append(v)
             i += 1
-            skipSpace()
-            guard pos < end else { return nil }
-            if p[pos] == UInt8(ascii: ",") {
-                pos += 1
-                continue
-            }
-            guard p[pos] == UInt8(ascii: "]") else { return nil }
-            pos += 1
-            return .list(list)
+            guard let more = next(closing: UInt8(ascii: "]")) else { return nil }
+            if !more { return .list(list) }
         }
     }
 
@@ -323,6 +295,20 @@ private struct Scanner {
         var reader = JSONReader(bytes: UnsafeBufferPointer(start: p, count: end), maxDepth: maxDepth)
         reader.pos = at
         return (try? reader.string()) ?? ""
+    }
+
+    /// After a member or an element: true when a `,` says another follows, false when `closing`
+    /// ends the container, nil when neither is there.
+    mutating func next(closing: UInt8) -> Bool? {
+        skipSpace()
+        guard pos < end else { return nil }
+        if p[pos] == UInt8(ascii: ",") {
+            pos += 1
+            return true
+        }
+        guard p[pos] == closing else { return nil }
+        pos += 1
+        return false
     }
 
     static let trueText = Array("true".utf8)

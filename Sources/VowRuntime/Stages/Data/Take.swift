@@ -27,34 +27,20 @@ struct TakeStage: ValueStage {
         guard n >= 0 else { throw VowError(.type, "take: N must be 0 or more, got \(n)") }
         if case .list(let items) = input { return .value(.list(Array(items.prefix(n)))) }
         guard let stream = input.stream else { throw VowError(.type, "take: expected a stream or a list, got \(input.typeName)") }
-        let ex = ctx.session.executor
-        let (promise, resolver) = Promise<Value>.pending(name: "take", on: ex)
-        let box = Locked([Value]())
         if n == 0 {
             stream.cancel()
             return .value(.list([]))
         }
-        resolver.onCancel { stream.cancel() }
-        @Sendable func step() {
-            stream.next(on: ex).whenSettled(on: ex) { r in
-                switch r {
-                case .success(let v?):
-                    let count = box.withLock { t -> Int in
-                        t.append(v)
-                        return t.count
-                    }
-                    if count >= n {
-                        stream.cancel()
-                        resolver.fulfill(.list(box.withLock { $0 }))
-                    } else {
-                        step()
-                    }
-                case .success(nil): resolver.fulfill(.list(box.withLock { $0 }))
-                case .failure(let e): resolver.reject(e)
-                }
+        let ex = ctx.session.executor
+        let taken = Locked([Value]())
+        // Once the Nth item is in, the stream is stopped: the source ends, and so does forEach.
+        return .promise(stream.forEach(on: ex) { item in
+            let count = taken.withLock { t -> Int in
+                t.append(item)
+                return t.count
             }
-        }
-        step()
-        return .promise(promise)
+            if count >= n { stream.cancel() }
+            return Promise.resolve((), on: ex)
+        }.then(on: ex) { _ in Value.list(taken.withLock { $0 }) })
     }
 }
