@@ -182,8 +182,12 @@ public final class StageCall: @unchecked Sendable {
         let scope = self.scope
         // The pipeline is resolved once, when it first runs, not once per input.
         let cache = PlanCache()
+        let ex = executor
         if positional.count == 1, case .group(let p) = first.kind {
             return { input in
+                // A group is a promise, always: the direct value is given as one, in the same
+                // turn as the pipeline's own would settle.
+                if let v = cache.pureStage(p, ev, scope: scope, site: site)?.value(input) { return .promise(Promise.resolve(v, on: ex)) }
                 let (promise, run) = ev.pipeline(p, plans: cache.plans(p, ev), nullEnds: nullEnds, input: input, scope: scope, site: site)
                 return .promise(Evaluator.annotating(promise, run))
             }
@@ -203,6 +207,7 @@ public final class StageCall: @unchecked Sendable {
         }
         let pipe = Pipeline(stages: [inner], span: inner.span)
         return { input in
+            if let v = cache.pureStage(pipe, ev, scope: scope, site: site)?.value(input) { return .value(v) }
             let (promise, run) = ev.pipeline(pipe, plans: cache.plans(pipe, ev), input: input, scope: scope, site: site)
             switch run.immediate {
             case .success(let v)?: return .value(v)

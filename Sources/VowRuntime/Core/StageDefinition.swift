@@ -107,6 +107,11 @@ public protocol StageDefinition: Sendable {
     /// argument); any other value stage gets a stream's items as a list, once it has ended
     /// (docs/streams.md).
     static func acceptsStream(_ call: StageCall) -> Bool
+    /// True for a value stage whose run is a pure function of its input and arguments: it
+    /// finishes at once, has no effect, and gives the same value or the same error every time.
+    /// A stage that runs a one-stage pipeline on many inputs (`each`) runs such a stage
+    /// directly (`PureStage`).
+    static var isPure: Bool { get }
 
     /// Makes the stage.
     init()
@@ -126,6 +131,8 @@ extension StageDefinition {
     public static var twin: StageTwin { .none }
     /// A stream is collected into a list first, by default.
     public static func acceptsStream(_ call: StageCall) -> Bool { false }
+    /// Not pure by default.
+    public static var isPure: Bool { false }
 }
 
 /// A stage that maps its input to a value or a promise: `upstream.then(run)`.

@@ -78,12 +78,21 @@ struct PickAhead: Sendable {
 /// Touched only on the session executor.
 final class PlanCache: @unchecked Sendable {
     private var plans: [StagePlan]?
+    private var pure: PureStage??
 
     /// The plans of `pipeline`, made by `evaluator` on the first call.
     func plans(_ pipeline: Pipeline, _ evaluator: Evaluator) -> [StagePlan] {
         if let plans { return plans }
         let made = evaluator.plans(pipeline)
         plans = made
+        return made
+    }
+
+    /// The pipeline's direct form (`PureStage`), or nil when it has none; made on the first call.
+    func pureStage(_ pipeline: Pipeline, _ evaluator: Evaluator, scope: Scope, site: Site) -> PureStage? {
+        if let pure { return pure }
+        let made = PureStage(plans(pipeline, evaluator), session: evaluator.session, scope: scope, site: site)
+        pure = .some(made)
         return made
     }
 }

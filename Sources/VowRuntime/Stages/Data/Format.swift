@@ -6,6 +6,8 @@ struct FormatStage: ValueStage {
     static let name = "format"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("format")
+    /// A pure function of its input and arguments.
+    static let isPure = true
     static let group = StageGroup.data
     static let synopsis = "format TEMPLATE"
     static let summary = "Fills a template: {} is the input, {PATH} a part of it, ${name.PATH} a variable."

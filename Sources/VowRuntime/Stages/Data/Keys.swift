@@ -6,6 +6,8 @@ struct KeysStage: ValueStage {
     static let name = "keys"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("keys")
+    /// A pure function of its input and arguments.
+    static let isPure = true
     static let group = StageGroup.data
     static let synopsis = "keys"
     static let summary = "The keys of a record, in order."

@@ -6,6 +6,8 @@ struct LenStage: ValueStage {
     static let name = "len"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("len")
+    /// A pure function of its input and arguments.
+    static let isPure = true
     static let group = StageGroup.data
     static let synopsis = "len"
     static let summary = "The number of elements, keys, characters or bytes of its input."

@@ -6,6 +6,8 @@ struct LinesStage: ValueStage {
     static let name = "lines"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("lines")
+    /// A pure function of its input and arguments.
+    static let isPure = true
     static let group = StageGroup.data
     static let synopsis = "lines"
     static let summary = "Splits text into a list of lines (without their line endings)."

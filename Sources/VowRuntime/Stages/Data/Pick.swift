@@ -6,6 +6,8 @@ struct PickStage: ValueStage {
     static let name = "pick"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("pick")
+    /// A pure function of its input and arguments.
+    static let isPure = true
     static let group = StageGroup.data
     static let synopsis = "pick EXPR"
     static let summary = "Picks a part of its input with a JMESPath expression."

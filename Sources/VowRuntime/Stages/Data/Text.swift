@@ -25,6 +25,8 @@ struct TextStage: ValueStage {
     static let name = "text"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("text")
+    /// A pure function of its input and arguments.
+    static let isPure = true
     static let group = StageGroup.data
     static let synopsis = "text"
     static let summary = "Reads its input as UTF-8 text (a response body, bytes, or any value as JSON)."

@@ -6,6 +6,8 @@ struct ToJsonStage: ValueStage {
     static let name = "to-json"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("to-json")
+    /// A pure function of its input and arguments.
+    static let isPure = true
     static let group = StageGroup.data
     static let synopsis = "to-json [--pretty]"
     static let summary = "Turns its input into JSON text (compact, or --pretty)."

@@ -6,6 +6,8 @@ struct ValuesStage: ValueStage {
     static let name = "values"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("values")
+    /// A pure function of its input and arguments.
+    static let isPure = true
     static let group = StageGroup.data
     static let synopsis = "values"
     static let summary = "The values of a record, in order."

@@ -6,6 +6,8 @@ struct EchoStage: ValueStage {
     static let name = "echo"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("echo")
+    /// A pure function of its input and arguments.
+    static let isPure = true
     static let group = StageGroup.values
     static let synopsis = "echo VALUE…"
     static let summary = "Fulfils with its argument (several arguments are joined with spaces)."

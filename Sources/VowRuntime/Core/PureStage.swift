@@ -1,0 +1,57 @@
+import VowPromises
+import VowSyntax
+import VowValue
+
+/// A one-stage pipeline run on many inputs (`each format "{}"`, `each (pick name)`), when the
+/// stage is pure (`StageDefinition.isPure`) and its arguments need nothing but the input: the
+/// stage runs directly on each input, with one call made once, instead of building a pipeline
+/// run, a stage call and their records per input.
+///
+/// It gives the value the pipeline would give, in the same turn. It gives no error of its own:
+/// when the stage throws, the caller runs the pipeline the ordinary way, which rejects with the
+/// same error (the stage is pure), located and named as every rejection is. While an observer
+/// is installed (`--trace`, the timeline) it is not used, so that every promise is recorded.
+struct PureStage {
+    let stage: any ValueStage
+    let call: StageCall
+
+    /// The direct form of `plans` (one pipeline's stages), or nil when it has none: more than
+    /// one stage, a stage that is not pure, or an argument that reads a variable or runs a
+    /// pipeline.
+    init?(_ plans: [StagePlan], session: Session, scope: Scope, site: Site) {
+        guard plans.count == 1, case .builtin(let def, let positional, let flags) = plans[0].kind, def.isPure,
+            !plans[0].isHandler, let stage = def.init() as? any ValueStage,
+            positional.allSatisfy(Self.needsOnlyInput),
+            flags.values.allSatisfy({ $0.allSatisfy { $0.map(Self.needsOnlyInput) ?? true } })
+        else { return nil }
+        self.stage = stage
+        self.call = StageCall(
+            session: session, name: plans[0].name, node: plans[0].node, positional: positional, flagNodes: flags,
+            upstream: nil, pipelineInput: .null, rerunUpstream: nil, scope: scope, site: site,
+            run: PipelineRun(site: site, input: .null), index: 0)
+    }
+
+    /// True for an argument whose value depends on the input at most: literals and templates
+    /// of the input, no variables, no pipelines.
+    static func needsOnlyInput(_ argument: Argument) -> Bool {
+        switch argument.kind {
+        case .word(let t), .string(let t):
+            return t.parts.allSatisfy { part in
+                if case .variable = part { return false }
+                return true
+            }
+        case .rawString, .number, .boolean, .null, .duration, .flag:
+            return true
+        case .list, .record, .variable, .job, .group:
+            return false
+        }
+    }
+
+    /// The stage's value on `input`, or nil when it throws, waits, or `input` is a stream (the
+    /// caller then runs the pipeline the ordinary way).
+    func value(_ input: Value) -> Value? {
+        if input.stream != nil || PromiseObservation.isActive { return nil }
+        guard case .value(let v)? = try? stage.runEvaluated(input, call, call.context(input)) else { return nil }
+        return v
+    }
+}
