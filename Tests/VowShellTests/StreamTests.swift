@@ -3,6 +3,7 @@ import TestSupport
 import XCTest
 
 @testable import VowRuntime
+@testable import VowShell
 import VowValue
 
 /// Streams: sources (fetch, run, read, stdin), consumers (each, take, write, the statement's
@@ -154,5 +155,36 @@ final class StreamTests: ServerTestCase {
     static func residentBytes() -> Int {
         guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         return (Int(s.split(separator: " ")[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    // MARK: The twin
+
+    /// A stream in the twin is an async iterable: the sources are async generators, `each` and
+    /// `take` read them with `for await`, any other stage gets the items collected, and a
+    /// statement prints them one by one. node running the twin prints what `vow --js` prints.
+    func test_theTwinsStreamsPrintWhatVowPrints() throws {
+        let file = NSTemporaryDirectory() + "vow-twin-stream-\(UUID().uuidString).txt"
+        try "alpha\nbeta\r\ngamma".write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let program = """
+            fetch "\(base)/sse?n=4&ms=10" --stream | each pick data | to-json
+            fetch "\(base)/sse?n=5&ms=10" --stream | to-json
+            fetch "\(base)/ndjson?n=3&ms=10" --stream | each (pick id) | to-json
+            fetch "\(base)/ndjson?n=2&ms=10" --stream text | len
+            fetch "\(base)/sse?n=100&ms=50" --stream | take 2 | pick '[*].id' | to-json
+            read \(file) --stream | each format "<{}>" | to-json
+            read \(file) --stream
+            read \(file) | lines | len
+            run printf 'a\\nb\\n' --stream | print | len
+            run seq 1 1000000000 --stream | take 2 | to-json
+            run sh -c 'echo partial; exit 4' --stream | each print | catch pick message
+            echo 5 | each len | catch pick message
+            """
+        let vowRun = runVow(program, javaScript: true)
+        XCTAssertEqual(vowRun.status, 0, vowRun.err)
+        XCTAssertEqual(vowRun.out.split(separator: "\n").count, 17, vowRun.out)
+        let node = try runNode(Runner.emitJavaScript(program, name: "streams").output)
+        XCTAssertEqual(node.out, vowRun.out)
+        XCTAssertEqual(node.status, 0)
     }
 }

@@ -62,7 +62,7 @@ final class TeachingTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertTrue(r.out.contains("The chain (4 promises)"), r.out)
         for line in [
-            "p1 = vow.fetch(null, $u)", "p2 = p1.then((v1) => vow.json(v1))", #"p3 = p2.then((v1) => vow.pick(v1, "a"))"#,
+            "p1 = vow.fetch(null, {}, $u)", "p2 = p1.then((v1) => vow.json(v1))", #"p3 = p2.then((v1) => vow.pick(v1, "a"))"#,
             "p4 = p3.catch(vow.onError((v1) => vow.echo(v1, 0)))",
         ] {
             XCTAssertTrue(r.out.contains(line), "\(line) in\n\(r.out)")

@@ -9,6 +9,13 @@ public enum StageTwin: Sendable {
     case handler(String)
     /// A handler that returns a promise, which the chain adopts: `vow.NAME(input, args…)`.
     case promise(String)
+    /// A handler that finishes at once, given the stage's flags as an object after the input:
+    /// `vow.NAME(input, {flag: value}, args…)`.
+    case handlerTakingFlags(String)
+    /// A handler that returns a promise, given the stage's flags: `vow.NAME(input, {flags},
+    /// args…)`. With `streamsAtOnce`, `--stream` makes it one that finishes at once, with a
+    /// stream (an async iterable).
+    case promiseTakingFlags(String, streamsAtOnce: Bool)
     /// A stage that acts on the chain itself (`then`, `catch`, `finally`, `tap`, `timeout`, the
     /// combinators): the twin writer knows each by name.
     case control
@@ -63,6 +70,11 @@ public struct JavaScriptTwin {
             return "a handler that finishes at once: `.then((v) => \(callee(f))(v, …))` returns a value or throws"
         case .promise(let f):
             return "a handler that returns a promise, which the chain adopts: `.then((v) => \(callee(f))(v, …))`"
+        case .handlerTakingFlags(let f):
+            return "a handler that finishes at once, given the flags: `.then((v) => \(callee(f))(v, {flags}, …))`; with `--stream` it returns an async iterable"
+        case .promiseTakingFlags(let f, let streamsAtOnce):
+            let stream = streamsAtOnce ? "; with `--stream` it finishes at once, returning an async iterable" : "; with `--stream` the promise fulfils with an async iterable"
+            return "a handler that returns a promise, which the chain adopts, given the flags: `.then((v) => \(callee(f))(v, {flags}, …))`\(stream)"
         case .none:
             return "no stand-in in the twin's prelude (the twin calls `vow.missing(\"\(stage.name)\")`, which throws)"
         case .control:
@@ -78,6 +90,7 @@ public struct JavaScriptTwin {
             case "any": return "`Promise.any([A, B])`; vow's mode also cancels the others once one fulfils"
             case "settle": return "`Promise.allSettled([A, B])`, with each reason as a record: `vow.settle([A, B])`"
             case "cancel": return "`vow.cancel(N)`: cancels job N when its promise is a lone delay or sim"
+            case "each": return "`vow.each(v, {limit}, (x) => X(x))`: X on every element, at most `limit` at once, each result settled a turn after X's promise; on an async iterable, `for await` with the same bound"
             default: return "no stand-in in the twin's prelude"
             }
         }
@@ -86,7 +99,7 @@ public struct JavaScriptTwin {
     func wrap(_ body: [String]) -> String {
         var out = "\"use strict\";\n" + TwinJMESPath.source + "\n\n" + TwinPrelude.source
         out += "\nconst $args = process.argv.slice(2);\n"
-        out += "(async () => {\n"
+        out += "let $$;\n(async () => {\n"
         for b in body { out += "  " + b.replacingOccurrences(of: "\n", with: "\n  ") + "\n" }
         out += "})().catch(vow.fail);\n"
         return out
@@ -101,7 +114,8 @@ public struct JavaScriptTwin {
                 jobs += 1
                 return "\(comment)\nvow.job(\(jobs), \(pipeline(p, input: "null", depth: 0)));"
             }
-            return "\(comment)\nconsole.log(vow.show(await \(pipeline(p, input: "null", depth: 0))));"
+            // A stream prints item by item as its items arrive; any other value prints whole.
+            return "\(comment)\nif (vow.isStream($$ = await \(pipeline(p, input: "null", depth: 0)))) await vow.drain($$); else console.log(vow.show($$));"
         case .letBinding(let name, _, let value):
             let expr = pipeline(value, input: "null", depth: 0)
             lets.insert(name)
@@ -133,12 +147,37 @@ public struct JavaScriptTwin {
         // rejection started (`at`) and what it skipped (`skipped`), as vow's records do; a
         // rejection passing a `.then(h, skip)` takes the same turn as one passing `.then(h)`.
         let handlerAt = p.stages.indices.filter { ["catch", "finally"].contains(p.stages[$0].name ?? "") }
+        // After a stage that makes a stream, a stage that does not take one gets its items as a
+        // list once it has ended (`vow.whole`), as in vow.
+        var streamed = makesStream(first)
         for (i, s) in p.stages.enumerated().dropFirst() {
             let seen = handlerAt.contains { $0 > i } || handlerAt.contains(i)
             let origin = seen ? (prev: source.slice(p.stages[i - 1].span), this: source.slice(s.span)) : nil
-            expr = later(s, upstream: expr, depth: depth, origin: origin)
+            expr = later(s, upstream: expr, depth: depth, origin: origin, collects: streamed && !takesStream(s))
+            streamed = makesStream(s) || (streamed && ["tap", "catch", "finally", "timeout", "retry"].contains(s.name ?? ""))
         }
         return expr
+    }
+
+    /// True for a stage that fulfils with a stream: a source given `--stream`.
+    func makesStream(_ s: Stage) -> Bool {
+        guard let name = s.name, !defs.contains(name), let def = registry.stage(named: name) else { return false }
+        switch def.twin {
+        case .handlerTakingFlags, .promiseTakingFlags:
+            return s.arguments.contains { if case .flag("stream") = $0.kind { return true } else { return false } }
+        default:
+            return false
+        }
+    }
+
+    /// True for a stage that takes a stream as it is: `each`, `take`, `print` with no argument.
+    func takesStream(_ s: Stage) -> Bool {
+        guard let name = s.name, !defs.contains(name) else { return false }
+        switch registry.stage(named: name)?.name {
+        case "each", "take": return true
+        case "print": return positional(s).isEmpty
+        default: return false
+        }
     }
 
     /// The first stage of a pipeline: `Promise.resolve(V)`, `Promise.reject(E)`, or the stage run now.
@@ -162,7 +201,7 @@ public struct JavaScriptTwin {
     }
 
     /// A stage after the first: a method on the chain.
-    func later(_ s: Stage, upstream: String, depth: Int, origin: (prev: String, this: String)? = nil) -> String {
+    func later(_ s: Stage, upstream: String, depth: Int, origin: (prev: String, this: String)? = nil, collects: Bool = false) -> String {
         let v = "v\(depth + 1)"
         let skip = origin.map { ", vow.skip(\(jsString($0.prev)), \(jsString($0.this)))" } ?? ""
         let at = origin.map { ", \(jsString($0.prev))" } ?? ""
@@ -179,6 +218,7 @@ public struct JavaScriptTwin {
                 return "\(upstream)\n.then(\(h.isPromise ? "vow.tapAsync" : "vow.tap")(\(h.code))\(skip))"
             case "then":
                 guard let h = handler(s, depth: depth) else { return upstream }
+                if collects { return "\(upstream)\n.then((\(v)) => vow.whole(\(v), \(h.code))\(skip))" }
                 return "\(upstream)\n.then(\(h.code)\(skip))"
             case "timeout":
                 let d = positional(s).first.map { value($0, input: "null", depth: depth) } ?? "0"
@@ -194,6 +234,7 @@ public struct JavaScriptTwin {
             }
         }
         let (code, _) = body(s, input: v, depth: depth + 1)
+        if collects { return "\(upstream)\n.then((\(v)) => vow.whole(\(v), (\(v)) => \(code))\(skip))" }
         return "\(upstream)\n.then((\(v)) => \(code)\(skip))"
     }
 
@@ -250,6 +291,11 @@ public struct JavaScriptTwin {
             case "cancel":
                 guard case .job(let n)? = positional(s).first?.kind else { return ("vow.missing(\"cancel\")()", false) }
                 return ("vow.cancel(\(n))", false)
+            case "each":
+                let limit = flag("limit", in: s).map { value($0, input: input, depth: depth) }
+                let inner = Stage(head: s.head, arguments: Self.removing(flag: "limit", from: s.arguments), span: s.span)
+                guard let h = handler(inner, depth: depth) else { return ("vow.missing(\"each\")()", false) }
+                return ("vow.each(\(input), {\(limit.map { " limit: \($0) " } ?? "")}, \(h.code))", false)
             case "sim":
                 let flags = s.arguments.enumerated().compactMap { i, a -> String? in
                     guard case .flag(let f) = a.kind, i + 1 < s.arguments.count else { return nil }
@@ -267,6 +313,16 @@ public struct JavaScriptTwin {
                     let callee = f.contains("-") ? "vow[\(jsString(f))]" : "vow.\(f)"
                     let r = withArguments(positional(s), input: input, depth: depth) { vals in
                         "\(callee)(\(([input] + vals).joined(separator: ", ")))"
+                    }
+                    return isPromise ? r.forcingPromise() : r.pair
+                case .handlerTakingFlags(let f), .promiseTakingFlags(let f, _):
+                    var isPromise = false
+                    if case .promiseTakingFlags(_, let streamsAtOnce) = def.twin {
+                        isPromise = !(streamsAtOnce && s.arguments.contains { if case .flag("stream") = $0.kind { return true } else { return false } })
+                    }
+                    let flags = flagObject(s, def: def, input: input, depth: depth)
+                    let r = withArguments(positional(s), input: input, depth: depth) { vals in
+                        "vow.\(f)(\(([input, flags] + vals).joined(separator: ", ")))"
                     }
                     return isPromise ? r.forcingPromise() : r.pair
                 case .control, .none:
@@ -323,6 +379,52 @@ public struct JavaScriptTwin {
             if case .flag(let f) = a.kind, f == name, i + 1 < s.arguments.count { return s.arguments[i + 1] }
         }
         return nil
+    }
+
+    /// The flags a stage declares, as a JavaScript object: a flag with a value gives its value, a
+    /// choice its word, a switch `true` (`{ stream: "sse", limit: 4 }`).
+    func flagObject(_ s: Stage, def: any StageDefinition.Type, input: String, depth: Int) -> String {
+        var fields: [String] = []
+        var i = 0
+        let args = s.arguments
+        while i < args.count {
+            defer { i += 1 }
+            guard case .flag(let f) = args[i].kind, let spec = def.flags.first(where: { $0.name == f }) else { continue }
+            let next = i + 1 < args.count ? args[i + 1] : nil
+            if spec.value != nil, let next {
+                fields.append("\(Self.key(f)): \(value(next, input: input, depth: depth))")
+                i += 1
+            } else if let next, case .word(let t) = next.kind, let word = t.literalText, spec.choices.contains(word) {
+                fields.append("\(Self.key(f)): \(jsString(word))")
+                i += 1
+            } else {
+                fields.append("\(Self.key(f)): true")
+            }
+        }
+        return fields.isEmpty ? "{}" : "{ " + fields.joined(separator: ", ") + " }"
+    }
+
+    /// A flag's name as an object key: bare when it is an identifier (`stream`), else quoted.
+    static func key(_ flag: String) -> String {
+        flag.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } && !(flag.first?.isNumber ?? true) ? flag : jsString(flag)
+    }
+
+    /// `arguments` without `--flag` and the value after it.
+    static func removing(flag: String, from arguments: [Argument]) -> [Argument] {
+        var out: [Argument] = []
+        var skip = false
+        for a in arguments {
+            if skip {
+                skip = false
+                continue
+            }
+            if case .flag(let f) = a.kind, f == flag {
+                skip = true
+                continue
+            }
+            out.append(a)
+        }
+        return out
     }
 
     /// The positional arguments of a stage: flags and their values left out. A flag the stage

@@ -55,8 +55,81 @@ enum TwinPrelude {
             };
           };
           const jobs = new Map();
+          const fs = require("fs");
+          const childProcess = require("child_process");
+          // A stream is an async iterable (docs/streams.md): its items arrive over time.
+          const isStream = (v) => v !== null && typeof v === "object" && typeof v[Symbol.asyncIterator] === "function";
+          const typeName = (v) => (v === null || v === undefined ? "null" : Array.isArray(v) ? "list" : isStream(v) ? "stream"
+            : typeof v === "object" ? "record" : typeof v === "string" ? "string" : typeof v === "boolean" ? "bool" : "number");
+          // The lines of a readable stream as they arrive, without their line breaks.
+          async function* linesOf(readable) {
+            readable.setEncoding("utf8");
+            let rest = "";
+            for await (const chunk of readable) {
+              rest += chunk;
+              for (let i = rest.indexOf("\n"); i >= 0; i = rest.indexOf("\n")) {
+                yield rest.slice(0, i).replace(/\r$/, "");
+                rest = rest.slice(i + 1);
+              }
+            }
+            if (rest !== "") yield rest.replace(/\r$/, "");
+          }
+          const ioReason = (e) => ({ ENOENT: "no such file or directory", EACCES: "permission denied", EISDIR: "is a directory" })[e.code]
+            || String(e.message);
+          // Server-sent events (the WHATWG parsing rules): {event, id, data, retry}, data as JSON when it is JSON.
+          async function* eventsOf(lines) {
+            let event = "", data = [], id = null, retry = null;
+            for await (const line of lines) {
+              if (line === "") {
+                if (data.length > 0) {
+                  const t = data.join("\n");
+                  let d;
+                  try { d = JSON.parse(t); } catch (e) { d = t; }
+                  yield { event: event === "" ? "message" : event, id, data: d, retry };
+                }
+                event = ""; data = [];
+                continue;
+              }
+              if (line.startsWith(":")) continue;
+              const c = line.indexOf(":");
+              const field = c < 0 ? line : line.slice(0, c);
+              let value = c < 0 ? "" : line.slice(c + 1);
+              if (value.startsWith(" ")) value = value.slice(1);
+              if (field === "event") event = value;
+              else if (field === "data") data.push(value);
+              else if (field === "id" && !value.includes("\0")) id = value;
+              else if (field === "retry" && /^[0-9]+$/.test(value)) retry = Number(value);
+            }
+          }
+          async function* webLines(body) {
+            const decoder = new TextDecoder();
+            let rest = "";
+            for await (const chunk of body) {
+              rest += decoder.decode(chunk, { stream: true });
+              for (let i = rest.indexOf("\n"); i >= 0; i = rest.indexOf("\n")) {
+                yield rest.slice(0, i).replace(/\r$/, "");
+                rest = rest.slice(i + 1);
+              }
+            }
+            rest += decoder.decode();
+            if (rest !== "") yield rest.replace(/\r$/, "");
+          }
+          async function* valuesOf(lines) {
+            for await (const line of lines) if (line.trim() !== "") yield vow.json(line);
+          }
           return {
-            text, show, error, rec, path,
+            text, show, error, rec, path, isStream,
+            // A stage that does not take a stream gets its items as a list, once it has ended.
+            async collect(s) {
+              const items = [];
+              for await (const item of s) items.push(item);
+              return items;
+            },
+            whole: (v, f) => (isStream(v) ? vow.collect(v).then(f) : f(v)),
+            // A statement's value that is a stream prints item by item, as the items arrive.
+            async drain(s) {
+              for await (const item of s) console.log(show(item));
+            },
             // A first stage that finishes at once: its value, or its throw as a rejection.
             start(f) {
               try { return Promise.resolve(f()); } catch (e) { return Promise.reject(e); }
@@ -131,29 +204,37 @@ enum TwinPrelude {
             fail(e) { const r = rec(e); console.error(`error[${r.kind}]: ${r.message}`); process.exitCode = 1; },
             missing: (name) => () => { throw error("type", `${name} has no JavaScript stand-in in the twin`); },
             // HTTP: node's fetch; a response is {status, statusText, url, headers, body}, a 4xx/5xx
-            // status rejects with kind http, as vow does (no flags in the stand-in).
-            async fetch(v, url, method = "GET") {
+            // status rejects with kind http, as vow does. Of the flags, only --stream is followed:
+            // the body as a stream of server-sent events, NDJSON values or text lines.
+            async fetch(v, flags, url, method = "GET") {
               const target = /^[a-z]+:\/\//i.test(url) ? url : "http://" + url;
               let r;
               try { r = await fetch(target, { method }); } catch (e) { throw error("network", String(e.cause ? e.cause.message : e.message)); }
+              if (flags.stream !== undefined && r.status < 400) {
+                const type = (r.headers.get("content-type") || "").split(";")[0].trim().toLowerCase();
+                const kind = flags.stream !== true ? flags.stream : type === "text/event-stream" ? "sse"
+                  : ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines", "application/json-lines"].includes(type) ? "lines" : "text";
+                const lines = webLines(r.body);
+                return kind === "sse" ? eventsOf(lines) : kind === "lines" ? valuesOf(lines) : lines;
+              }
               const body = method === "HEAD" ? "" : await r.text();
               const res = { status: r.status, statusText: r.statusText, url: r.url, headers: Object.fromEntries(r.headers), body };
               if (r.status >= 400) throw error("http", `HTTP ${r.status} ${r.statusText}`, { status: r.status, body });
               return res;
             },
-            get: (v, url) => vow.fetch(v, url, "GET"),
-            post: (v, url) => vow.fetch(v, url, "POST"),
-            put: (v, url) => vow.fetch(v, url, "PUT"),
-            patch: (v, url) => vow.fetch(v, url, "PATCH"),
-            delete: (v, url) => vow.fetch(v, url, "DELETE"),
-            head: (v, url) => vow.fetch(v, url, "HEAD"),
+            get: (v, flags, url) => vow.fetch(v, flags, url, "GET"),
+            post: (v, flags, url) => vow.fetch(v, flags, url, "POST"),
+            put: (v, flags, url) => vow.fetch(v, flags, url, "PUT"),
+            patch: (v, flags, url) => vow.fetch(v, flags, url, "PATCH"),
+            delete: (v, flags, url) => vow.fetch(v, flags, url, "DELETE"),
+            head: (v, flags, url) => vow.fetch(v, flags, url, "HEAD"),
             // paginate: follows Link rel="next" (the stand-in takes no flags); a page that is a
             // list adds its elements, null nothing, any other value itself.
             async paginate(v, url) {
               let target = url ?? v;
               const items = [];
               for (let pages = 0; target && pages < 100; pages++) {
-                const r = await vow.fetch(null, target);
+                const r = await vow.fetch(null, {}, target);
                 const page = JSON.parse(r.body);
                 if (Array.isArray(page)) items.push(...page); else if (page !== null) items.push(page);
                 const m = /<([^>]*)>[^,]*rel="?[^",]*\bnext\b/i.exec(r.headers.link || "");
@@ -166,6 +247,17 @@ enum TwinPrelude {
             // The stages.
             echo: (v, ...a) => (a.length === 0 ? null : a.length === 1 ? a[0] : joined(a)),
             print(v, ...a) {
+              if (a.length === 0 && isStream(v)) {
+                return (async () => {
+                  const items = [];
+                  for await (const item of v) {
+                    items.push(item);
+                    const s = typeof item === "string" ? item : show(item);
+                    process.stdout.write(s.endsWith("\n") ? s : s + "\n");
+                  }
+                  return items;
+                })();
+              }
               const out = a.length === 0 ? v : a.length === 1 ? a[0] : joined(a);
               const s = typeof out === "string" ? out : show(out);
               process.stdout.write(s.endsWith("\n") ? s : s + "\n");
@@ -205,12 +297,129 @@ enum TwinPrelude {
               return p;
             },
             len: (v) => (typeof v === "string" ? [...v].length : Array.isArray(v) ? v.length : v && typeof v === "object" ? Object.keys(v).length : 0),
-            take: (v, n) => (Array.isArray(v) ? v.slice(0, n) : v),
+            // `take N`: the first N of a list, or of a stream, which then stops.
+            take(v, n) {
+              if (Array.isArray(v)) return v.slice(0, n);
+              if (!isStream(v)) throw error("type", `take: expected a stream or a list, got ${typeName(v)}`);
+              if (n <= 0) { v[Symbol.asyncIterator]().return?.(); return []; }
+              return (async () => {
+                const out = [];
+                for await (const item of v) { out.push(item); if (out.length >= n) break; }
+                return out;
+              })();
+            },
+            // `read PATH`: the file's text; with --stream, its lines as they are read.
+            read(v, flags, p) {
+              const file = p ?? v;
+              let fd;
+              try {
+                if (!flags.stream) return fs.readFileSync(file, "utf8");
+                fd = fs.openSync(file, "r");
+              } catch (e) { throw error("io", `cannot read ${file}: ${ioReason(e)}`); }
+              return linesOf(fs.createReadStream(null, { fd }));
+            },
+            // `stdin`: all of standard input; with --stream, its lines as they arrive.
+            stdin(v, flags) {
+              if (flags.stream) return linesOf(process.stdin);
+              return (async () => { let all = ""; process.stdin.setEncoding("utf8"); for await (const c of process.stdin) all += c; return all; })();
+            },
+            // `run CMD ARG…`: the program's output (a non-zero exit rejects with kind process); with
+            // --stream, its lines as it prints them, and a program no longer read from is killed.
+            run(v, flags, ...argv) {
+              const input = v === null || v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v);
+              const child = childProcess.spawn(argv[0], argv.slice(1).map(text), { stdio: ["pipe", "pipe", "pipe"] });
+              child.stdin.on("error", () => {});
+              child.stdin.end(input);
+              let err = "";
+              child.stderr.setEncoding("utf8");
+              child.stderr.on("data", (d) => { err += d; });
+              let started = true;
+              const exited = new Promise((resolve) => {
+                child.on("error", (e) => { started = false; resolve(e); });
+                child.on("close", (code, signal) => resolve(code ?? 128 + (signal ? 9 : 0)));
+              });
+              const failure = (code, out) => {
+                if (!started) return error("process", `cannot start ${argv[0]}: ${ioReason(code)}`);
+                const tail = err.trim() === "" ? "" : ": " + err.trim().slice(0, 500);
+                return error("process", `${argv[0]} exited with status ${code}${tail}`, { status: code, stdout: out, stderr: err });
+              };
+              if (flags.stream) {
+                return (async function* () {
+                  try {
+                    yield* linesOf(child.stdout);
+                    const code = await exited;
+                    if (code !== 0) throw failure(code, "");
+                  } finally {
+                    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+                  }
+                })();
+              }
+              let out = "";
+              child.stdout.setEncoding("utf8");
+              child.stdout.on("data", (d) => { out += d; });
+              return exited.then((code) => { if (code !== 0) throw failure(code, out); return out; });
+            },
+            // `each STAGE`: STAGE on every element of a list, or every item of a stream as it
+            // arrives, at most --limit at once (16); the results in order.
+            each(v, flags, f) {
+              const limit = flags.limit ?? 16;
+              if (isStream(v)) return vow.eachItem(v, limit, f);
+              const items = target(v);
+              if (!Array.isArray(items)) throw error("type", `each: expected a list, got ${typeName(items)}`);
+              if (items.length === 0) return [];
+              return new Promise((resolve, reject) => {
+                const results = new Array(items.length);
+                let next = 0, done = 0, failed = false;
+                const launch = () => {
+                  if (next >= items.length || failed) return;
+                  const i = next++;
+                  let p;
+                  try { p = Promise.resolve(f(items[i])); } catch (e) { p = Promise.reject(e); }
+                  p.then((r) => {
+                    results[i] = r;
+                    if (++done === items.length) resolve(results); else launch();
+                  }, (e) => { if (!failed) { failed = true; reject(e); } });
+                };
+                for (let k = 0; k < Math.min(limit, items.length); k++) launch();
+              });
+            },
+            eachItem(s, limit, f) {
+              const it = s[Symbol.asyncIterator]();
+              return new Promise((resolve, reject) => {
+                const results = [];
+                let running = 0, ended = false, taking = false, failed = false;
+                const finish = () => { if (ended && running === 0 && !failed) resolve(results); };
+                const take = () => {
+                  if (taking || ended || failed || running >= limit) return;
+                  taking = true;
+                  it.next().then((r) => {
+                    taking = false;
+                    if (r.done) { ended = true; finish(); return; }
+                    launch(r.value);
+                    take();
+                  }, (e) => { ended = true; if (!failed) { failed = true; reject(e); } });
+                };
+                const launch = (x) => {
+                  const i = results.length;
+                  results.push(null);
+                  running++;
+                  let p;
+                  try { p = Promise.resolve(f(x)); } catch (e) { p = Promise.reject(e); }
+                  p.then((r) => { running--; results[i] = r; finish(); take(); },
+                    (e) => { running--; if (!failed) { failed = true; it.return?.(); reject(e); } });
+                };
+                take();
+              });
+            },
             keys: (v) => Object.keys(v),
             values: (v) => Object.values(v),
-            lines: (v) => text(v).split("\n").filter((l, i, all) => i < all.length - 1 || l !== ""),
+            lines: (v) => text(v).split("\n").filter((l, i, all) => i < all.length - 1 || l !== "").map((l) => l.replace(/\r$/, "")),
             format: (v, f) => f,
-            json: (v) => (typeof v === "string" ? JSON.parse(v) : v && typeof v === "object" && "body" in v && "status" in v ? JSON.parse(v.body) : v),
+            json(v) {
+              try {
+                return typeof v === "string" ? JSON.parse(v) : v && typeof v === "object" && "body" in v && "status" in v ? JSON.parse(v.body) : v;
+              } catch (e) { throw error("json", String(e.message)); }
+            },
             "to-json": (v) => JSON.stringify(v),
             // table: the stand-in takes no flags (every key a column, no width); widths count
             // UTF-16 units, where vow counts terminal columns.

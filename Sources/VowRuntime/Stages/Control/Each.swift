@@ -4,6 +4,8 @@ import VowValue
 /// `each STAGE… [--limit N]`: maps a list.
 struct EachStage: StageDefinition {
     static let name = "each"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.control
     static let group = StageGroup.control
     static let synopsis = "each STAGE… [--limit N]"
     static let summary = "Runs STAGE on every element of the input list, at most N at once; results in input order."

@@ -12,14 +12,18 @@ struct LinesStage: ValueStage {
     static let synopsis = "lines"
     static let summary = "Splits text into a list of lines (without their line endings)."
     static let help = "Splits the input text (or bytes, or a response body) at \\n and \\r\\n; a final newline does not make an empty last line."
-    static let examples = [StageExample("echo \"a\\nb\\n\" | lines | to-json", "[\"a\",\"b\"]")]
+    static let examples = [
+        StageExample("echo \"a\\nb\\n\" | lines | to-json", "[\"a\",\"b\"]"),
+        StageExample("echo \"a\\r\\nb\\r\\n\\r\\nc\" | lines | to-json", "[\"a\",\"b\",\"\",\"c\"]"),
+    ]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        var text = try textOf(input, stage: "lines")
-        if text.hasSuffix("\n") { text.removeLast() }
-        if text.isEmpty { return .value(.list([])) }
-        return .value(.list(text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            .string($0.hasSuffix("\r") ? String($0.dropLast()) : String($0))
+        // By scalars: as Characters, "\r\n" is one, which a split at "\n" would not see.
+        var scalars = try textOf(input, stage: "lines").unicodeScalars[...]
+        if scalars.last == "\n" { scalars.removeLast() }
+        if scalars.isEmpty { return .value(.list([])) }
+        return .value(.list(scalars.split(separator: "\n", omittingEmptySubsequences: false).map {
+            .string(String($0.last == "\r" ? $0.dropLast() : $0))
         }))
     }
 }

@@ -6,6 +6,8 @@ import VowValue
 /// `read PATH`: a file's contents.
 struct ReadStage: ValueStage {
     static let name = "read"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handlerTakingFlags("read")
     static let group = StageGroup.files
     static let synopsis = "read [PATH]"
     static let summary = "Reads a file: text when it is valid UTF-8, bytes otherwise; with --stream, its lines as they are read."

@@ -6,6 +6,8 @@ import VowValue
 /// `run CMD ARG…`: a subprocess, never through a shell.
 struct RunStage: ValueStage {
     static let name = "run"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.promiseTakingFlags("run", streamsAtOnce: true)
     static let group = StageGroup.files
     static let synopsis = "run CMD ARG…"
     static let summary = "Runs a program with arguments (no shell); fulfils with its stdout, rejects on a non-zero exit."

@@ -6,6 +6,8 @@ import VowValue
 /// `stdin`: standard input as text.
 struct StdinStage: ValueStage {
     static let name = "stdin"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.promiseTakingFlags("stdin", streamsAtOnce: true)
     static let group = StageGroup.files
     static let synopsis = "stdin"
     static let summary = "Reads all of standard input as text."

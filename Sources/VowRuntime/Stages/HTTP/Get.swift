@@ -5,7 +5,7 @@ import VowValue
 struct GetStage: HTTPVerbStage {
     static let name = "get"
     /// In the JavaScript twin (docs/javascript-twin.md).
-    static let twin = StageTwin.promise("get")
+    static let twin = StageTwin.promiseTakingFlags("get", streamsAtOnce: false)
     static let method = "GET"
     static let examples = [
         StageExample(#"get $base/echo --verbose | json | pick method"#, "GET", needsServer: true),

@@ -5,7 +5,7 @@ import VowValue
 struct PostStage: HTTPVerbStage {
     static let name = "post"
     /// In the JavaScript twin (docs/javascript-twin.md).
-    static let twin = StageTwin.promise("post")
+    static let twin = StageTwin.promiseTakingFlags("post", streamsAtOnce: false)
     static let method = "POST"
     static let examples = [
         StageExample("post $base/echo --json {n: 1} | json | pick body.n", "1", needsServer: true),
