@@ -377,17 +377,29 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
         case "slow":
             slow(context, ms: Int(query["ms"] ?? "") ?? 1000)
         case "sse":
-            // Server-sent events: a comment, then N events (the first with retry, one with two
-            // data lines, one whose data is not JSON), one every MS milliseconds.
-            let n = Int(query["n"] ?? "") ?? 5
+            // Server-sent events: a comment, then N events (one with two data lines, one whose
+            // data is not JSON), one every MS milliseconds. With RETRY, the first event asks the
+            // client to reconnect after RETRY milliseconds; a request with Last-Event-ID resumes
+            // after that id, and gets 204 (no more) once all N were sent. With DROP, the
+            // connection breaks (closed without ending the body) after DROP events.
+            let n = max(1, Int(query["n"] ?? "") ?? 5)
+            let resumed = head.headers["Last-Event-ID"].first.flatMap { Int($0) }
+            if resumed != nil { _ = stats.hit("path:sse-resumed") }
+            let from = (resumed ?? 0) + 1
+            if from > n {
+                write(context, .noContent, [], [], keepAlive: keepAlive)
+                break
+            }
             var pieces = [": a comment the client ignores\n\n"]
-            for i in 1...max(1, n) {
+            for i in from...n {
                 var e = "id: \(i)\nevent: tick\n"
-                if i == 1 { e += "retry: 3000\n" }
+                if i == from, let retry = query["retry"] { e += "retry: \(retry)\n" }
                 if i == 3 { e += "data: {\"i\": 3,\ndata: \"two\": \"lines\"}\n\n" } else if i == 4 { e += "data: plain text\n\n" } else { e += "data: {\"i\": \(i)}\n\n" }
                 pieces.append(e)
             }
-            drip(context, contentType: "text/event-stream", pieces: pieces, every: Int(query["ms"] ?? "") ?? 100, key: "sse")
+            // With STUCK, a resumed connection breaks before any event.
+            let drop = resumed != nil && query["stuck"] != nil ? 1 : Int(query["drop"] ?? "").map { $0 + 1 }
+            drip(context, contentType: "text/event-stream", pieces: pieces, every: Int(query["ms"] ?? "") ?? 100, key: "sse", breakingAfter: drop)
         case "ndjson":
             let n = Int(query["n"] ?? "") ?? 5
             let pieces = (1...max(1, n)).map { "{\"id\": \($0), \"name\": \"item \($0)\"}\n" }
@@ -496,7 +508,7 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
 
     /// Sends `pieces` as chunks of a body, one every `every` milliseconds; a client that closes
     /// the connection before the last is counted as a hit of `KEY-abandoned` (`hits(_:)`).
-    func drip(_ context: ChannelHandlerContext, contentType: String, pieces: [String], every ms: Int, key: String) {
+    func drip(_ context: ChannelHandlerContext, contentType: String, pieces: [String], every ms: Int, key: String, breakingAfter: Int? = nil) {
         var h = HTTPHeaders()
         h.add(name: "Content-Type", value: contentType)
         h.add(name: "Transfer-Encoding", value: "chunked")
@@ -508,6 +520,10 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
             let context = ctx.value
             guard context.channel.isActive else {
                 _ = stats.hit("path:" + key + "-abandoned")
+                return
+            }
+            if i == breakingAfter {
+                context.close(promise: nil)
                 return
             }
             if i == pieces.count {

@@ -11,15 +11,36 @@ import VowValue
 /// server's dripping routes and real processes and files.
 final class StreamTests: ServerTestCase {
     func test_serverSentEventsArriveAsRecords() throws {
-        let r = vow(#"fetch "$base/sse?n=5&ms=20" --stream | to-json"#)
+        let before = Self.server.hits("sse-resumed")
+        let r = vow(#"fetch "$base/sse?n=5&ms=20&retry=30" --stream | to-json"#)
         XCTAssertEqual(r.status, 0, r.err)
         let events = try XCTUnwrap(try JSON.parse(r.out).listValue)
         XCTAssertEqual(events.count, 5)
-        XCTAssertEqual(events[0], ["event": "tick", "id": "1", "data": ["i": 1], "retry": 3000] as Value)
+        XCTAssertEqual(events[0], ["event": "tick", "id": "1", "data": ["i": 1], "retry": 30] as Value)
+        // The server asked to be reconnected to (retry): once the response ended, the client
+        // asked again with Last-Event-ID 5, and the server's 204 ended the stream.
+        XCTAssertEqual(Self.server.hits("sse-resumed"), before + 1)
         // Two data lines are joined before parsing; data that is not JSON stays text.
         XCTAssertEqual(events[2].recordValue?["data"], ["i": 3, "two": "lines"] as Value)
         XCTAssertEqual(events[3].recordValue?["data"], "plain text")
         XCTAssertEqual(events[4].recordValue?["id"], "5")
+    }
+
+    /// A connection that breaks is resumed after `retry` milliseconds with Last-Event-ID: no
+    /// event is lost or repeated.
+    func test_aBrokenEventStreamIsResumedFromTheLastEventID() {
+        let before = Self.server.hits("sse-resumed")
+        assertOutput(#"fetch "$base/sse?n=5&ms=5&retry=20&drop=2" --stream | pick '[*].id' | to-json"#, #"["1","2","3","4","5"]"#)
+        // Broken after 2 and after 4; ended after 5, then told there is no more (204).
+        XCTAssertEqual(Self.server.hits("sse-resumed"), before + 3)
+        // Without retry the server did not ask: a broken connection ends the stream with the error.
+        let broken = vow(#"fetch "$base/sse?n=5&ms=5&drop=2" --stream | to-json"#)
+        XCTAssertEqual(broken.status, 1)
+        XCTAssertTrue(broken.err.contains("error[network]"), broken.err)
+        // A server that keeps breaking the connection before any event: vow gives up.
+        let stuck = vow(#"fetch "$base/sse?n=5&ms=5&retry=5&drop=2&stuck=1" --stream | to-json"#)
+        XCTAssertEqual(stuck.status, 1)
+        XCTAssertTrue(stuck.err.contains("closed 6 times in a row without an event"), stuck.err)
     }
 
     func test_theServerSentEventsParserRuleByRule() {

@@ -9,8 +9,17 @@ import VowValue
 struct ServerSentEvents {
     private var event = ""
     private var data: [String] = []
-    private var lastID: String? = nil
-    private var retry: Int? = nil
+    /// The last event id seen (sent back as `Last-Event-ID` on a reconnection).
+    private(set) var lastID: String? = nil
+    /// The reconnection time the server asked for, in milliseconds; nil until it asks.
+    private(set) var retry: Int? = nil
+
+    /// Forgets an event that was not complete when the connection ended (the id and the
+    /// reconnection time are kept, as the standard says).
+    mutating func connectionEnded() {
+        event = ""
+        data = []
+    }
 
     /// Takes one line (without its line break); returns the event a blank line dispatches.
     mutating func line(_ line: String) -> Value? {

@@ -26,6 +26,12 @@ extension HTTPEngine {
     /// arrives, at the consumer's pace: the client reads no faster than the stream is consumed.
     /// `--timeout` bounds the wait for the head only. Cancelling the stream aborts the request
     /// (the server sees the connection close).
+    ///
+    /// Server-sent events reconnect as the standard's EventSource does, when the server has asked
+    /// for it with a `retry:` field: once the connection ends (the server closed it, or it broke),
+    /// after `retry` milliseconds, the same request goes again with `Last-Event-ID`. A 204 answer
+    /// ends the stream; an HTTP error ends it with that error; so do `maxFruitlessReconnections`
+    /// reconnections in a row that bring no event.
     public func stream(_ given: HTTPRequestSpec, reading: StreamReading, on executor: any PromiseExecutor) -> Promise<Value> {
         var asked = given
         if !asked.hasHeader("Accept-Encoding") { asked.headers.append(("Accept-Encoding", "gzip, deflate")) }
@@ -65,17 +71,46 @@ extension HTTPEngine {
                     }
                     return out
                 }
-                for try await chunk in response.body {
-                    chunk.withUnsafeReadableBytes { pending.append(contentsOf: $0) }
-                    var lines: [ArraySlice<UInt8>] = []
-                    var from = 0
-                    while let nl = pending[from...].firstIndex(of: 0x0A) {
-                        lines.append(pending[from..<nl])
-                        from = nl + 1
+                var body = response.body
+                var current = final
+                var fruitless = 0
+                while true {
+                    var brought = false
+                    do {
+                        for try await chunk in body {
+                            chunk.withUnsafeReadableBytes { pending.append(contentsOf: $0) }
+                            var lines: [ArraySlice<UInt8>] = []
+                            var from = 0
+                            while let nl = pending[from...].firstIndex(of: 0x0A) {
+                                lines.append(pending[from..<nl])
+                                from = nl + 1
+                            }
+                            let values = try items(lines)
+                            pending.removeFirst(from)
+                            brought = brought || !values.isEmpty
+                            if !values.isEmpty, !(await Self.offer(values, to: s)) { return }
+                        }
+                    } catch where mode == .sse && events.retry != nil && !(error is VowError) && !Task.isCancelled {
+                        // A broken connection: the server asked to be reconnected to.
+                        pending.removeAll()
+                        events.connectionEnded()
                     }
-                    let values = try items(lines)
-                    pending.removeFirst(from)
-                    if !values.isEmpty, !(await Self.offer(values, to: s)) { return }
+                    guard mode == .sse, let retry = events.retry else { break }
+                    // The connection ended and the server asked to be reconnected to.
+                    pending.removeAll()
+                    events.connectionEnded()
+                    fruitless = brought ? 0 : fruitless + 1
+                    if fruitless > Self.maxFruitlessReconnections {
+                        throw VowError(.network, "the event stream of \(redactURL(current.url)) closed \(fruitless) times in a row without an event")
+                    }
+                    try await Task.sleep(for: .milliseconds(retry))
+                    var again = current
+                    again.headers.removeAll { $0.0.lowercased() == "last-event-id" }
+                    if let id = events.lastID { again.headers.append(("Last-Event-ID", id)) }
+                    let (next, hop) = try await self.streamHead(again)
+                    if next.status.code == 204 { break }
+                    body = next.body
+                    current = hop
                 }
                 var last = try items(pending.isEmpty ? [] : [pending[...]])
                 if mode == .sse, let e = events.line("") { last.append(e) }
@@ -103,6 +138,9 @@ extension HTTPEngine {
         WorkInFlight.track(promise)
         return promise
     }
+
+    /// Reconnections in a row that bring no event before an event stream gives up.
+    static let maxFruitlessReconnections = 5
 
     /// The reading a Content-Type asks for.
     static func reading(for contentType: String?) -> StreamReading {
