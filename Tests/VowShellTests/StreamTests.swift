@@ -166,6 +166,29 @@ final class StreamTests: ServerTestCase {
         XCTAssertEqual(left, "", "the process still runs")
     }
 
+    /// `timeout` bounds a stream too: one still running at the deadline ends with the timeout
+    /// error, located at `timeout`, after the items that came in time, and its process is
+    /// killed. In JavaScript mode the stream runs on, as the twin's does.
+    func test_timeoutEndsAStreamThatOutlivesItAndStopsItsSource() throws {
+        let marker = "vow-stream-\(UUID().uuidString.prefix(8))"
+        let r = vow(#"run sh -c ': \#(marker); i=0; while true; do i=$((i+1)); echo $i; sleep 0.05; done' --stream | timeout 300ms | each print"#)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("error[timeout]: timed out after 300ms"), r.err)
+        XCTAssertTrue(r.err.contains("skipped: each print"), r.err)
+        XCTAssertTrue(r.out.hasPrefix("1\n2\n"), r.out)
+        var left = ""
+        for _ in 0..<40 {
+            left = try runCommand("pgrep", ["-f", marker]).out
+            if left.isEmpty { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTAssertEqual(left, "", "the process still runs")
+        // A stream that ends in time is not cut.
+        assertOutput(#"run printf 'a\nb\n' --stream | timeout 2s | to-json"#, #"["a","b"]"#)
+        let js = runVow(#"run sh -c 'for i in 1 2 3; do echo $i; sleep 0.05; done' --stream | timeout 60ms | len"#, javaScript: true)
+        XCTAssertEqual(js.out, "3\n", js.err)
+    }
+
     func test_aFailingStatusRejectsBeforeAnyItem() {
         let r = vow(#"fetch "$base/status/503" --stream"#)
         XCTAssertEqual(r.status, 1)

@@ -163,6 +163,27 @@ public final class ValueStream: OpaqueValue, @unchecked Sendable {
         w?.fulfill(nil)
     }
 
+    /// Ends the stream with `error` before its source has ended it (`timeout`): the source is
+    /// stopped, the items not yet taken are dropped, and the consumer gets `error`. Nothing
+    /// changes once the source has ended the stream or the consumer has stopped it.
+    public func stop(with error: any Error) {
+        let (stop, w, resume) = state.withLock { s -> ((@Sendable () -> Void)?, Resolver<Value?>?, (@Sendable () -> Void)?) in
+            if s.cancelled || s.end != nil { return (nil, nil, nil) }
+            s.end = .failure(error)
+            s.items = []
+            s.head = 0
+            defer {
+                s.stop = nil
+                s.waiting = nil
+                s.resume = nil
+            }
+            return (s.stop, s.waiting, s.resume)
+        }
+        stop?()
+        resume?()
+        w?.reject(error)
+    }
+
     /// Calls `body` with each item as it arrives, one after the other (the next is taken when the
     /// promise `body` returns has settled); fulfils when the stream ends. A rejection of `body`
     /// cancels the stream and rejects.

@@ -1,3 +1,4 @@
+import Dispatch
 import VowPromises
 import VowSyntax
 import VowValue
@@ -13,7 +14,10 @@ struct TimeoutStage: StageDefinition {
     static let help = """
         Applies to the whole pipeline before it: if it has not settled within DURATION, the chain
         rejects with an error of kind `timeout` and everything upstream is cancelled (timers
-        cleared, requests aborted, processes killed).
+        cleared, requests aborted, processes killed). A stream that arrives in time must also end
+        in time: DURATION after the pipeline started, a stream still running ends with the
+        `timeout` error and its source is stopped. In JavaScript mode nothing is cancelled, and a
+        stream runs on.
         """
     static let argumentStyle = ArgumentStyle.raw
     static let examples = [
@@ -27,6 +31,20 @@ struct TimeoutStage: StageDefinition {
         let ev = Evaluator(session: call.session)
         let v = try ev.plainArgument(arg, input: .null, scope: call.scope, site: call.site, problem: "timeout: DURATION must be a plain value")
         let seconds = try StageArguments(positional: [], flags: [:], stage: "timeout").seconds(v, "DURATION")
-        return upstream.timeout(seconds, name: "timeout", on: call.executor, cancelsUpstream: !call.session.javaScriptMode)
+        let ex = call.executor
+        let limited = upstream.timeout(seconds, name: "timeout", on: ex, cancelsUpstream: !call.session.javaScriptMode)
+        if !call.session.javaScriptMode {
+            // A stream that arrived in time is given what is left of DURATION to end.
+            let deadline = DispatchTime.now() + seconds
+            limited.whenSettled(on: ex) { r in
+                guard case .success(let v) = r, let stream = v.stream else { return }
+                let left = Double(deadline.uptimeNanoseconds.subtractingReportingOverflow(DispatchTime.now().uptimeNanoseconds).partialValue) / 1e9
+                // The error is located at this stage, as the chain's own timeout is.
+                Promise<Void>.delay(max(0, left), value: (), name: "timeout", on: ex).whenSettled(on: ex) { _ in
+                    stream.stop(with: call.run.annotate(PromiseTimeoutError(seconds: seconds), before: call.index + 1))
+                }
+            }
+        }
+        return limited
     }
 }
