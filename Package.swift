@@ -27,20 +27,28 @@ let package = Package(
         ),
         // JMESPath, generic over a value protocol: knows nothing of vow.
         .target(name: "JMESPath"),
-        // The value model: Value, Record, VowError, JSON reading and printing.
-        .target(name: "VowValue", dependencies: ["JMESPath"]),
+        // The value model: Value, Record, VowError, JSON reading and printing, streams.
+        .target(name: "VowValue", dependencies: ["JMESPath", "VowPromises"]),
         // Tokens, syntax tree, parser and diagnostics.
         .target(name: "VowSyntax"),
-        // Values, errors, the evaluator, stages, HTTP, tracing.
+        // The HTTP engine: client, redirects, decoding, TLS options, cookies, proxies, downloads,
+        // streamed bodies, errors. Knows values and promises, not the language.
         .target(
-            name: "VowRuntime",
+            name: "VowHTTP",
             dependencies: [
-                "VowPromises", "VowSyntax", "VowValue", "JMESPath", "CBrotli",
+                "VowPromises", "VowValue", "CBrotli",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // The evaluator, the stages, tracing and the JavaScript twin.
+        .target(
+            name: "VowRuntime",
+            dependencies: [
+                "VowPromises", "VowSyntax", "VowValue", "VowHTTP", "JMESPath",
             ]
         ),
         // libbrotli's decoder, through pkg-config, for `Content-Encoding: br`.
@@ -98,7 +106,7 @@ let package = Package(
         .testTarget(name: "JMESPathTests", dependencies: ["JMESPath", "VowValue"]),
         .testTarget(name: "VowValueTests", dependencies: ["VowValue", "JMESPath"]),
         .testTarget(name: "VowSyntaxTests", dependencies: ["VowSyntax"]),
-        .testTarget(name: "VowRuntimeTests", dependencies: ["VowRuntime", "TestSupport"]),
-        .testTarget(name: "VowShellTests", dependencies: ["VowShell", "TestSupport"]),
+        .testTarget(name: "VowRuntimeTests", dependencies: ["VowRuntime", "VowHTTP", "TestSupport"]),
+        .testTarget(name: "VowShellTests", dependencies: ["VowShell", "VowHTTP", "TestSupport"]),
     ]
 )

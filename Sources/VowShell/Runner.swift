@@ -5,6 +5,7 @@ import VowPromises
 import VowRuntime
 import VowSyntax
 import VowValue
+import VowHTTP
 
 /// Exit statuses, as docs/language.md lists them.
 public enum ExitStatus {

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
+@testable import VowHTTP
 @testable import VowRuntime
 @testable import VowShell
 

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
+@testable import VowHTTP
 @testable import VowRuntime
 
 /// Proxies: the environment as curl reads it, `--proxy`, `--no-proxy`, `no_proxy`, against a

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
+@testable import VowHTTP
 @testable import VowRuntime
 
 /// `--session NAME`: cookies (RFC 6265) and headers kept across runs in a file of mode 0600,

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
+@testable import VowHTTP
 @testable import VowRuntime
 @testable import VowShell
 import VowValue
@@ -157,13 +158,7 @@ final class StreamTests: ServerTestCase {
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.err.contains("error[user]: no 1"), r.err)
         // The endless process was killed, not left running.
-        var left = ""
-        for _ in 0..<40 {
-            left = try runCommand("pgrep", ["-f", marker]).out
-            if left.isEmpty { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        XCTAssertEqual(left, "", "the process still runs")
+        try assertNoProcess(marker)
     }
 
     /// `timeout` bounds a stream too: one still running at the deadline ends with the timeout
@@ -176,13 +171,7 @@ final class StreamTests: ServerTestCase {
         XCTAssertTrue(r.err.contains("error[timeout]: timed out after 300ms"), r.err)
         XCTAssertTrue(r.err.contains("skipped: each print"), r.err)
         XCTAssertTrue(r.out.hasPrefix("1\n2\n"), r.out)
-        var left = ""
-        for _ in 0..<40 {
-            left = try runCommand("pgrep", ["-f", marker]).out
-            if left.isEmpty { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        XCTAssertEqual(left, "", "the process still runs")
+        try assertNoProcess(marker)
         // A stream that ends in time is not cut.
         assertOutput(#"run printf 'a\nb\n' --stream | timeout 2s | to-json"#, #"["a","b"]"#)
         let js = runVow(#"run sh -c 'for i in 1 2 3; do echo $i; sleep 0.05; done' --stream | timeout 60ms | len"#, javaScript: true)
@@ -230,5 +219,16 @@ final class StreamTests: ServerTestCase {
         let node = try runNode(Runner.emitJavaScript(program, name: "streams").output)
         XCTAssertEqual(node.out, vowRun.out)
         XCTAssertEqual(node.status, 0)
+    }
+
+    /// Asserts that no process whose command line holds `marker` is left (within 2 s).
+    func assertNoProcess(_ marker: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        var left = ""
+        for _ in 0..<40 {
+            left = try runCommand("pgrep", ["-f", marker]).out
+            if left.isEmpty { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTAssertEqual(left, "", "the process still runs", file: file, line: line)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
+@testable import VowHTTP
 @testable import VowRuntime
 
 /// `--verbose`: the exchange on stderr (every redirect hop), the value alone on stdout, secrets

@@ -2,6 +2,7 @@ import Foundation
 import VowPromises
 import VowSyntax
 import VowValue
+import VowHTTP
 
 /// A variable's binding: `let` binds a promise; `def` parameters and script arguments bind values.
 public enum Binding: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import VowPromises
 import VowValue
+import VowHTTP
 
 /// Records promise events through the promise core's observer hook: in memory (for `:timeline`)
 /// and, optionally, as JSON Lines to a file (`--trace FILE`, `:trace on`). docs/trace-format.md

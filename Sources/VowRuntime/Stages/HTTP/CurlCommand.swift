@@ -1,5 +1,6 @@
 import Foundation
 import VowValue
+import VowHTTP
 
 /// `--curl`: the curl command that sends the same request, shell-quoted, runnable as it is.
 enum CurlCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import VowPromises
 import VowValue
+import VowHTTP
 
 /// The flags every HTTP stage takes.
 let httpFlags: [FlagSpec] = [
@@ -52,7 +53,10 @@ func send(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext)
 /// it is read-only).
 func prepare(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext) throws -> (HTTPRequestSpec, HTTPSession?) {
     var spec = given
-    if args.has("verbose") { spec.verbose = ctx.session.diagnostics }
+    if args.has("verbose") {
+        let diagnostics = ctx.session.diagnostics
+        spec.verbose = { diagnostics.emit($0) }
+    }
     let writable = try args.flag("session").map { try args.asString($0, "--session") }
     let readOnly = try args.flag("session-read-only").map { try args.asString($0, "--session-read-only") }
     if writable != nil, readOnly != nil { throw VowError(.type, "\(args.stage): give --session or --session-read-only, not both") }
@@ -223,7 +227,9 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
         }
         // A file on disk has no 64 MiB cap: only a --max-size given limits it.
         if !args.has("max-size") { spec.maxSize = .max }
-        spec.download = Download(path: path, resume: args.has("continue"), progress: isatty(2) == 1)
+        let draw: @Sendable (String) -> Void = { OutputSink.writeError($0) }
+        let bar = isatty(2) == 1 ? draw : nil
+        spec.download = Download(path: path, resume: args.has("continue"), progress: bar)
     } else if args.has("continue") {
         throw VowError(.type, "\(stage): --continue resumes a download: give --output FILE too")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import VowValue
+import VowHTTP
 
 /// A multipart/form-data body (RFC 7578), as `--multipart {field: value, doc: @PATH}` sends it:
 /// a value that starts with `@` is a file, sent with its name and a content type guessed from

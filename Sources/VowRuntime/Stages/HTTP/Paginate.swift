@@ -1,6 +1,7 @@
 import Foundation
 import VowPromises
 import VowValue
+import VowHTTP
 
 /// `paginate [URL]`: walks a paged API and fulfils with every item in order.
 struct PaginateStage: ValueStage {

@@ -19,7 +19,7 @@ public struct HTTPRequestSpec: Sendable {
     /// The body, if any.
     public var body: [UInt8]?
     /// `--body @PATH`: a file streamed as the body (instead of `body`).
-    var upload: FileUpload?
+    public var upload: FileUpload?
     /// Seconds for the whole request, body included.
     public var timeout: Double = 30
     /// Follow redirects.
@@ -47,9 +47,9 @@ public struct HTTPRequestSpec: Sendable {
     /// `--no-proxy` was given: direct, whatever the environment says.
     public var noProxy = false
     /// `--verbose`: where each hop's request and response heads go, secrets masked.
-    public var verbose: OutputSink?
+    public var verbose: (@Sendable (String) -> Void)?
     /// `--output FILE`: the body goes to the file instead of into the response value.
-    var download: Download?
+    public var download: Download?
 
     /// Makes a request description.
     public init(method: String, url: String) {
@@ -199,12 +199,12 @@ public final class HTTPEngine: Sendable {
         let status = Int(response.status.code)
         if let download = current.download, status < 400 || (status == 416 && offset > 0) {
             let saved = try await download.write(response, url: current.url, offset: offset, maxSize: current.maxSize, spec: current)
-            current.verbose?.emit(VerboseExchange.done(bytes: saved.recordValue?["bytes"]?.intValue ?? 0, total: ContinuousClock.now - start))
+            current.verbose?(VerboseExchange.done(bytes: saved.recordValue?["bytes"]?.intValue ?? 0, total: ContinuousClock.now - start))
             return saved
         }
         let raw = current.method == "HEAD" ? [] : try await readBody(response, max: current.maxSize, spec: current)
         let body = try Self.decoded(raw, response.headers, current)
-        current.verbose?.emit(VerboseExchange.done(bytes: body.count, total: ContinuousClock.now - start))
+        current.verbose?(VerboseExchange.done(bytes: body.count, total: ContinuousClock.now - start))
         return .response(try answer(makeResponse(response.status, response.version, response.headers, current, body: body, start: start), current))
     }
 
@@ -226,9 +226,9 @@ public final class HTTPEngine: Sendable {
             if let body = current.body { request.body = .bytes(body) }
             if let upload = current.upload { request.body = upload.body() }
             let sent = ContinuousClock.now
-            current.verbose?.emit(VerboseExchange.request(request, url: url))
+            current.verbose?(VerboseExchange.request(request, url: url))
             let response = try await client.execute(request, deadline: deadline())
-            current.verbose?.emit(VerboseExchange.response(response, firstByte: ContinuousClock.now - sent))
+            current.verbose?(VerboseExchange.response(response, firstByte: ContinuousClock.now - sent))
             current.cookies?.store(response.headers["Set-Cookie"], from: current.url)
             // Drain nothing on a redirect: dropping the body lets the client close or reuse the connection.
             switch try Self.redirect(current, status: Int(response.status.code), headers: response.headers, url: url, visited: &visited, original: spec) {
@@ -466,7 +466,7 @@ public final class HTTPEngine: Sendable {
 }
 
 /// Header names whose values never appear in errors.
-let sensitiveHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
+public let sensitiveHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
 
 /// The URL without a password (`user:pass@` becomes `user:***@`).
 func redactURL(_ s: String) -> String {

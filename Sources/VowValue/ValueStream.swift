@@ -1,6 +1,5 @@
 import Dispatch
 import VowPromises
-import VowValue
 
 /// Many values, arriving: an ordered, lazy, asynchronous sequence (the lines of a file or of a
 /// process's output, the events of a response) that flows through a pipeline as one value.
@@ -146,30 +145,22 @@ public final class ValueStream: OpaqueValue, @unchecked Sendable {
 
     /// Stops the stream: the source is stopped, what waits is dropped, `next` gives nil.
     public func cancel() {
-        let (stop, w, resume) = state.withLock { s -> ((@Sendable () -> Void)?, Resolver<Value?>?, (@Sendable () -> Void)?) in
-            if s.cancelled { return (nil, nil, nil) }
-            s.cancelled = true
-            s.items = []
-            s.head = 0
-            defer {
-                s.stop = nil
-                s.waiting = nil
-                s.resume = nil
-            }
-            return (s.stop, s.waiting, s.resume)
-        }
-        stop?()
-        resume?()
-        w?.fulfill(nil)
+        halt(with: nil)
     }
 
     /// Ends the stream with `error` before its source has ended it (`timeout`): the source is
     /// stopped, the items not yet taken are dropped, and the consumer gets `error`. Nothing
     /// changes once the source has ended the stream or the consumer has stopped it.
     public func stop(with error: any Error) {
-        let (stop, w, resume) = state.withLock { s -> ((@Sendable () -> Void)?, Resolver<Value?>?, (@Sendable () -> Void)?) in
-            if s.cancelled || s.end != nil { return (nil, nil, nil) }
-            s.end = .failure(error)
+        halt(with: error)
+    }
+
+    /// Stops the source and drops the items not yet taken; what waits gets nil (a cancellation,
+    /// `error` nil) or `error`.
+    private func halt(with error: (any Error)?) {
+        let taken = state.withLock { s -> (stop: (@Sendable () -> Void)?, waiting: Resolver<Value?>?, resume: (@Sendable () -> Void)?)? in
+            if s.cancelled || (error != nil && s.end != nil) { return nil }
+            if let error { s.end = .failure(error) } else { s.cancelled = true }
             s.items = []
             s.head = 0
             defer {
@@ -179,9 +170,10 @@ public final class ValueStream: OpaqueValue, @unchecked Sendable {
             }
             return (s.stop, s.waiting, s.resume)
         }
-        stop?()
-        resume?()
-        w?.reject(error)
+        guard let taken else { return }
+        taken.stop?()
+        taken.resume?()
+        if let error { taken.waiting?.reject(error) } else { taken.waiting?.fulfill(nil) }
     }
 
     /// Calls `body` with each item as it arrives, one after the other (the next is taken when the

@@ -1,5 +1,4 @@
 import Synchronization
-import VowPromises
 
 /// Requests and processes started and not yet settled, in the whole process: JavaScript mode
 /// waits for them before a script ends, as node waits for its open sockets and child processes.
@@ -10,7 +9,7 @@ public enum WorkInFlight {
     public static var pending: Int { count.load(ordering: .acquiring) }
 
     /// Counts `promise` until it settles (in the same instant: no job, no turn).
-    static func track<T>(_ promise: Promise<T>) {
+    public static func track<T>(_ promise: Promise<T>) {
         count.wrappingAdd(1, ordering: .relaxed)
         _ = promise.relay { r -> Result<T, any Error> in
             count.wrappingSubtract(1, ordering: .releasing)

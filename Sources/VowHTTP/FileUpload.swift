@@ -6,14 +6,14 @@ import VowValue
 /// `--body @PATH`: a file sent as the request body, read in chunks as the connection takes them,
 /// so that a large upload is never held in memory. Made again for every hop of a redirect that
 /// keeps the body (307, 308).
-struct FileUpload: Sendable {
+public struct FileUpload: Sendable {
     /// The file.
-    let path: String
+    public let path: String
     /// Its size when the request was built (sent as Content-Length).
-    let size: Int
+    public let size: Int
 
     /// Checks that `path` is a readable regular file; `stage` and `flag` name it in errors.
-    init(_ path: String, stage: String, flag: String) throws {
+    public init(_ path: String, stage: String, flag: String) throws {
         let expanded = (path as NSString).expandingTildeInPath
         guard !path.isEmpty else { throw VowError(.type, "\(stage): \(flag): @ needs a file path after it") }
         var isDir: ObjCBool = false

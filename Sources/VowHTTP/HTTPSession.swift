@@ -38,7 +38,7 @@ public final class HTTPSession: Sendable {
     public var headers: [(name: String, value: String)] { storedHeaders.withLock { $0.map { ($0.name, $0.value) } } }
 
     /// Keeps `given` from now on, replacing stored headers of the same names.
-    func remember(_ given: [(name: String, value: String)]) {
+    public func remember(_ given: [(name: String, value: String)]) {
         guard !given.isEmpty else { return }
         storedHeaders.withLock { stored in
             for h in given {
@@ -49,7 +49,7 @@ public final class HTTPSession: Sendable {
     }
 
     /// Writes the session to its file: a temporary file of mode 0600, renamed over the old one.
-    func save() throws {
+    public func save() throws {
         let file = File(headers: storedHeaders.withLock { $0 }, cookies: jar.all)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -6,13 +6,21 @@ import VowValue
 /// `--output FILE`: the body streamed to disk as it arrives, under `FILE.part` until complete,
 /// then renamed to FILE. A failed or cancelled download leaves FILE untouched and keeps what
 /// arrived in `FILE.part`, which `--continue` resumes with a Range request.
-struct Download: Sendable {
+public struct Download: Sendable {
     /// Where the body goes.
     let path: String
     /// Resume `path.part` (or a partial `path`) instead of starting over.
     let resume: Bool
-    /// Show a progress bar on standard error.
-    let progress: Bool
+    /// Where a progress bar is drawn (standard error, on a terminal); nil for none.
+    let progress: (@Sendable (String) -> Void)?
+
+    /// A download to `path`, resumed from `path.part` with `resume`, drawing a progress bar
+    /// with `progress` when given.
+    public init(path: String, resume: Bool, progress: (@Sendable (String) -> Void)?) {
+        self.path = path
+        self.resume = resume
+        self.progress = progress
+    }
 
     /// The file being written.
     var partPath: String { path + ".part" }
@@ -55,7 +63,7 @@ struct Download: Sendable {
         defer { close(fd) }
         let announced = response.headers.first(name: "Content-Length").flatMap(Int.init)
         var written = appendFrom
-        let bar = progress ? ProgressBar(total: announced.map { $0 + appendFrom }, start: appendFrom) : nil
+        let bar = progress.map { ProgressBar(total: announced.map { $0 + appendFrom }, start: appendFrom, draw: $0) }
         for try await chunk in response.body {
             if written + chunk.readableBytes > maxSize {
                 throw VowError(.http, "the body is over the limit of \(maxSize) bytes (--max-size) — \(spec.method) \(redactURL(url))")
@@ -111,7 +119,7 @@ struct Download: Sendable {
     }
 }
 
-/// A one-line progress bar on standard error: bytes, rate, time left; redrawn at most ten
+/// A one-line progress bar (on standard error): bytes, rate, time left; redrawn at most ten
 /// times a second, erased when done.
 final class ProgressBar: @unchecked Sendable {
     let total: Int?
@@ -119,9 +127,12 @@ final class ProgressBar: @unchecked Sendable {
     let began = ContinuousClock.now
     var lastDraw = ContinuousClock.now - .seconds(1)
 
-    init(total: Int?, start: Int) {
+    let draw: @Sendable (String) -> Void
+
+    init(total: Int?, start: Int, draw: @escaping @Sendable (String) -> Void) {
         self.total = total
         self.start = start
+        self.draw = draw
     }
 
     func update(_ bytes: Int) {
@@ -140,10 +151,10 @@ final class ProgressBar: @unchecked Sendable {
         } else if rate > 0 {
             line += "  " + Self.size(Int(rate)) + "/s"
         }
-        OutputSink.writeError("\r" + line + "\u{1B}[K")
+        draw("\r" + line + "\u{1B}[K")
     }
 
-    func finish() { OutputSink.writeError("\r\u{1B}[K") }
+    func finish() { draw("\r\u{1B}[K") }
 
     static func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 

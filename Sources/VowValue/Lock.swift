@@ -1,0 +1,1 @@
+../VowPromises/Lock.swift
