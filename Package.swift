@@ -106,6 +106,7 @@ let package = Package(
         .testTarget(name: "JMESPathTests", dependencies: ["JMESPath", "VowValue"]),
         .testTarget(name: "VowValueTests", dependencies: ["VowValue", "JMESPath"]),
         .testTarget(name: "VowSyntaxTests", dependencies: ["VowSyntax"]),
+        .testTarget(name: "VowHTTPTests", dependencies: ["VowHTTP", "VowValue", "VowPromises", "TestSupport"]),
         .testTarget(name: "VowRuntimeTests", dependencies: ["VowRuntime", "VowHTTP", "TestSupport"]),
         .testTarget(name: "VowShellTests", dependencies: ["VowShell", "VowHTTP", "TestSupport"]),
     ]

@@ -88,11 +88,4 @@ final class DownloadTests: ServerTestCase {
         XCTAssertTrue(t.plainOutput.contains("saved \(path) (5000000 bytes, 200)"), t.plainOutput)
         XCTAssertEqual(contents("tty.bin"), fileBytes(5_000_000))
     }
-
-    func test_progressFormatting() {
-        XCTAssertEqual(ProgressBar.size(812), "812 B")
-        XCTAssertEqual(ProgressBar.size(1_400_000), "1.4 MB")
-        XCTAssertEqual(ProgressBar.clock(7), "0:07")
-        XCTAssertEqual(ProgressBar.clock(3723), "1:02:03")
-    }
 }

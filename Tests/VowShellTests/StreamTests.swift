@@ -2,7 +2,6 @@ import Foundation
 import TestSupport
 import XCTest
 
-@testable import VowHTTP
 @testable import VowRuntime
 @testable import VowShell
 import VowValue
@@ -42,20 +41,6 @@ final class StreamTests: ServerTestCase {
         let stuck = vow(#"fetch "$base/sse?n=5&ms=5&retry=5&drop=2&stuck=1" --stream | to-json"#)
         XCTAssertEqual(stuck.status, 1)
         XCTAssertTrue(stuck.err.contains("closed 6 times in a row without an event"), stuck.err)
-    }
-
-    func test_theServerSentEventsParserRuleByRule() {
-        var p = ServerSentEvents()
-        XCTAssertNil(p.line(": comment"))
-        XCTAssertNil(p.line("data"))  // a field with no colon has an empty value
-        XCTAssertNil(p.line("data:x"))
-        XCTAssertEqual(p.line(""), ["event": "message", "id": .null, "data": "\nx", "retry": .null] as Value)
-        XCTAssertNil(p.line("id: 7"))
-        XCTAssertNil(p.line("retry: soon"))  // not a number: ignored
-        XCTAssertNil(p.line(""))  // no data: nothing is dispatched
-        XCTAssertNil(p.line("event: e"))
-        XCTAssertNil(p.line("data: 1"))
-        XCTAssertEqual(p.line(""), ["event": "e", "id": "7", "data": 1, "retry": .null] as Value)
     }
 
     func test_ndjsonValuesAreHandledByEach() {
