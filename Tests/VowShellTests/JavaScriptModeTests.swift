@@ -75,6 +75,25 @@ final class JavaScriptModeTests: XCTestCase {
         XCTAssertTrue(r.out.hasSuffix("done\n"), r.out)
     }
 
+    /// `each` in the twin (`vow.each`) takes vow's turns: its elements start together up to
+    /// the limit, each result is taken a turn after its promise settles, and an empty list
+    /// fulfils at once; interleaved with another chain, node prints what vow prints.
+    func test_eachTakesTheTurnsOfItsTwin() throws {
+        let other = "resolve 0 | print a | print b | print c | print d | print e | print f | print g | print h &"
+        let cases = [
+            ("echo [1, 2, 3] | each (print) --limit 2 | print done &", "1 2 a 3 b c d done e f g h"),
+            ("echo [1, 2, 3] | each print | to-json | print &", "1 2 3 a b c d [1,2,3] e f g h"),
+            ("echo [1, 2, 3] | each format \"x{}\" --limit 1 | to-json | print &", "a b c d e f [\"x1\",\"x2\",\"x3\"] g h"),
+            ("echo [] | each print | print empty &", "a empty b c d e f g h"),
+        ]
+        for (line, expected) in cases {
+            let src = line + "\n" + other
+            let vow = runVow(src, javaScript: true)
+            XCTAssertEqual(vow.out.split(separator: "\n").joined(separator: " "), expected, src)
+            XCTAssertEqual(try runNode(Runner.emitJavaScript(src, name: "t").output).out, vow.out, src)
+        }
+    }
+
     /// Every lesson's twin, run by node, prints what `vow --js` prints.
     func test_everyLessonsTwinPrintsWhatVowPrints() throws {
         for (file, text) in LessonTests.lessons {
