@@ -183,7 +183,7 @@ final class StreamTests: ServerTestCase {
     func test_theTwinsStreamsPrintWhatVowPrints() throws {
         let file = NSTemporaryDirectory() + "vow-twin-stream-\(UUID().uuidString).txt"
         try "alpha\nbeta\r\ngamma".write(toFile: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        defer { for f in [file, file + ".out", file + ".json"] { try? FileManager.default.removeItem(atPath: f) } }
         let program = """
             fetch "\(base)/sse?n=4&ms=10" --stream | each pick data | to-json
             fetch "\(base)/sse?n=5&ms=10" --stream | to-json
@@ -194,13 +194,15 @@ final class StreamTests: ServerTestCase {
             read \(file) --stream
             read \(file) | lines | len
             run printf 'a\\nb\\n' --stream | print | len
+            run printf 'w1\\nw2\\n' --stream | write \(file).out | then read \(file).out | lines | to-json
+            echo {a: [1, 2]} | write \(file).json | then read \(file).json | json | pick a | to-json
             run seq 1 1000000000 --stream | take 2 | to-json
             run sh -c 'echo partial; exit 4' --stream | each print | catch pick message
             echo 5 | each len | catch pick message
             """
         let vowRun = runVow(program, javaScript: true)
         XCTAssertEqual(vowRun.status, 0, vowRun.err)
-        XCTAssertEqual(vowRun.out.split(separator: "\n").count, 17, vowRun.out)
+        XCTAssertEqual(vowRun.out.split(separator: "\n").count, 19, vowRun.out)
         let node = try runNode(Runner.emitJavaScript(program, name: "streams").output)
         XCTAssertEqual(node.out, vowRun.out)
         XCTAssertEqual(node.status, 0)

@@ -170,11 +170,12 @@ public struct JavaScriptTwin {
         }
     }
 
-    /// True for a stage that takes a stream as it is: `each`, `take`, `print` with no argument.
+    /// True for a stage that takes a stream as it is: `each`, `take`, `write`, `print` with no
+    /// argument.
     func takesStream(_ s: Stage) -> Bool {
         guard let name = s.name, !defs.contains(name) else { return false }
         switch registry.stage(named: name)?.name {
-        case "each", "take": return true
+        case "each", "take", "write": return true
         case "print": return positional(s).isEmpty
         default: return false
         }

@@ -318,6 +318,25 @@ enum TwinPrelude {
               } catch (e) { throw error("io", `cannot read ${file}: ${ioReason(e)}`); }
               return linesOf(fs.createReadStream(null, { fd }));
             },
+            // `write PATH`: the input written to PATH and passed on; a stream a line per item as
+            // it arrives, fulfilling with the number of lines.
+            write(v, p) {
+              if (isStream(v)) {
+                return (async () => {
+                  let fd;
+                  try { fd = fs.openSync(p, "w"); } catch (e) { throw error("io", `cannot write ${p}`); }
+                  let n = 0;
+                  try {
+                    for await (const item of v) { fs.writeSync(fd, (typeof item === "string" ? item : JSON.stringify(item)) + "\n"); n++; }
+                  } finally { fs.closeSync(fd); }
+                  return n;
+                })();
+              }
+              const data = typeof v === "string" ? v : v && typeof v === "object" && "body" in v && "status" in v ? v.body
+                : JSON.stringify(v, null, 2) + "\n";
+              try { fs.writeFileSync(p, data); } catch (e) { throw error("io", `cannot write ${p}`); }
+              return v;
+            },
             // `stdin`: all of standard input; with --stream, its lines as they arrive.
             stdin(v, flags) {
               if (flags.stream) return linesOf(process.stdin);

@@ -6,6 +6,8 @@ import VowValue
 /// `write PATH`: writes the input, passes it on.
 struct WriteStage: ValueStage {
     static let name = "write"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("write")
     static let group = StageGroup.files
     static let synopsis = "write PATH"
     static let summary = "Writes the input to PATH (text raw, other values as JSON) and passes it on."
