@@ -199,10 +199,11 @@ final class StreamTests: ServerTestCase {
             run seq 1 1000000000 --stream | take 2 | to-json
             run sh -c 'echo partial; exit 4' --stream | each print | catch pick message
             echo 5 | each len | catch pick message
+            env VOW_SURELY_UNSET_VARIABLE | to-json
             """
         let vowRun = runVow(program, javaScript: true)
         XCTAssertEqual(vowRun.status, 0, vowRun.err)
-        XCTAssertEqual(vowRun.out.split(separator: "\n").count, 19, vowRun.out)
+        XCTAssertEqual(vowRun.out.split(separator: "\n").count, 20, vowRun.out)
         let node = try runNode(Runner.emitJavaScript(program, name: "streams").output)
         XCTAssertEqual(node.out, vowRun.out)
         XCTAssertEqual(node.status, 0)

@@ -318,6 +318,7 @@ enum TwinPrelude {
               } catch (e) { throw error("io", `cannot read ${file}: ${ioReason(e)}`); }
               return linesOf(fs.createReadStream(null, { fd }));
             },
+            env: (v, name) => process.env[name] ?? null,
             // `write PATH`: the input written to PATH and passed on; a stream a line per item as
             // it arrives, fulfilling with the number of lines.
             write(v, p) {

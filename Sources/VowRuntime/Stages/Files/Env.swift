@@ -6,6 +6,8 @@ import VowValue
 /// `env NAME`: an environment variable.
 struct EnvStage: ValueStage {
     static let name = "env"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.handler("env")
     static let group = StageGroup.files
     static let synopsis = "env NAME"
     static let summary = "The value of an environment variable, or null when it is not set."
