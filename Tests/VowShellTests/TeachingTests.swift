@@ -147,6 +147,11 @@ final class TeachingTests: XCTestCase {
         XCTAssertTrue(r.out.contains("async iterator"), r.out)
         XCTAssertTrue(r.out.contains("for await"), r.out)
         XCTAssertFalse(runVow(":explain run seq 1 3 | take 2").out.contains("async iterator"))
+        // each returns a promise of its results, adopted: not a plain value.
+        let each = runVow(":explain run seq 1 3 --stream | each format \"<{}>\" | len").out
+        XCTAssertTrue(each.contains("p2 = p1.then((v1) => vow.each(v1, {}, (v2) => vow.format("), each)
+        XCTAssertTrue(each.contains("returns a promise of the results in order, which p2 adopts"), each)
+        XCTAssertFalse(each.contains("(each format \"<{}>\") returns a plain value"), each)
     }
 
     /// Under a trace, `json` followed by `pick` builds the whole document: the trace shows the

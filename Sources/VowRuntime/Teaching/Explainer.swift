@@ -143,6 +143,9 @@ public enum Explainer {
             return "races \(prev) against a \(k.args) timer; on expiry \(id) rejects with kind timeout" + (javaScriptMode ? cancelNote : "\(cancelNote): \(prev) is cancelled back to its source")
         case "retry":
             return "when \(prev) rejects, runs the stages before it again, up to \(k.args.split(separator: " ").first.map(String.init) ?? "N") more times; rejects with the last error"
+        case "each":
+            let note = "runs \(k.args) on every element of the list, or every item of a stream as it arrives (`for await`), at most --limit at once (16); it returns a promise of the results in order, which \(id) adopts (two extra turns); an empty list gives [] in the same turn"
+            return k.first ? note : "when \(prev) fulfils, its handler \(note); a rejection of \(prev) skips it"
         case "all", "race", "any", "settle":
             let els: [String]
             switch stage.arguments.first?.kind {
