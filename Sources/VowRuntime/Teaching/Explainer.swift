@@ -15,14 +15,18 @@ public enum Explainer {
         var kinds: [Kind] = []
         let stages = pipeline.stages
         let twin = JavaScriptTwin(registry: registry, source: source)
+        // Whether the stage before makes a stream (as the twin writer follows it).
+        var streamed = false
         for (i, stage) in stages.enumerated() {
             let id = "p\(i + 1)", prev = "p\(i)"
             let kind = Kind(stage, twin: twin, first: i == 0)
             kinds.append(kind)
-            let js = i == 0 ? twin.firstStage(stage, input: "null", depth: 0) : twin.later(stage, upstream: prev, depth: 0)
+            let reads = streamed && i > 0 ? (twin.takesStream(stage) ? StreamUse.takes : .collects) : StreamUse.none
+            let js = i == 0 ? twin.firstStage(stage, input: "null", depth: 0) : twin.later(stage, upstream: prev, depth: 0, collects: reads == .collects)
             let code = "\(id) = " + js.replacing(#/\n */#, with: " ").replacingOccurrences(of: "[ ", with: "[").replacingOccurrences(of: " ]", with: "]")
                 .replacingOccurrences(of: " .then(", with: ".then(").replacingOccurrences(of: " .catch(", with: ".catch(")
-            lines.append((code, describe(kind, stage: stage, id: id, prev: prev, source: source, javaScriptMode: javaScriptMode)))
+            lines.append((code, describe(kind, stage: stage, id: id, prev: prev, source: source, javaScriptMode: javaScriptMode, reads: reads)))
+            streamed = twin.makesStream(stage) || (streamed && ["tap", "catch", "finally", "timeout", "retry"].contains(stage.name ?? ""))
         }
         var out = "The chain (\(stages.count) promise\(stages.count == 1 ? "" : "s")), as JavaScript:\n"
         for l in lines {
@@ -62,6 +66,16 @@ public enum Explainer {
         }
         // Secrets typed in the pipeline (--bearer, --auth, Authorization/Cookie headers) are masked.
         return VowError.redactingSecrets(out.hasSuffix("\n") ? String(out.dropLast()) : out)
+    }
+
+    /// How a stage after one that makes a stream reads it.
+    enum StreamUse {
+        /// The stage before makes no stream.
+        case none
+        /// The stage takes the stream as it is (`each`, `take`, `write`, `print`).
+        case takes
+        /// The stage gets the items as a list once the stream has ended.
+        case collects
     }
 
     /// What one stage is, read from its JavaScript twin.
@@ -114,7 +128,7 @@ public enum Explainer {
 
     /// The note under one stage's line: what its handler does, in JavaScript's terms, and where
     /// vow's default mode departs from JavaScript.
-    static func describe(_ k: Kind, stage: Stage, id: String, prev: String, source: SourceText, javaScriptMode: Bool) -> String {
+    static func describe(_ k: Kind, stage: Stage, id: String, prev: String, source: SourceText, javaScriptMode: Bool, reads: StreamUse = .none) -> String {
         let shown = k.args.isEmpty ? k.name : "\(k.name) \(k.args)"
         let cancelNote = javaScriptMode
             ? " (JavaScript mode: nothing is cancelled, as in JavaScript)"
@@ -130,6 +144,14 @@ public enum Explainer {
         if stage.arguments.contains(where: { if case .flag("stream") = $0.kind { return true } else { return false } }) {
             let start = k.first ? "\(shown) starts at once" : "when \(prev) fulfils, \(shown) starts"
             return "\(start); \(id) fulfils with a stream, not with one value: in JavaScript an async iterator (an async generator), consumed with `for await (const item of …)`. Its items are read as they are consumed: `each` handles them as they arrive, `take N` stops the source after N, any other stage gets them as a list once the stream ends (docs/streams.md)"
+        }
+        switch reads {
+        case .takes where k.name != "each":
+            return "when \(prev) fulfils with the stream, its handler (\(shown)) reads it with `for await` and returns a promise, which \(id) adopts (two extra turns): \(id) settles once the reading is done; a rejection of \(prev) skips it"
+        case .collects:
+            return "when \(prev) fulfils with the stream, its handler collects the items into a list with `for await` (`vow.whole`), then runs \(shown) on the list: a promise, which \(id) adopts (two extra turns) once the stream has ended; a rejection of \(prev) skips it"
+        default:
+            break
         }
         switch k.name {
         case "catch":
