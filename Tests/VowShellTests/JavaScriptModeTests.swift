@@ -94,6 +94,16 @@ final class JavaScriptModeTests: XCTestCase {
         }
     }
 
+    /// When one element of `each` rejects, vow's mode cancels the others; in JavaScript mode they
+    /// run on, as the twin's do.
+    func test_eachCancelsTheOtherElementsOnlyInVowMode() throws {
+        let src = #"echo [5, 40] | each (delay "{}ms" | then format "done {}" | print | then reject "r{}") | catch pick message"#
+        let js = runVow(src, javaScript: true)
+        XCTAssertEqual(js.out, "done 5\nrdone 5\ndone 40\n", js.err)
+        XCTAssertEqual(try runNode(Runner.emitJavaScript(src, name: "t").output).out, js.out)
+        XCTAssertEqual(runVow(src).out, "done 5\nrdone 5\n")
+    }
+
     /// Every lesson's twin, run by node, prints what `vow --js` prints.
     func test_everyLessonsTwinPrintsWhatVowPrints() throws {
         for (file, text) in LessonTests.lessons {

@@ -12,7 +12,8 @@ struct EachStage: StageDefinition {
     static let help = """
         Maps the input list through STAGE (a stage with its arguments, or a (group)), with at most N
         elements in flight (default 16). Results keep the input order. The first rejection rejects
-        `each` (naming the element) and cancels the elements in flight. On a stream, each item is
+        `each` (naming the element) and cancels the elements in flight (in JavaScript mode they run
+        on). On a stream, each item is
         handled as it arrives (at most N at once, the stream waiting while N are in flight) and the
         results, in order, fulfil `each` when the stream ends; a rejection stops the stream.
         """
@@ -25,18 +26,20 @@ struct EachStage: StageDefinition {
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
         let ex = call.executor
+        // In JavaScript mode the elements still running when one rejects run on, as the twin's do.
+        let cancelsOthers = !call.session.javaScriptMode
         return call.chain { input, _ in
             let limit = try call.integerFlag("limit", default: 16, minimum: 1, input: input)
             if let stream = input.stream {
                 guard let inner = call.innerStagePromise(own: ["limit"]) else { throw VowError(.type, "each: missing STAGE") }
-                return .promise(StreamEachRunner(stream: stream, limit: limit, inner: inner, ex: ex).start())
+                return .promise(StreamEachRunner(stream: stream, limit: limit, inner: inner, ex: ex, cancelsOthers: cancelsOthers).start())
             }
             guard case .list(let items) = Pick.target(input) else {
                 throw VowError(.type, "each: expected a list, got \(input.typeName)")
             }
             guard let inner = call.innerStagePromise(own: ["limit"]) else { throw VowError(.type, "each: missing STAGE") }
             if items.isEmpty { return .value(.list([])) }
-            return .promise(EachRunner(items: items, limit: limit, inner: inner, ex: ex).start())
+            return .promise(EachRunner(items: items, limit: limit, inner: inner, ex: ex, cancelsOthers: cancelsOthers).start())
         }
     }
 }
@@ -69,8 +72,11 @@ final class EachRunner: @unchecked Sendable {
     var inFlight: [Promise<Value>?]
     let resolver: Resolver<Value>
     let promise: Promise<Value>
+    /// Whether a rejection cancels the elements still running (vow's mode; not JavaScript's).
+    let cancelsOthers: Bool
 
-    init(items: [Value], limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, ex: any PromiseExecutor) {
+    init(items: [Value], limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, ex: any PromiseExecutor, cancelsOthers: Bool) {
+        self.cancelsOthers = cancelsOthers
         self.items = items
         self.limit = limit
         self.inner = inner
@@ -104,7 +110,7 @@ final class EachRunner: @unchecked Sendable {
                     launch()
                 }
             case .failure(let e):
-                if resolver.reject(EachStage.naming(e, "element \(i + 1) of each")) { for case let q? in inFlight { q.cancel() } }
+                if resolver.reject(EachStage.naming(e, "element \(i + 1) of each")), cancelsOthers { for case let q? in inFlight { q.cancel() } }
             }
         }
     }
@@ -124,8 +130,11 @@ final class StreamEachRunner: @unchecked Sendable {
     var inFlight: [Int: Promise<Value>] = [:]
     let resolver: Resolver<Value>
     let promise: Promise<Value>
+    /// Whether a rejection cancels the items still running (vow's mode; not JavaScript's).
+    let cancelsOthers: Bool
 
-    init(stream: ValueStream, limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, ex: any PromiseExecutor) {
+    init(stream: ValueStream, limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, ex: any PromiseExecutor, cancelsOthers: Bool) {
+        self.cancelsOthers = cancelsOthers
         self.stream = stream
         self.limit = limit
         self.inner = inner
@@ -157,7 +166,7 @@ final class StreamEachRunner: @unchecked Sendable {
                 finishIfDone()
             case .failure(let e):
                 ended = true
-                if resolver.reject(e) { for p in inFlight.values { p.cancel() } }
+                if resolver.reject(e), cancelsOthers { for p in inFlight.values { p.cancel() } }
             }
         }
     }
@@ -179,7 +188,7 @@ final class StreamEachRunner: @unchecked Sendable {
             case .failure(let e):
                 if resolver.reject(EachStage.naming(e, "item \(i + 1) of the stream")) {
                     stream.cancel()
-                    for q in inFlight.values { q.cancel() }
+                    if cancelsOthers { for q in inFlight.values { q.cancel() } }
                 }
             }
         }
