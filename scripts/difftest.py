@@ -47,7 +47,7 @@ MAX_WORLDS = 16            # ways a program can go (race/any ties); more is re-d
 
 class Stage:
     """One stage. kind is one of: resolve reject echo print delay group call then catch finally
-    tap all race any settle var."""
+    tap all race any settle each var."""
 
     def __init__(self, kind, **kw):
         self.kind = kind
@@ -59,6 +59,8 @@ class Stage:
         self.elems = kw.get("elems")      # all/race/any/settle: list of pipelines
         self.name = kw.get("name")        # call: def name; var: variable name
         self.arg = kw.get("arg", NOVAL)   # call argument
+        self.items = kw.get("items")      # each: the list it maps (its body is `pipe`)
+        self.limit = kw.get("limit")      # each: --limit, or None for the default (16)
 
 
 class _NoVal:
@@ -89,7 +91,7 @@ class Program:
 
 
 SYNC = {"resolve", "reject", "echo", "print"}
-ASYNC = {"delay", "group", "call", "all", "race", "any", "settle"}
+ASYNC = {"delay", "group", "call", "all", "race", "any", "settle", "each"}
 COMBINATORS = {"all", "race", "any", "settle"}
 
 
@@ -129,6 +131,10 @@ def vow_stage(st):
         return "catch" if st.handler is None else f"catch {vow_stage(st.handler)}"
     if k in COMBINATORS:
         return k + " [" + ", ".join(vow_pipe(p) for p in st.elems) + "]"
+    if k == "each":
+        # A group: the list, then each over it.
+        limit = "" if st.limit is None else f" --limit {st.limit}"
+        return "(echo [" + ", ".join(vval(x) for x in st.items) + "] | each (" + vow_pipe(st.pipe) + ")" + limit + ")"
     if k == "var":
         return "$" + st.name
     raise ValueError(k)
@@ -170,6 +176,26 @@ const start = (f, v) => { try { return Promise.resolve(f(v)); } catch (e) { retu
 const delay = (ms, x) => new Promise((r) => setTimeout(() => r(x), ms));
 // finally S, with finally's exact turns.
 const fin = (h) => [(v) => Promise.resolve(h(v)).then(() => v), (e) => Promise.resolve(h(e)).then(() => { throw e; })];
+// each: f on every element, at most limit at once (the next starts when one settles), results
+// in order; the first rejection rejects and starts no more (the ones running run on). An empty
+// list is a plain value.
+const each = (xs, limit, f) => {
+  if (xs.length === 0) return [];
+  return new Promise((resolve, reject) => {
+    const out = [];
+    let next = 0, settled = 0, failed = false;
+    const launch = () => {
+      if (failed || next >= xs.length) return;
+      const i = next++;
+      f(xs[i]).then((r) => {
+        out[i] = r;
+        settled++;
+        if (settled === xs.length) resolve(out); else launch();
+      }, (e) => { if (!failed) { failed = true; reject(e); } });
+    };
+    for (let k = 0; k < Math.min(limit, xs.length); k++) launch();
+  });
+};
 // P & : nothing waits for it; a rejection makes the exit status 1.
 const job = (p) => { p.catch(() => { process.exitCode = 1; }); };
 // Warm-up: the first write to stdout and the first timer load parts of node that take
@@ -211,6 +237,11 @@ def js_call(st, v, d):
         return f"{st.name}({v}, {'undefined' if st.arg is NOVAL else jval(st.arg)})"
     if k == "then":
         return js_call(st.handler, v, d)
+    if k == "each":
+        xs, x = f"xs{d}", f"e{d}"
+        items = "[" + ", ".join(jval(i) for i in st.items) + "]"
+        return (f"start(({xs}) => {items}, {v}).then(({xs}) => each({xs}, {st.limit or 16}, "
+                f"({x}) => {js_pipe(st.pipe, x, d + 1)}))")
     if k in COMBINATORS:
         fn = {"all": "Promise.all", "race": "Promise.race", "any": "Promise.any",
               "settle": "Promise.allSettled"}[k]
@@ -354,6 +385,8 @@ def sim_apply(w, st, t, v, env):
         return sim_pipe(w, body, t, v, e)
     if k == "then":
         return sim_apply(w, st.handler, t, v, env)
+    if k == "each":
+        return sim_each(w, st, t, env)
     if k in COMBINATORS:
         rs = [sim_pipe(w, p, t, v, env) for p in st.elems]
         if k == "all":
@@ -379,6 +412,49 @@ def sim_apply(w, st, t, v, env):
             tied = [r for r in good if r[1] == m]
             return tied[w.oracle.choose(len(tied))] if len(tied) > 1 else tied[0]
     raise ValueError(k)
+
+
+def sim_each(w, st, t, env):
+    """each over its items: the first `limit` start at t, the next when one settles (in order of
+    settling; at the same instant, in order of starting); after a rejection none starts."""
+    items = [resolve_val(x, env) for x in st.items]
+    if not items:
+        return True, t, []
+    limit = st.limit or 16
+    out = [None] * len(items)
+    running = []   # (end, started, index, ok, value)
+    started = 0
+    failed = None
+    ends = []
+
+    def launch(at):
+        nonlocal started
+        i = started
+        started += 1
+        r = sim_pipe(w, st.pipe, at, items[i], env)
+        if r is None:
+            return False
+        running.append((r[1], i, i, r[0], r[2]))
+        return True
+
+    for _ in range(min(limit, len(items))):
+        if not launch(t):
+            return None
+    while running:
+        running.sort()
+        end, _, i, ok, v = running.pop(0)
+        ends.append(end)
+        if not ok:
+            if failed is None:
+                failed = end
+            continue
+        out[i] = v
+        if failed is None and started < len(items):
+            if not launch(end):
+                return None
+    if failed is not None:
+        return False, failed, ERR
+    return True, max([t] + ends), out
 
 
 def resolve_val(val, env):
@@ -536,6 +612,11 @@ class Gen:
         elems = [self.element(depth + 1, param) for _ in range(n)]
         return Stage(k, elems=elems)
 
+    def each(self, depth, param):
+        n = self.r.choice([0, 1, 2, 2, 3, 3])
+        items = [Param(param) if param and self.r.random() < 0.2 else self.value() for _ in range(n)]
+        return Stage("each", items=items, pipe=self.pipe(depth + 1, param), limit=self.r.choice([None, None, 1, 2]))
+
     def element(self, depth, param):
         while True:
             p = self.pipe(depth, param)
@@ -561,6 +642,7 @@ class Gen:
             (5 if deep else 0, lambda: Stage("group", pipe=self.pipe(depth + 1, param))),
             (8 if self.defs else 0, lambda: self.call(param)),
             (12 if deep and full else 0, lambda: self.combinator(depth, param)),
+            (3 if deep and full else 0, lambda: self.each(depth, param)),
             (25 if top and self.vars else 0, lambda: Stage("var", name=self.r.choice(self.vars))),
         ])
 
@@ -577,6 +659,7 @@ class Gen:
             (5 if deep else 0, lambda: Stage("group", pipe=self.pipe(depth + 1, param))),
             (4 if self.defs else 0, lambda: self.call(param)),
             (5 if deep and full else 0, lambda: self.combinator(depth, param)),
+            (2 if deep and full else 0, lambda: self.each(depth, param)),
         ])
 
     def handler(self, depth, param, kind):
