@@ -38,7 +38,7 @@ struct TimeoutStage: StageDefinition {
             let deadline = DispatchTime.now() + seconds
             limited.whenSettled(on: ex) { r in
                 guard case .success(let v) = r, let stream = v.stream else { return }
-                let left = Double(deadline.uptimeNanoseconds.subtractingReportingOverflow(DispatchTime.now().uptimeNanoseconds).partialValue) / 1e9
+                let left = (Double(deadline.uptimeNanoseconds) - Double(DispatchTime.now().uptimeNanoseconds)) / 1e9
                 // The error is located at this stage, as the chain's own timeout is.
                 Promise<Void>.delay(max(0, left), value: (), name: "timeout", on: ex).whenSettled(on: ex) { _ in
                     stream.stop(with: call.run.annotate(PromiseTimeoutError(seconds: seconds), before: call.index + 1))
