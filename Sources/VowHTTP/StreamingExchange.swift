@@ -30,8 +30,9 @@ extension HTTPEngine {
     /// Server-sent events reconnect as the standard's EventSource does, when the server has asked
     /// for it with a `retry:` field: once the connection ends (the server closed it, or it broke),
     /// after `retry` milliseconds, the same request goes again with `Last-Event-ID`. A 204 answer
-    /// ends the stream; an HTTP error ends it with that error; so do `maxFruitlessReconnections`
-    /// reconnections in a row that bring no event.
+    /// ends the stream; an HTTP error, or a reconnection that cannot connect, ends it with that
+    /// error; so do more than `maxFruitlessReconnections` reconnections in a row that bring no
+    /// event.
     public func stream(_ given: HTTPRequestSpec, reading: StreamReading, on executor: any PromiseExecutor) -> Promise<Value> {
         var asked = given
         if !asked.hasHeader("Accept-Encoding") { asked.headers.append(("Accept-Encoding", "gzip, deflate")) }
