@@ -139,8 +139,9 @@ if CommandLine.arguments.dropFirst().first == "--memory" {
     print(String(format: "%.1f", bytesPerPendingPromise()))
     exit(0)
 }
-if ProcessInfo.processInfo.environment["ONLY_CHAIN"] != nil {
-    print(vowChain())
+if let n = ProcessInfo.processInfo.environment["ONLY_CHAIN"].flatMap({ Int($0) }) {
+    // Profiling aid: only the vow chain, N rounds.
+    for _ in 0..<max(n, 1) { print(vowChain()) }
     exit(0)
 }
 let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)

@@ -145,7 +145,7 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
     func enqueueJob(_ job: AnyPromise) {
         if drainThread.load(ordering: .relaxed) == currentThreadToken() {
             // On the draining thread (a job enqueueing the next): no lock.
-            local.append(job)
+            local.push(job)
             return
         }
         let startDrain = state.withLock { q -> Bool in
@@ -228,16 +228,14 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
     private let drainThread = Atomic<UInt>(0)
     /// Jobs enqueued by the draining thread itself; only that thread touches it, and drains hand
     /// over from thread to thread under the lock (`draining`).
-    @exclusivity(unchecked) private var local = ContiguousArray<AnyPromise>()
+    @exclusivity(unchecked) private var local = JobRing()
 
     private func drain() {
         drainThread.store(currentThreadToken(), ordering: .relaxed)
         var batch = ContiguousArray<AnyPromise>()
         while true {
-            if !local.isEmpty {
-                swap(&batch, &local)
-                for job in batch { job.run() }
-                batch.removeAll(keepingCapacity: true)
+            if let job = local.pop() {
+                job.run()
                 continue
             }
             var waiters: [DispatchSemaphore] = []
@@ -271,7 +269,8 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
             if let task {
                 task.run()
             } else {
-                for job in batch { job.run() }
+                // Jobs from other threads, in their order, before the jobs they enqueue.
+                for job in batch { local.push(job) }
                 batch.removeAll(keepingCapacity: true)
             }
         }

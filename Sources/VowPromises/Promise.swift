@@ -14,28 +14,25 @@ import Synchronization
 /// All methods are thread-safe. A derived promise is itself the job that runs its handler, so a
 /// `then` hop allocates one object (and the handler's captures, if any).
 public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
-    enum State {
-        /// What this promise waits on, for cancellation (further upstream promises are in
-        /// `extra`).
-        case pending(upstream: AnyPromise?)
-        case settled(Result<T, any Error>)
-    }
-
     /// The executor handlers run on when the caller names none.
     final let execRef: ExecutorRef
     /// What few promises need: id and name, more reactions, more upstream, cancel handlers.
     /// Under `lock`.
     @exclusivity(unchecked) final var extra: PromiseExtra?
-    /// Guards the fields around it. Before `state`: a noncopyable field after a field of
-    /// generic size crashes swift 6.3.1 when a client is optimised across modules.
+    /// Guards the fields around it.
     final let lock = SpinLock()
+    /// 0 while pending, 1 once fulfilled, 2 once rejected: what `slot` holds. Under `lock`;
+    /// immutable once settled.
+    @exclusivity(unchecked) final var phase: UInt8 = 0
     /// Promises that wait on this one (saturating: a promise with 65,535 dependents is never
     /// cancelled by theirs). Under `lock`.
     @exclusivity(unchecked) final var dependents: UInt16 = 0
     /// The first reaction (further ones are in `extra`). Under `lock`.
     @exclusivity(unchecked) final var first: AnyPromise? = nil
-    /// Under `lock`; immutable once settled.
-    @exclusivity(unchecked) final var state: State
+    /// While pending, what this promise waits on, for cancellation (further upstream promises
+    /// are in `extra`); once settled, its value or its error. Under `lock`; immutable once
+    /// settled.
+    @exclusivity(unchecked) final var slot: PromiseSlot
 
     /// The id observers see (0 when no observer was installed at creation).
     public final override var id: Int { lock.withLock { extra?.id ?? 0 } }
@@ -51,19 +48,40 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     public final var executor: any PromiseExecutor { execRef.executor }
 
     /// A promise waiting on `parent` (nil for a source), which must count it as a dependent.
-    /// `silent` leaves the `created` event to the caller.
-    init(name: __shared String?, execRef: ExecutorRef, parent: AnyPromise?, attributes: __shared (any Sendable)? = nil, silent: Bool = false) {
+    /// It tells no observer: the maker calls `announce` once it is made (attributes, an
+    /// existential, are only handled then, and only while an observer is installed).
+    init(name: __shared String?, execRef: ExecutorRef, parent: AnyPromise?) {
         self.execRef = execRef
-        self.state = .pending(upstream: parent)
+        self.slot = PromiseSlot(reference: parent)
         // The name is for traces: kept only while an observer is installed, so that naming a
         // promise costs nothing (no allocation) the rest of the time.
-        let observed = PromiseObservation.isActive
-        if observed {
+        if PromiseObservation.isActive {
             self.extra = PromiseExtra(id: PromiseObservation.takeID(), name: name)
         }
         super.init()
-        if observed, !silent, let id = extra?.id, id != 0 {
-            PromiseObservation.emit(.created(id: id, parents: parent.map { [$0.id] } ?? [], name: name, attributes: attributes))
+    }
+
+    /// Tells observers that this promise was made, waiting on `parent`; nothing while no
+    /// observer is installed.
+    @inline(__always)
+    final func announce(parent: AnyPromise?, name: String?, attributes: (any Sendable)?) {
+        if PromiseObservation.isActive { announceObserved(parents: parent.map { [$0] } ?? [], name: name, attributes: attributes) }
+    }
+
+    /// `announce`, for a promise waiting on several.
+    @inline(never)
+    final func announceObserved(parents: [AnyPromise], name: String?, attributes: (any Sendable)?) {
+        let id = observedID
+        if id != 0 {
+            PromiseObservation.emit(.created(id: id, parents: parents.map(\.id), name: name, attributes: attributes))
+        }
+    }
+
+    deinit {
+        switch phase {
+        case 0: _ = slot.exchangeReference(nil)
+        case 1: slot.destroy(T.self)
+        default: slot.destroy((any Error).self)
         }
     }
 
@@ -74,21 +92,19 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     /// A promise waiting on several promises (a combinator's result), counted as their dependent.
     convenience init(name: String?, execRef: ExecutorRef, upstream: [AnyPromise], attributes: (any Sendable)? = nil) {
-        self.init(name: name, execRef: execRef, parent: upstream.first, attributes: nil, silent: true)
+        self.init(name: name, execRef: execRef, parent: upstream.first)
         if upstream.count > 1 {
             let more = Array(upstream.dropFirst())
             lock.withLock { makeExtra().moreUpstream = more }
         }
         for u in upstream { u.addDependent() }
-        let id = observedID
-        if id != 0 {
-            PromiseObservation.emit(.created(id: id, parents: upstream.map(\.id), name: name, attributes: attributes))
-        }
+        if PromiseObservation.isActive { announceObserved(parents: upstream, name: name, attributes: attributes) }
     }
 
     /// A promise waiting on one `parent`, counted as its dependent.
     convenience init(name: String?, executor: any PromiseExecutor, parent: AnyPromise, attributes: (any Sendable)? = nil) {
-        self.init(name: name, execRef: ExecutorRef(executor), parent: parent, attributes: attributes)
+        self.init(name: name, execRef: ExecutorRef(executor), parent: parent)
+        announce(parent: parent, name: name, attributes: attributes)
         parent.addDependent()
     }
 
@@ -101,7 +117,8 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         on executor: any PromiseExecutor = PromiseExecutors.main,
         _ body: (Resolver<T>) throws -> Void
     ) {
-        self.init(name: name, execRef: ExecutorRef(executor), parent: nil, attributes: attributes)
+        self.init(name: name, execRef: ExecutorRef(executor), parent: nil)
+        announce(parent: nil, name: name, attributes: attributes)
         do {
             try body(Resolver(self))
         } catch {
@@ -114,7 +131,8 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         name: String? = nil, attributes: (any Sendable)? = nil,
         on executor: any PromiseExecutor = PromiseExecutors.main
     ) -> (promise: Promise<T>, resolver: Resolver<T>) {
-        let p = Promise(name: name, execRef: ExecutorRef(executor), parent: nil, attributes: attributes)
+        let p = Promise(name: name, execRef: ExecutorRef(executor), parent: nil)
+        p.announce(parent: nil, name: name, attributes: attributes)
         return (p, Resolver(p))
     }
 
@@ -127,6 +145,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     static func resolve(_ value: T, name: String? = nil, execRef: ExecutorRef) -> Promise<T> {
         let p = Promise(name: name, execRef: execRef, parent: nil)
+        p.announce(parent: nil, name: name, attributes: nil)
         p.settle(.success(value))
         return p
     }
@@ -136,6 +155,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         _ error: any Error, name: String? = nil, on executor: any PromiseExecutor = PromiseExecutors.main
     ) -> Promise<T> {
         let p = Promise(name: name, execRef: ExecutorRef(executor), parent: nil)
+        p.announce(parent: nil, name: name, attributes: nil)
         p.settle(.failure(error))
         return p
     }
@@ -144,26 +164,43 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     /// The outcome, or nil while pending.
     public final var result: Result<T, any Error>? {
-        lock.withLock {
-            if case .settled(let r) = state { return r }
-            return nil
-        }
+        lock.withLock { settledResult }
     }
 
     /// True until the promise settles.
     public final override var isPending: Bool {
-        lock.withLock {
-            if case .pending = state { return true }
-            return false
-        }
+        lock.withLock { isPendingUnlocked }
     }
 
     /// The outcome of a promise known to have settled (its reaction is running), read without
     /// the lock: a settled promise's state never changes again.
     @inline(__always)
     final var settledResult: Result<T, any Error>? {
-        if case .settled(let r) = state { return r }
-        return nil
+        switch phase {
+        case 0: return nil
+        case 1: return .success(slot.load(T.self))
+        default: return .failure(slot.load((any Error).self))
+        }
+    }
+
+    /// True while pending; under `lock`.
+    @inline(__always)
+    final var isPendingUnlocked: Bool { phase == 0 }
+
+    /// Records the outcome, under `lock`, of a pending promise; hands back what it waited on,
+    /// for the caller to release once the lock is let go.
+    @inline(__always)
+    final func record(_ result: Result<T, any Error>) -> AnyPromise? {
+        let up = slot.exchangeReference(nil)
+        switch result {
+        case .success(let v):
+            slot.initialize(v)
+            phase = 1
+        case .failure(let e):
+            slot.initialize(error: e)
+            phase = 2
+        }
+        return up
     }
 
     @inline(__always)
@@ -181,15 +218,17 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     final func settle(_ result: Result<T, any Error>) -> Bool {
         var first: AnyPromise? = nil
         var more: PromiseExtra.Taken? = nil
+        var upstream: AnyPromise? = nil
         let done = lock.withLock { () -> Bool in
-            guard case .pending = state else { return false }
+            guard isPendingUnlocked else { return false }
             swap(&first, &self.first)
-            state = .settled(result)
+            upstream = record(result)
             if let e = extra { more = e.take(); if !e.hasMeta { extra = nil } }
             return true
         }
         guard done else { return false }
         dispatch(result, first, more)
+        withExtendedLifetime(upstream) {}  // released here, not under the lock
         return true
     }
 
@@ -215,7 +254,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     final func addReaction(_ job: AnyPromise, dependent: Bool) {
         let settled = lock.withLock { () -> Bool in
             if dependent, dependents != .max { dependents &+= 1 }
-            guard case .pending = state else { return true }
+            guard isPendingUnlocked else { return true }
             if first == nil {
                 first = job
             } else {
@@ -233,10 +272,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// has settled already (it was cancelled).
     @inline(__always)
     final func parentForRun() -> AnyPromise? {
-        lock.withLock {
-            if case .pending(let up) = state { return up }
-            return nil
-        }
+        lock.withLock { isPendingUnlocked ? slot.reference : nil }
     }
 
     /// Calls `body` with the outcome on `executor` once settled. Derives no promise and does not
@@ -264,10 +300,9 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         var more: PromiseExtra.Taken? = nil
         let result: Result<T, any Error> = .failure(PromiseCancelledError(reason: reason))
         let done = lock.withLock { () -> Bool in
-            guard case .pending(let up) = state else { return false }
+            guard isPendingUnlocked else { return false }
             swap(&first, &self.first)
-            upstream = up
-            state = .settled(result)
+            upstream = record(result)
             if let e = extra { more = e.take(); if !e.hasMeta { extra = nil } }
             return true
         }
@@ -286,7 +321,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     override final func dependentWasCancelled() -> Bool {
         lock.withLock {
-            guard case .pending = state else { return false }
+            guard isPendingUnlocked else { return false }
             let e = makeExtra()
             e.cancelledDependents &+= 1
             return dependents != .max && e.cancelledDependents >= UInt32(dependents)
@@ -300,9 +335,10 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// Registers work to stop when this promise is cancelled; runs it at once if it already was.
     final func onCancel(_ handler: @escaping @Sendable () -> Void) {
         let runNow: Bool = lock.withLock {
-            if case .settled(let r) = state {
-                if case .failure(let e) = r, e is PromiseCancelledError { return true }
-                return false
+            switch phase {
+            case 0: break
+            case 1: return false
+            default: return slot.load((any Error).self) is PromiseCancelledError
             }
             makeExtra().cancelHandlers.append(handler)
             return false
@@ -315,12 +351,15 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// this one as a dependent that has gone, for the caller to release).
     final func setUpstream(_ inner: AnyPromise) -> Bool {
         inner.addDependent()
-        return lock.withLock {
-            guard case .pending = state else { return false }
-            state = .pending(upstream: inner)
+        var replaced: AnyPromise? = nil
+        let done = lock.withLock { () -> Bool in
+            guard isPendingUnlocked else { return false }
+            replaced = slot.exchangeReference(inner)
             if let e = extra, !e.moreUpstream.isEmpty { e.moreUpstream = [] }
             return true
         }
+        withExtendedLifetime(replaced) {}  // released here, not under the lock
+        return done
     }
 
     /// The reason this promise was cancelled with, or nil when it was not cancelled.
@@ -357,7 +396,9 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void
     ) -> Promise<U> {
         ReactingPromise<T, U>.registerStep()
-        return attach(ReactingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, react))
+        let child = ReactingPromise<T, U>(name: name, execRef: ref(executor), parent: self, react)
+        child.announce(parent: self, name: name, attributes: attributes)
+        return attach(child)
     }
 
     /// Settles `child` with the handler's returned promise: adopts it, two turns later.
@@ -396,19 +437,23 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     /// Runs `body` with the value when this promise fulfils; the derived promise fulfils with
     /// what it returns (rejects with what it throws). A rejection passes through untouched.
-    @_disfavoredOverload
+    @_disfavoredOverload @inline(__always)
     public final func then<U>(
         name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (T) throws -> U
     ) -> Promise<U> {
         MappingPromise<T, U>.registerStep()
-        return attach(MappingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, body))
+        let child = MappingPromise<T, U>(name: name, execRef: ref(executor), parent: self, body)
+        child.announce(parent: self, name: name, attributes: attributes)
+        return attach(child)
     }
 
     /// `then` with a plain value, on an executor already held.
     final func then<U>(execRef: ExecutorRef, _ body: @escaping @Sendable (T) throws -> U) -> Promise<U> {
         MappingPromise<T, U>.registerStep()
-        return attach(MappingPromise<T, U>(name: nil, execRef: execRef, parent: self, attributes: nil, body))
+        let child = MappingPromise<T, U>(name: nil, execRef: execRef, parent: self, body)
+        child.announce(parent: self, name: nil, attributes: nil)
+        return attach(child)
     }
 
     /// JavaScript's `catch`: on rejection, `body` recovers with a promise to adopt (the chain
@@ -542,10 +587,10 @@ final class MappingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sen
     /// their handlers capture the interpreter's records of them).
     @exclusivity(unchecked) var body: (@Sendable (T) throws -> U)?
 
-    init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>, attributes: __shared (any Sendable)?,
+    init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>,
          _ body: @escaping @Sendable (T) throws -> U) {
         self.body = body
-        super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
+        super.init(name: name, execRef: execRef, parent: parent)
     }
 
     /// Registers the specialized step of this class; called where `then` is specialized.
@@ -585,10 +630,10 @@ final class ResolvingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked S
     /// The handler; nil once it has run (or was skipped), as in `MappingPromise`.
     @exclusivity(unchecked) var body: (@Sendable (T) throws -> Resolution<U>)?
 
-    init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>, attributes: __shared (any Sendable)?,
+    init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>,
          _ body: @escaping @Sendable (T) throws -> Resolution<U>) {
         self.body = body
-        super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
+        super.init(name: name, execRef: execRef, parent: parent)
     }
 
     /// Registers the specialized step of this class; called where the handler is attached.
@@ -631,10 +676,10 @@ final class ReactingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Se
     /// The handler; nil once it has run (or was skipped), as in `MappingPromise`.
     @exclusivity(unchecked) var react: (@Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void)?
 
-    init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>, attributes: __shared (any Sendable)?,
+    init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>,
          _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void) {
         self.react = react
-        super.init(name: name, execRef: execRef, parent: parent, attributes: attributes)
+        super.init(name: name, execRef: execRef, parent: parent)
     }
 
     /// Registers the specialized step of this class; called where the handler is attached.
@@ -771,7 +816,9 @@ extension Promise {
         resolving body: @escaping @Sendable (T) throws -> Resolution<U>
     ) -> Promise<U> {
         ResolvingPromise<T, U>.registerStep()
-        return attach(ResolvingPromise<T, U>(name: name, execRef: ref(executor), parent: self, attributes: attributes, body))
+        let child = ResolvingPromise<T, U>(name: name, execRef: ref(executor), parent: self, body)
+        child.announce(parent: self, name: name, attributes: attributes)
+        return attach(child)
     }
 
     /// `recover` whose handler returns a value or a promise (see `Resolution`).

@@ -6,7 +6,7 @@ import Synchronization
     import Darwin
 #endif
 
-/// The lock of one promise: one byte, so that a pending promise fits in 56 bytes.
+/// The lock of one promise: one byte, packed with the promise's phase and dependents count.
 ///
 /// Its critical sections are a few loads and stores, almost never contended (a promise is used
 /// from its executor's thread, and now and then from the thread that settles it): it spins

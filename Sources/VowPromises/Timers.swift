@@ -22,6 +22,7 @@ extension Promise {
     ) -> Promise<T> {
         let ex = ref(executor)
         let result = Promise<T>(name: name, execRef: ex, parent: self)
+        result.announce(parent: self, name: name, attributes: nil)
         self.addDependent()
         let timer = OneShotTimer(after: seconds, on: ex) { [weak result] in
             guard let result else { return }
