@@ -9,7 +9,9 @@ import Synchronization
 ///
 /// Conform any scheduler: a `DispatchQueue` already conforms; a SwiftNIO `EventLoop` conforms with
 /// `extension EventLoop { func enqueue(_ job: …) { execute(job) } }` in the caller's module.
-public protocol PromiseExecutor: Sendable {
+/// An executor is an object (a queue, a loop): held in one word, so passing one costs a retain,
+/// not a copy through an existential's value witnesses.
+public protocol PromiseExecutor: AnyObject, Sendable {
     /// Schedules `job` to run later, never before this call returns.
     func enqueue(_ job: @escaping @Sendable () -> Void)
 
@@ -269,8 +271,9 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
             if let task {
                 task.run()
             } else {
-                // Jobs from other threads, in their order, before the jobs they enqueue.
-                for job in batch { local.push(job) }
+                // Jobs from other threads, in their order, before the jobs they enqueue (which
+                // go to `local`, empty until now).
+                for job in batch { job.run() }
                 batch.removeAll(keepingCapacity: true)
             }
         }

@@ -64,8 +64,8 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// Tells observers that this promise was made, waiting on `parent`; nothing while no
     /// observer is installed.
     @inline(__always)
-    final func announce(parent: AnyPromise?, name: String?, attributes: (any Sendable)?) {
-        if PromiseObservation.isActive { announceObserved(parents: parent.map { [$0] } ?? [], name: name, attributes: attributes) }
+    final func announce(parent: AnyPromise?, name: String?, attributes: @autoclosure () -> (any Sendable)?) {
+        if PromiseObservation.isActive { announceObserved(parents: parent.map { [$0] } ?? [], name: name, attributes: attributes()) }
     }
 
     /// `announce`, for a promise waiting on several.
@@ -113,12 +113,12 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// Runs `body` at once with a resolver, like JavaScript's `new Promise(executor)`.
     /// If `body` throws before settling, the promise rejects with the thrown error.
     public convenience init(
-        name: String? = nil, attributes: (any Sendable)? = nil,
+        name: String? = nil, attributes: @autoclosure () -> (any Sendable)? = nil,
         on executor: any PromiseExecutor = PromiseExecutors.main,
         _ body: (Resolver<T>) throws -> Void
     ) {
         self.init(name: name, execRef: ExecutorRef(executor), parent: nil)
-        announce(parent: nil, name: name, attributes: attributes)
+        announce(parent: nil, name: name, attributes: attributes())
         do {
             try body(Resolver(self))
         } catch {
@@ -128,11 +128,11 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     /// A pending promise and the resolver that settles it.
     public static func pending(
-        name: String? = nil, attributes: (any Sendable)? = nil,
+        name: String? = nil, attributes: @autoclosure () -> (any Sendable)? = nil,
         on executor: any PromiseExecutor = PromiseExecutors.main
     ) -> (promise: Promise<T>, resolver: Resolver<T>) {
         let p = Promise(name: name, execRef: ExecutorRef(executor), parent: nil)
-        p.announce(parent: nil, name: name, attributes: attributes)
+        p.announce(parent: nil, name: name, attributes: attributes())
         return (p, Resolver(p))
     }
 
@@ -392,12 +392,12 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// not run when the derived promise has already settled (it was cancelled): a cancelled
     /// stage runs no handler, since what the handler would start has no one to go to.
     final func derive<U>(
-        name: String?, attributes: (any Sendable)?, on executor: (any PromiseExecutor)?,
+        name: String?, attributes: @autoclosure () -> (any Sendable)?, on executor: (any PromiseExecutor)?,
         _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void
     ) -> Promise<U> {
         ReactingPromise<T, U>.registerStep()
         let child = ReactingPromise<T, U>(name: name, execRef: ref(executor), parent: self, react)
-        child.announce(parent: self, name: name, attributes: attributes)
+        child.announce(parent: self, name: name, attributes: attributes())
         return attach(child)
     }
 
@@ -422,10 +422,10 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// Runs `body` with the value when this promise fulfils; the derived promise adopts the
     /// promise `body` returns. A rejection passes through untouched; a throw rejects.
     public final func then<U>(
-        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        name: String? = nil, attributes: @autoclosure () -> (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (T) throws -> Promise<U>
     ) -> Promise<U> {
-        derive(name: name, attributes: attributes, on: executor) { r, child, ex in
+        derive(name: name, attributes: attributes(), on: executor) { r, child, ex in
             switch r {
             case .success(let v):
                 do { Promise<U>.adopt(child, try body(v), on: ex) } catch { child.settle(.failure(error)) }
@@ -439,12 +439,12 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// what it returns (rejects with what it throws). A rejection passes through untouched.
     @_disfavoredOverload @inline(__always)
     public final func then<U>(
-        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        name: String? = nil, attributes: @autoclosure () -> (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (T) throws -> U
     ) -> Promise<U> {
         MappingPromise<T, U>.registerStep()
         let child = MappingPromise<T, U>(name: name, execRef: ref(executor), parent: self, body)
-        child.announce(parent: self, name: name, attributes: attributes)
+        child.announce(parent: self, name: name, attributes: attributes())
         return attach(child)
     }
 
@@ -460,10 +460,10 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// continues fulfilled if it fulfils) or throws to pass a rejection on. A fulfilment passes
     /// through untouched.
     public final func recover(
-        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        name: String? = nil, attributes: @autoclosure () -> (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (any Error) throws -> Promise<T>
     ) -> Promise<T> {
-        derive(name: name, attributes: attributes, on: executor) { r, child, ex in
+        derive(name: name, attributes: attributes(), on: executor) { r, child, ex in
             switch r {
             case .success: child.settle(r)
             case .failure(let e):
@@ -475,10 +475,10 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// `recover` with a plain value: the chain continues fulfilled with what `body` returns.
     @_disfavoredOverload
     public final func recover(
-        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        name: String? = nil, attributes: @autoclosure () -> (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (any Error) throws -> T
     ) -> Promise<T> {
-        derive(name: name, attributes: attributes, on: executor) { r, child, _ in
+        derive(name: name, attributes: attributes(), on: executor) { r, child, _ in
             switch r {
             case .success: child.settle(r)
             case .failure(let e):
@@ -494,10 +494,10 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// The turns are JavaScript's: `p.finally(f)` is `p.then(v => f().then(() => v),
     /// e => f().then(() => { throw e }))`, whose returned promise the derived one adopts.
     public final func finally<U>(
-        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        name: String? = nil, attributes: @autoclosure () -> (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable () throws -> Promise<U>
     ) -> Promise<T> {
-        derive(name: name, attributes: attributes, on: executor) { r, child, ex in
+        derive(name: name, attributes: attributes(), on: executor) { r, child, ex in
             let inner: Promise<U>
             do { inner = try body() } catch {
                 child.settle(.failure(error))
@@ -512,10 +512,10 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// settles two turns after `f` runs, as if `f` had returned an already fulfilled promise.
     @_disfavoredOverload
     public final func finally(
-        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        name: String? = nil, attributes: @autoclosure () -> (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable () throws -> Void
     ) -> Promise<T> {
-        derive(name: name, attributes: attributes, on: executor) { r, child, ex in
+        derive(name: name, attributes: attributes(), on: executor) { r, child, ex in
             do { try body() } catch {
                 child.settle(.failure(error))
                 return
@@ -527,10 +527,10 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     /// Observes the outcome without changing it (unless `body` throws, which rejects).
     public final func tap(
-        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        name: String? = nil, attributes: @autoclosure () -> (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (Result<T, any Error>) throws -> Void
     ) -> Promise<T> {
-        derive(name: name, attributes: attributes, on: executor) { r, child, _ in
+        derive(name: name, attributes: attributes(), on: executor) { r, child, _ in
             do {
                 try body(r)
                 child.settle(r)
@@ -812,21 +812,21 @@ public enum Resolution<T: Sendable>: Sendable {
 extension Promise {
     /// `then` whose handler returns a value or a promise (see `Resolution`).
     public func then<U>(
-        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        name: String? = nil, attributes: @autoclosure () -> (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         resolving body: @escaping @Sendable (T) throws -> Resolution<U>
     ) -> Promise<U> {
         ResolvingPromise<T, U>.registerStep()
         let child = ResolvingPromise<T, U>(name: name, execRef: ref(executor), parent: self, body)
-        child.announce(parent: self, name: name, attributes: attributes)
+        child.announce(parent: self, name: name, attributes: attributes())
         return attach(child)
     }
 
     /// `recover` whose handler returns a value or a promise (see `Resolution`).
     public func recover(
-        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        name: String? = nil, attributes: @autoclosure () -> (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         resolving body: @escaping @Sendable (any Error) throws -> Resolution<T>
     ) -> Promise<T> {
-        derive(name: name, attributes: attributes, on: executor) { r, child, ex in
+        derive(name: name, attributes: attributes(), on: executor) { r, child, ex in
             switch r {
             case .success: child.settle(r)
             case .failure(let e):
@@ -843,10 +843,10 @@ extension Promise {
     /// Runs `body` with the whole outcome, on both paths, and settles with what it hands back:
     /// the shape of `finally`, `tap` and `settle`-style stages that decide per outcome.
     public func always<U>(
-        name: String? = nil, attributes: (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
+        name: String? = nil, attributes: @autoclosure () -> (any Sendable)? = nil, on executor: (any PromiseExecutor)? = nil,
         _ body: @escaping @Sendable (Result<T, any Error>) throws -> Resolution<U>
     ) -> Promise<U> {
-        derive(name: name, attributes: attributes, on: executor) { r, child, ex in
+        derive(name: name, attributes: attributes(), on: executor) { r, child, ex in
             do {
                 switch try body(r) {
                 case .value(let u): child.settle(.success(u))
