@@ -50,7 +50,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// A promise waiting on `parent` (nil for a source), which must count it as a dependent.
     /// It tells no observer: the maker calls `announce` once it is made (attributes, an
     /// existential, are only handled then, and only while an observer is installed).
-    init(name: __shared String?, execRef: ExecutorRef, parent: AnyPromise?) {
+    init(name: __shared String?, execRef: ExecutorRef, parent: __shared AnyPromise?) {
         self.execRef = execRef
         self.slot = PromiseSlot(reference: parent)
         // The name is for traces: kept only while an observer is installed, so that naming a
@@ -587,7 +587,7 @@ final class MappingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sen
     /// their handlers capture the interpreter's records of them).
     @exclusivity(unchecked) var body: (@Sendable (T) throws -> U)?
 
-    init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>,
+    init(name: __shared String?, execRef: ExecutorRef, parent: __shared Promise<T>,
          _ body: @escaping @Sendable (T) throws -> U) {
         self.body = body
         super.init(name: name, execRef: execRef, parent: parent)
@@ -630,7 +630,7 @@ final class ResolvingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked S
     /// The handler; nil once it has run (or was skipped), as in `MappingPromise`.
     @exclusivity(unchecked) var body: (@Sendable (T) throws -> Resolution<U>)?
 
-    init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>,
+    init(name: __shared String?, execRef: ExecutorRef, parent: __shared Promise<T>,
          _ body: @escaping @Sendable (T) throws -> Resolution<U>) {
         self.body = body
         super.init(name: name, execRef: execRef, parent: parent)
@@ -676,7 +676,7 @@ final class ReactingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Se
     /// The handler; nil once it has run (or was skipped), as in `MappingPromise`.
     @exclusivity(unchecked) var react: (@Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void)?
 
-    init(name: __shared String?, execRef: ExecutorRef, parent: Promise<T>,
+    init(name: __shared String?, execRef: ExecutorRef, parent: __shared Promise<T>,
          _ react: @escaping @Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void) {
         self.react = react
         super.init(name: name, execRef: execRef, parent: parent)

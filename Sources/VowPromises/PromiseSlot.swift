@@ -13,7 +13,7 @@ struct PromiseSlot {
     private var w2: UInt = 0
 
     /// An empty slot, or one holding `reference` (a pending promise's upstream).
-    init(reference: AnyPromise? = nil) {
+    init(reference: __shared AnyPromise? = nil) {
         if let reference { w0 = UInt(bitPattern: Unmanaged.passRetained(reference).toOpaque()) }
     }
 
