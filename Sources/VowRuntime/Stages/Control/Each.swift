@@ -59,17 +59,19 @@ extension EachStage {
     }
 }
 
-/// Runs `each` with a bounded number in flight. Touched only on the session executor.
+/// Runs `each` with a bounded number in flight. Touched only on the session executor, one job
+/// at a time: its fields need no dynamic exclusivity checks (they cost a thread-local lookup per
+/// access, several per element).
 final class EachRunner: @unchecked Sendable {
     let items: [Value]
     let limit: Int
     let inner: @Sendable (Value) -> Promise<Value>
     let ex: any PromiseExecutor
-    var results: [Value?]
-    var next = 0
-    var done = 0
+    @exclusivity(unchecked) var results: [Value?]
+    @exclusivity(unchecked) var next = 0
+    @exclusivity(unchecked) var done = 0
     /// The promise of each element while it runs (indexed by element: no hashing per element).
-    var inFlight: [Promise<Value>?]
+    @exclusivity(unchecked) var inFlight: [Promise<Value>?]
     let resolver: Resolver<Value>
     let promise: Promise<Value>
     /// Whether a rejection cancels the elements still running (vow's mode; not JavaScript's).
