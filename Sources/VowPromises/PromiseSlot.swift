@@ -65,7 +65,7 @@ struct PromiseSlot {
     @inline(__always)
     func load<V>(_: V.Type) -> V {
         if Self.fitsInPlace(V.self) {
-            return withUnsafeBytes(of: self) { $0.baseAddress!.assumingMemoryBound(to: V.self).pointee }
+            return withUnsafeBytes(of: self) { $0.load(as: V.self) }
         }
         return Unmanaged<PromiseValueBox<V>>.fromOpaque(UnsafeRawPointer(bitPattern: w0)!).takeUnretainedValue().value
     }
