@@ -12,14 +12,14 @@ enum SpecializedSteps {
 
     private static let capacity = 1024
     private static let probes = 16
-    /// Class keys (0: free) and, published after each key, an unmanaged `Box` (0 until then);
-    /// never freed.
-    nonisolated(unsafe) private static let keys = makeSlots()
-    nonisolated(unsafe) private static let values = makeSlots()
+    /// Pairs of a class key (0: free) and, published after it, an unmanaged `Box` (0 until
+    /// then), side by side: one table, so one lazy-global check per lookup, and a probe touches
+    /// one cache line. Never freed.
+    nonisolated(unsafe) private static let slots = makeSlots()
 
     private static func makeSlots() -> UnsafeMutablePointer<Atomic<UInt>> {
-        let p = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: capacity)
-        for i in 0..<capacity { (p + i).initialize(to: Atomic(0)) }
+        let p = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: 2 * capacity)
+        for i in 0..<(2 * capacity) { (p + i).initialize(to: Atomic(0)) }
         return p
     }
 
@@ -51,11 +51,11 @@ enum SpecializedSteps {
     /// The unmanaged box registered for the class `key`, or 0.
     @inline(__always)
     private static func find(_ key: UInt) -> UInt {
-        let (keys, values) = (Self.keys, Self.values)
+        let slots = Self.slots
         var i = start(key)
         for _ in 0..<probes {
-            let k = keys[i].load(ordering: .acquiring)
-            if k == key { return values[i].load(ordering: .acquiring) }
+            let k = slots[2 * i].load(ordering: .acquiring)
+            if k == key { return slots[2 * i + 1].load(ordering: .acquiring) }
             if k == 0 { return 0 }
             i = (i + 1) & (capacity - 1)
         }
@@ -72,10 +72,10 @@ enum SpecializedSteps {
     private static func insert(_ key: UInt, _ step: @escaping Step) {
         var i = start(key)
         for _ in 0..<probes {
-            let (claimed, current) = keys[i].compareExchange(expected: 0, desired: key, ordering: .acquiringAndReleasing)
+            let (claimed, current) = slots[2 * i].compareExchange(expected: 0, desired: key, ordering: .acquiringAndReleasing)
             if claimed {
                 let bits = UInt(bitPattern: Unmanaged.passRetained(Box(step)).toOpaque())
-                values[i].store(bits, ordering: .releasing)
+                slots[2 * i + 1].store(bits, ordering: .releasing)
                 return
             }
             if current == key { return }
