@@ -52,8 +52,12 @@ public struct ProxyChoice: Sendable, Hashable {
             }
             return nil
         }
-        // No proxy in the environment (the common case): no need to read the URL.
-        guard env("http_proxy") != nil || env("https_proxy") != nil || env("all_proxy") != nil else { return nil }
+        // No proxy in the environment (the common case, checked on every request): no need to
+        // read the URL, nor to build the names' other spellings.
+        let set = { (key: String) in !(environment[key]?.isEmpty ?? true) }
+        guard set("http_proxy") || set("HTTP_PROXY") || set("https_proxy") || set("HTTPS_PROXY")
+            || set("all_proxy") || set("ALL_PROXY")
+        else { return nil }
         guard let target = URLComponents(string: url), let host = target.host?.lowercased() else { return nil }
         let scheme = target.scheme?.lowercased() ?? "http"
         guard let (name, value) = [("\(scheme)_proxy", env("\(scheme)_proxy")), ("all_proxy", env("all_proxy"))]
