@@ -386,6 +386,27 @@ final class ExecutorTests: XCTestCase {
         XCTAssertTrue(ev.contains("rejected"))
         XCTAssertNotEqual(p.id, 0)
     }
+
+    /// Trace attributes are an autoclosure: evaluated for an observer, never without one (an
+    /// untraced stage call builds no trace record).
+    func test_attributesAreEvaluatedOnlyWhileObserved() {
+        final class Quiet: PromiseObserver {
+            func promiseEvent(_ event: PromiseEvent) {}
+        }
+        let made = Locked(0)
+        @Sendable func attributes() -> String {
+            made.withLock { $0 += 1 }
+            return "stage"
+        }
+        let a = Promise<Int>.resolve(1).then(attributes: attributes()) { $0 + 1 }
+        XCTAssertEqual(value(a), 2)
+        XCTAssertEqual(made.withLock { $0 }, 0)
+        PromiseObservation.install(Quiet())
+        defer { PromiseObservation.remove() }
+        let b = Promise<Int>.resolve(1).recover(attributes: attributes()) { _ in 0 }
+        XCTAssertEqual(value(b), 1)
+        XCTAssertEqual(made.withLock { $0 }, 1)
+    }
 }
 
 final class StressTests: XCTestCase {
