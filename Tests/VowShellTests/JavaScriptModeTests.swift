@@ -94,6 +94,22 @@ final class JavaScriptModeTests: XCTestCase {
         }
     }
 
+    /// `let y = $x` names the same promise, as `const y = x` does: handlers attached through
+    /// either name run in the order they were attached, whichever name they used.
+    func test_aLetOfAnotherLetNamesTheSamePromise() throws {
+        let src = """
+            let x1 = resolve 76 | print p1
+            let x2 = $x1
+            $x1 | print p8 &
+            $x2 | print t18 &
+            $x1 | print p9 &
+            """
+        for javaScript in [true, false] {
+            XCTAssertEqual(runVow(src, javaScript: javaScript).out, "p1\np8\nt18\np9\n")
+        }
+        XCTAssertEqual(try runNode(Runner.emitJavaScript(src, name: "t").output).out, "p1\np8\nt18\np9\n")
+    }
+
     /// When one element of `each` rejects, vow's mode cancels the others; in JavaScript mode they
     /// run on, as the twin's do.
     func test_eachCancelsTheOtherElementsOnlyInVowMode() throws {

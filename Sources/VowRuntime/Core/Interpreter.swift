@@ -75,6 +75,13 @@ public struct Interpreter: Sendable {
             return .pipeline(promise, StatementRun(run: run))
         case .letBinding(let name, _, let value):
             let (promise, run) = ev.pipeline(value, input: .null, scope: scope, site: Site(source: source, statement: value.span, context: ["let \(name)"]))
+            // `let y = $x` names the promise bound to x itself, as `const y = x` does in
+            // JavaScript: a relay of it would settle in x's reaction, so y's handlers would run
+            // ahead of x's handlers attached before y was bound.
+            if session.isBound(promise) {
+                session.bind(name, promise)
+                return .bound(name)
+            }
             // Keep the annotated error in the bound promise so that later users see where it came
             // from; the relay settles in the same instant, so `$name | …` takes JavaScript's turns.
             let bound = promise.relay { (r: Result<Value, any Error>) -> Result<Value, any Error> in

@@ -163,6 +163,11 @@ public final class Session: @unchecked Sendable {
         }
     }
 
+    /// True when `promise` is bound to a name (on the executor).
+    func isBound(_ promise: Promise<Value>) -> Bool {
+        globals.values.contains { if case .promise(let p) = $0 { return p === promise } else { return false } }
+    }
+
     /// Binds `name` to a `let` statement's promise (on the executor).
     func bind(_ name: String, _ promise: Promise<Value>) {
         if case .promise(let old)? = globals[name], old.isPending {
