@@ -108,6 +108,10 @@ final class JavaScriptModeTests: XCTestCase {
             XCTAssertEqual(runVow(src, javaScript: javaScript).out, "p1\np8\nt18\np9\n")
         }
         XCTAssertEqual(try runNode(Runner.emitJavaScript(src, name: "t").output).out, "p1\np8\nt18\np9\n")
+        // The same for a job's promise, `%N`.
+        let job = "resolve 1 | print a &\nlet y = %1\n%1 | print p &\n$y | print q &\n%1 | print r &"
+        XCTAssertEqual(runVow(job, javaScript: true).out, "a\np\nq\nr\n")
+        XCTAssertEqual(try runNode(Runner.emitJavaScript(job, name: "t").output).out, "a\np\nq\nr\n")
     }
 
     /// When one element of `each` rejects, vow's mode cancels the others; in JavaScript mode they

@@ -75,9 +75,9 @@ public struct Interpreter: Sendable {
             return .pipeline(promise, StatementRun(run: run))
         case .letBinding(let name, _, let value):
             let (promise, run) = ev.pipeline(value, input: .null, scope: scope, site: Site(source: source, statement: value.span, context: ["let \(name)"]))
-            // `let y = $x` names the promise bound to x itself, as `const y = x` does in
-            // JavaScript: a relay of it would settle in x's reaction, so y's handlers would run
-            // ahead of x's handlers attached before y was bound.
+            // `let y = $x` (or `%N`) names the promise bound to x itself, as `const y = x` does
+            // in JavaScript: a relay of it would settle in x's reaction, so y's handlers would
+            // run ahead of x's handlers attached before y was bound.
             if session.isBound(promise) {
                 session.bind(name, promise)
                 return .bound(name)

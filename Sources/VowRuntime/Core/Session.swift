@@ -163,9 +163,10 @@ public final class Session: @unchecked Sendable {
         }
     }
 
-    /// True when `promise` is bound to a name (on the executor).
+    /// True when `promise` is bound to a name or is a job's (`%N`); on the executor.
     func isBound(_ promise: Promise<Value>) -> Bool {
         globals.values.contains { if case .promise(let p) = $0 { return p === promise } else { return false } }
+            || jobs.all.contains { $0.promise === promise }
     }
 
     /// Binds `name` to a `let` statement's promise (on the executor).
