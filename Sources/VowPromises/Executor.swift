@@ -49,16 +49,17 @@ final class ClosureJob: ReactionJob, @unchecked Sendable {
     override func run() { body() }
 }
 
-/// How a promise holds its executor: a serial executor directly (8 bytes, and jobs handed over
-/// with no closure), any other one in a box.
+/// How a promise holds its executor: a serial executor by an unretained reference (serial
+/// executors are never freed, so holding one costs no reference counting: a promise neither
+/// retains it when made nor releases it when freed), any other one in a retained box.
 enum ExecutorRef: Sendable {
-    case serial(SerialPromiseExecutor)
+    case serial(Unmanaged<SerialPromiseExecutor>)
     case other(ExecutorBox)
 
     @inline(__always)
     init(_ executor: __shared any PromiseExecutor) {
         if let s = executor.asSerialPromiseExecutor {
-            self = .serial(s)
+            self = .serial(Unmanaged.passUnretained(s))
         } else {
             self = .other(ExecutorBox(executor))
         }
@@ -66,7 +67,7 @@ enum ExecutorRef: Sendable {
 
     var executor: any PromiseExecutor {
         switch self {
-        case .serial(let s): return s
+        case .serial(let s): return s.takeUnretainedValue()
         case .other(let b): return b.executor
         }
     }
@@ -75,7 +76,7 @@ enum ExecutorRef: Sendable {
     @inline(__always)
     func enqueue(_ job: AnyPromise) {
         switch self {
-        case .serial(let s): s.enqueueJob(job)
+        case .serial(let s): s._withUnsafeGuaranteedRef { $0.enqueueJob(job) }
         case .other(let b): b.executor.enqueue { job.run() }
         }
     }
@@ -84,17 +85,17 @@ enum ExecutorRef: Sendable {
     /// counts the timer that fired as no longer pending.
     func enqueueTimerTask(_ job: AnyPromise) {
         switch self {
-        case .serial(let s): s.enqueueTask(job, timerFired: true)
+        case .serial(let s): s._withUnsafeGuaranteedRef { $0.enqueueTask(job, timerFired: true) }
         case .other(let b): b.executor.enqueue { job.run() }
         }
     }
 
     func timerStarted() {
-        if case .serial(let s) = self { s.timerStarted() }
+        if case .serial(let s) = self { s._withUnsafeGuaranteedRef { $0.timerStarted() } }
     }
 
     func timerCancelled() {
-        if case .serial(let s) = self { s.timerCancelled() }
+        if case .serial(let s) = self { s._withUnsafeGuaranteedRef { $0.timerCancelled() } }
     }
 }
 
@@ -131,8 +132,13 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
     private let queue: DispatchQueue
 
     /// A serial executor whose drains run on a new serial dispatch queue labelled `label`.
+    ///
+    /// The executor is never freed: the promises that run on it hold it without a reference
+    /// count (see `ExecutorRef`), and may outlive every other holder. A program makes one per
+    /// session, so what stays behind is a dispatch queue and a few words.
     public init(label: String = "vow.promises.serial") {
         self.queue = DispatchQueue(label: label)
+        _ = Unmanaged.passRetained(self)  // the reference that is never given back
     }
 
     /// Itself: promises hand it their jobs directly.

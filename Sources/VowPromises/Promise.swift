@@ -383,7 +383,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
 
     @inline(__always)
     final func ref(_ executor: (any PromiseExecutor)?) -> ExecutorRef {
-        if let s = executor?.asSerialPromiseExecutor { return .serial(s) }
+        if let s = executor?.asSerialPromiseExecutor { return .serial(Unmanaged.passUnretained(s)) }
         if let executor { return .other(ExecutorBox(executor)) }
         return execRef
     }
