@@ -84,6 +84,8 @@ public final class HTTPEngine: Sendable {
     }
 
     private let clients = Locked(Clients())
+    /// Kept-alive `http://` connections, for requests that need no proxy and no TLS.
+    let plain = HTTP1Pool()
 
     /// Makes an engine; clients are created on the first request.
     public init() {}
@@ -128,6 +130,7 @@ public final class HTTPEngine: Sendable {
         // A session dropped without `shutdown()` still closes its clients, without blocking.
         let all = clients.withLock { c in Array(c.made.values) }
         for client in all { client.shutdown { _ in } }
+        plain.shutdown()
     }
 
     /// Shuts the clients down (open connections are closed); later requests reject.
@@ -138,6 +141,7 @@ public final class HTTPEngine: Sendable {
             return Array(c.made.values)
         }
         for client in all { try? client.syncShutdown() }
+        plain.shutdown()
     }
 
     // MARK: Requests

@@ -21,8 +21,8 @@ final class LoopExchange: Sendable {
     private let executor: any PromiseExecutor
     private let started = ContinuousClock.now
     private let deadline: NIODeadline
-    /// The hop in flight, and whether the request was cancelled.
-    private let state = Locked<(task: HTTPClient.Task<Collected>?, cancelled: Bool)>((nil, false))
+    /// What aborts the hop in flight, and whether the request was cancelled.
+    private let state = Locked<(abort: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
 
     /// Whether `spec` can run here: everything but downloads, streamed uploads and `--verbose`.
     static func handles(_ spec: HTTPRequestSpec) -> Bool {
@@ -46,18 +46,25 @@ final class LoopExchange: Sendable {
 
     /// Aborts the hop in flight (the server sees the connection close); no later hop starts.
     func cancel() {
-        let task = state.withLock { s -> HTTPClient.Task<Collected>? in
+        let abort = state.withLock { s -> (@Sendable () -> Void)? in
             s.cancelled = true
-            return s.task
+            return s.abort
         }
-        task?.cancel()
+        abort?()
     }
 
     private func hop(_ current: HTTPRequestSpec, visited: [String]) {
-        let request: HTTPClient.Request
         let url: URL
         do {
             url = try HTTPEngine.checkedURL(current, spec)
+        } catch {
+            return finish(.failure(error))
+        }
+        if current.proxy == nil, url.scheme?.lowercased() == "http" {
+            return plainHop(current, url: url, visited: visited)
+        }
+        let request: HTTPClient.Request
+        do {
             request = try HTTPClient.Request(
                 url: current.url, method: HTTPMethod(rawValue: current.method), headers: HTTPEngine.headers(current),
                 body: current.body.map { .bytes($0) })
@@ -67,15 +74,56 @@ final class LoopExchange: Sendable {
         let task = client.execute(
             request: request, delegate: Collector(current), eventLoop: .indifferent, deadline: deadline)
         let cancelled = state.withLock { s -> Bool in
-            s.task = task
+            s.abort = { task.cancel() }
             return s.cancelled
         }
         if cancelled { task.cancel() }
         task.futureResult.whenComplete { result in
-            switch result {
-            case .failure(let error): self.finish(.failure(error))
-            case .success(let collected): self.received(collected, current, url: url, visited: visited)
-            }
+            self.completed(result, current, url: url, visited: visited)
+        }
+    }
+
+    /// A hop to an `http://` URL with no proxy: through the engine's pool of kept-alive
+    /// connections.
+    private func plainHop(_ current: HTTPRequestSpec, url: URL, visited: [String]) {
+        let host = url.host ?? ""
+        let port = url.port ?? 80
+        var headers = HTTPHeaders()
+        if !current.hasHeader("Host") {
+            let name = host.contains(":") ? "[\(host)]" : host
+            headers.add(name: "Host", value: port == 80 ? name : "\(name):\(port)")
+        }
+        for h in HTTPEngine.headers(current) where !["content-length", "transfer-encoding"].contains(h.name.lowercased()) {
+            headers.add(name: h.name, value: h.value)
+        }
+        let method = HTTPMethod(rawValue: current.method)
+        if let body = current.body, !body.isEmpty {
+            headers.add(name: "Content-Length", value: String(body.count))
+        } else if ![.GET, .HEAD, .DELETE, .CONNECT, .TRACE].contains(method) {
+            headers.add(name: "Content-Length", value: "0")
+        }
+        var uri = url.path(percentEncoded: true)
+        if uri.isEmpty { uri = "/" }
+        if let query = url.query(percentEncoded: true) { uri += "?" + query }
+        let head = HTTPRequestHead(version: .http1_1, method: method, uri: uri, headers: headers)
+        let request = HTTP1Request(
+            origin: HTTP1Pool.Origin(host: host, port: port), head: head, body: current.body, gatherer: ResponseGatherer(current),
+            deadline: deadline
+        ) { result in
+            self.completed(result, current, url: url, visited: visited)
+        }
+        let cancelled = state.withLock { s -> Bool in
+            s.abort = { request.fail(HTTPClientError.cancelled) }
+            return s.cancelled
+        }
+        if cancelled { return request.fail(HTTPClientError.cancelled) }
+        engine.plain.execute(request)
+    }
+
+    private func completed(_ result: Result<Collected, any Error>, _ current: HTTPRequestSpec, url: URL, visited: [String]) {
+        switch result {
+        case .failure(let error): finish(.failure(error))
+        case .success(let collected): received(collected, current, url: url, visited: visited)
         }
     }
 
@@ -112,46 +160,25 @@ final class LoopExchange: Sendable {
         }
     }
 
-    /// A response head and its whole body.
-    struct Collected: Sendable {
-        let head: HTTPResponseHead
-        let body: [UInt8]
-    }
-
-    /// Gathers a response's body into one array, within `--max-size` (the Content-Length is
-    /// checked before a byte is read, except on a redirect, whose body is only shown in an
-    /// error). Called by the client on the request's event loop only.
+    /// The client library's delegate for one hop: a `ResponseGatherer` and the first error.
+    /// Called by the client on the request's event loop only.
     final class Collector: HTTPClientResponseDelegate, @unchecked Sendable {
         typealias Response = Collected
-        private let current: HTTPRequestSpec
-        private var head: HTTPResponseHead?
-        private var body: [UInt8] = []
+        private let gatherer: ResponseGatherer
         private var error: (any Error)?
-        private var keepsBody = true
 
         init(_ current: HTTPRequestSpec) {
-            self.current = current
+            gatherer = ResponseGatherer(current)
         }
 
         func didReceiveHead(task: HTTPClient.Task<Collected>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-            self.head = head
-            let code = Int(head.status.code)
-            let redirects = current.follow && (300..<400).contains(code) && code != 304 && head.headers.contains(name: "Location")
-            keepsBody = current.method != "HEAD"
-            if keepsBody, !redirects,
-                let e = HTTPEngine.announcedTooBig(head.headers, status: head.status, max: current.maxSize, spec: current)
-            {
-                return fail(e, task)
-            }
+            if let e = gatherer.received(head: head) { return fail(e, task) }
             return task.eventLoop.makeSucceededVoidFuture()
         }
 
         func didReceiveBodyPart(task: HTTPClient.Task<Collected>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-            guard keepsBody, error == nil else { return task.eventLoop.makeSucceededVoidFuture() }
-            if body.count + buffer.readableBytes > current.maxSize, let head {
-                return fail(HTTPEngine.tooBig(status: head.status, max: current.maxSize, spec: current), task)
-            }
-            buffer.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+            guard error == nil else { return task.eventLoop.makeSucceededVoidFuture() }
+            if let e = gatherer.received(part: buffer) { return fail(e, task) }
             return task.eventLoop.makeSucceededVoidFuture()
         }
 
@@ -161,8 +188,8 @@ final class LoopExchange: Sendable {
 
         func didFinishRequest(task: HTTPClient.Task<Collected>) throws -> Collected {
             if let error { throw error }
-            guard let head else { throw HTTPClientError.remoteConnectionClosed }
-            return Collected(head: head, body: body)
+            guard let collected = gatherer.collected() else { throw HTTPClientError.remoteConnectionClosed }
+            return collected
         }
 
         private func fail(_ e: VowError, _ task: HTTPClient.Task<Collected>) -> EventLoopFuture<Void> {

@@ -1,0 +1,132 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+
+/// One kept-alive `http://` connection of the `HTTP1Pool`: the last handler of its channel's
+/// pipeline (after NIO's HTTP/1 codec and the gzip/deflate decompressor), carrying one request at
+/// a time. Everything but `run` and `abort` happens on the channel's event loop.
+final class HTTP1Connection: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    let origin: HTTP1Pool.Origin
+    let loop: any EventLoop
+    /// Held strongly: a connection outlives a dropped engine until it closes, and then tells the pool.
+    private let pool: HTTP1Pool
+    private var context: ChannelHandlerContext?
+    /// The request in flight, its response head, and whether any of its response has come.
+    private var current: HTTP1Request?
+    private var responseHead: HTTPResponseHead?
+    private var answered = false
+    /// Responses completed on this connection.
+    private var served = 0
+    private var gone = false
+
+    init(origin: HTTP1Pool.Origin, pool: HTTP1Pool, loop: any EventLoop) {
+        self.origin = origin
+        self.pool = pool
+        self.loop = loop
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    /// Sends `request` on this connection (from any thread).
+    func run(_ request: HTTP1Request) {
+        if loop.inEventLoop {
+            start(request)
+        } else {
+            loop.execute { self.start(request) }
+        }
+    }
+
+    private func start(_ request: HTTP1Request) {
+        guard let context, !gone, context.channel.isActive else {
+            // Closed while idle: the request goes on another connection.
+            pool.execute(request)
+            return
+        }
+        guard request.began(on: self) else {
+            // Settled while it waited (cancelled, timed out): the connection is free again.
+            pool.reuse(self)
+            return
+        }
+        current = request
+        responseHead = nil
+        answered = false
+        context.write(wrapOutboundOut(.head(request.head)), promise: nil)
+        if let body = request.body, !body.isEmpty {
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+        }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let request = current else { return }
+        answered = true
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            if (100..<200).contains(head.status.code) && head.status.code != 101 { return }
+            responseHead = head
+            if let e = request.gatherer.received(head: head) { request.fail(e) }
+        case .body(let part):
+            if let e = request.gatherer.received(part: part) { request.fail(e) }
+        case .end:
+            current = nil
+            guard let head = responseHead, let collected = request.gatherer.collected() else {
+                request.fail(HTTPClientError.remoteConnectionClosed)
+                return
+            }
+            served += 1
+            if head.isKeepAlive && request.head.isKeepAlive && !gone {
+                pool.reuse(self)
+            } else {
+                close()
+            }
+            request.succeed(collected)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let request = current {
+            current = nil
+            request.fail(error)
+        }
+        close()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        gone = true
+        self.context = nil
+        pool.closed(self, wasOpen: true)
+        guard let request = current else { return }
+        current = nil
+        if !answered && served > 0 {
+            request.sendAgainOrFail(HTTPClientError.remoteConnectionClosed, pool: pool)
+        } else {
+            request.fail(HTTPClientError.remoteConnectionClosed)
+        }
+    }
+
+    /// Closes the connection if `request` is the one in flight (from any thread): the request
+    /// settled before its response ended.
+    func abort(_ request: HTTP1Request) {
+        if loop.inEventLoop {
+            guard current === request else { return }
+            current = nil
+            close()
+        } else {
+            loop.execute { self.abort(request) }
+        }
+    }
+
+    /// Closes the connection (on its event loop).
+    func close() {
+        if loop.inEventLoop {
+            context?.close(promise: nil)
+        } else {
+            loop.execute { self.close() }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOPosix
+import VowValue
+
+/// Plain `http://` connections, kept alive per origin and reused: the engine's path for the
+/// common request (no proxy, no TLS, the body in memory), with no work per request but the
+/// exchange itself. A request takes an idle connection of its origin, or opens one while fewer
+/// than `perOrigin` are open, or waits for the next one to come free, in order. A connection
+/// whose response said `Connection: close`, or that broke, is not reused.
+///
+/// Errors are the client library's (`HTTPClientError`, `NIOConnectionError`, `IOError`), so that
+/// `HTTPEngine.describe` words them as it words the library's.
+final class HTTP1Pool: Sendable {
+    /// Where connections go.
+    struct Origin: Hashable, Sendable {
+        let host: String
+        let port: Int
+    }
+
+    private struct Slot {
+        var idle: [HTTP1Connection] = []
+        var open = 0
+        var waiting: [HTTP1Request] = []
+        var waitingHead = 0
+    }
+
+    private struct State {
+        var origins: [Origin: Slot] = [:]
+        var closed = false
+    }
+
+    private let state = Locked(State())
+    private let group: any EventLoopGroup
+    /// The most connections open to one origin at once.
+    let perOrigin: Int
+
+    /// A pool on `group`'s event loops, at most `perOrigin` connections to one origin.
+    init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, perOrigin: Int = 64) {
+        self.group = group
+        self.perOrigin = perOrigin
+    }
+
+    /// Sends `request` on a connection to its origin as soon as one is free.
+    func execute(_ request: HTTP1Request) {
+        enum Next {
+            case run(HTTP1Connection)
+            case connect
+            case wait
+            case closed
+        }
+        let next = state.withLock { s -> Next in
+            if s.closed { return .closed }
+            var slot = s.origins[request.origin] ?? Slot()
+            defer { s.origins[request.origin] = slot }
+            if request.fresh == false, let conn = slot.idle.popLast() { return .run(conn) }
+            if slot.open < perOrigin {
+                slot.open += 1
+                return .connect
+            }
+            slot.waiting.append(request)
+            return .wait
+        }
+        switch next {
+        case .run(let conn): conn.run(request)
+        case .connect: connect(for: request)
+        case .wait: request.waitsFor(group.any())
+        case .closed: request.fail(VowError(.network, "the HTTP client is shut down"))
+        }
+    }
+
+    private func connect(for request: HTTP1Request) {
+        let origin = request.origin
+        let loop = group.next()
+        let conn = HTTP1Connection(origin: origin, pool: self, loop: loop)
+        request.connecting(on: loop)
+        ClientBootstrap(group: loop)
+            .connectTimeout(.seconds(10))
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let sync = channel.pipeline.syncOperations
+                    try sync.addHTTPClientHandlers()
+                    try sync.addHandler(NIOHTTPResponseDecompressor(limit: .none))
+                    try sync.addHandler(conn)
+                }
+            }
+            .connect(host: origin.host, port: origin.port)
+            .whenComplete { result in
+                switch result {
+                case .success:
+                    conn.run(request)
+                case .failure(let error):
+                    self.closed(conn, wasOpen: true)
+                    request.fail(error is ChannelError ? HTTPClientError.connectTimeout : error)
+                }
+            }
+    }
+
+    /// A connection finished a response and can carry another: it goes to the first waiting
+    /// request of its origin, or back to the idle ones.
+    func reuse(_ conn: HTTP1Connection) {
+        let next = state.withLock { s -> HTTP1Request? in
+            guard var slot = s.origins[conn.origin] else { return nil }
+            defer { s.origins[conn.origin] = slot }
+            if let waiter = Self.popWaiter(&slot) { return waiter }
+            if s.closed { return nil }
+            slot.idle.append(conn)
+            return nil
+        }
+        if let next {
+            conn.run(next)
+        } else if state.withLock({ $0.closed }) {
+            conn.close()
+        }
+    }
+
+    /// A connection closed (or never opened): it leaves the pool, and a waiting request of its
+    /// origin, if any, opens a new one.
+    func closed(_ conn: HTTP1Connection, wasOpen: Bool) {
+        let next = state.withLock { s -> HTTP1Request? in
+            guard var slot = s.origins[conn.origin] else { return nil }
+            defer { s.origins[conn.origin] = slot }
+            slot.idle.removeAll { $0 === conn }
+            if wasOpen { slot.open -= 1 }
+            guard !s.closed, let waiter = Self.popWaiter(&slot) else { return nil }
+            slot.open += 1
+            return waiter
+        }
+        if let next { connect(for: next) }
+    }
+
+    /// The first waiting request that has not settled (one cancelled or timed out while waiting
+    /// is dropped).
+    private static func popWaiter(_ slot: inout Slot) -> HTTP1Request? {
+        while slot.waitingHead < slot.waiting.count {
+            let r = slot.waiting[slot.waitingHead]
+            slot.waitingHead += 1
+            if slot.waitingHead == slot.waiting.count {
+                slot.waiting.removeAll(keepingCapacity: true)
+                slot.waitingHead = 0
+            }
+            if !r.isSettled { return r }
+        }
+        return nil
+    }
+
+    /// Closes every idle connection; connections in use close when their response ends, and
+    /// later requests are refused.
+    func shutdown() {
+        let idle = state.withLock { s -> [HTTP1Connection] in
+            s.closed = true
+            return s.origins.values.flatMap(\.idle)
+        }
+        for conn in idle { conn.close() }
+    }
+}
