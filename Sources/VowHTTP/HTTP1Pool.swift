@@ -38,7 +38,7 @@ final class HTTP1Pool: Sendable {
     let perOrigin: Int
 
     /// A pool on `group`'s event loops, at most `perOrigin` connections to one origin.
-    init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, perOrigin: Int = 64) {
+    init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, perOrigin: Int = HTTPEngine.connectionsPerOrigin) {
         self.group = group
         self.perOrigin = perOrigin
     }

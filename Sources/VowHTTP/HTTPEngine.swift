@@ -65,7 +65,7 @@ public struct HTTPRequestSpec: Sendable {
 
 /// The session's HTTP client: one AsyncHTTPClient per kind of connection (the default one, and
 /// one for each `--insecure`, `--cacert` and proxy asked for, made on first use), a connection
-/// pool sized for 64 concurrent requests per host (HTTP/2 where TLS negotiates it, one
+/// pool of up to `connectionsPerOrigin` connections to one host (HTTP/2 where TLS negotiates it, one
 /// connection shared by many requests), redirects followed here so that each request can set
 /// its own policy, and errors turned into `http`, `network` and `timeout` errors that name what
 /// failed.
@@ -84,8 +84,12 @@ public final class HTTPEngine: Sendable {
     }
 
     private let clients = Locked(Clients())
+    /// The most HTTP/1 connections open to one origin at once: enough for any `--limit` a
+    /// person asks of `each` (its default is 16), few enough to stay far from the process's
+    /// file descriptor limit; requests beyond it wait their turn in order.
+    static let connectionsPerOrigin = 256
     /// Kept-alive `http://` connections, for requests that need no proxy and no TLS.
-    let plain = HTTP1Pool()
+    let plain = HTTP1Pool(perOrigin: connectionsPerOrigin)
 
     /// Makes an engine; clients are created on the first request.
     public init() {}
@@ -95,7 +99,7 @@ public final class HTTPEngine: Sendable {
         c.proxy = key.proxy?.setting
         c.redirectConfiguration = .disallow
         c.decompression = .enabled(limit: .none)
-        c.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+        c.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: Self.connectionsPerOrigin)
         c.connectionPool.retryConnectionEstablishment = false
         c.timeout.connect = .seconds(10)
         // No distributed tracing: the default (a no-op tracer) still builds a span and its
