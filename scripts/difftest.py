@@ -15,7 +15,7 @@ Timers cannot make a program flaky: the generator computes, for every way the pr
 microtask order that is under test), when each timer fires, and re-draws durations until every
 two deadlines differ by at least 20ms and the last one fires within 300ms.
 
-Usage: scripts/difftest N [SEED] [-j JOBS] [--out DIR] [--profile full|basic] [--keep]
+Usage: scripts/difftest N [SEED] [-j JOBS] [--out DIR] [--profile full|basic] [--node processes|workers] [--keep]
        scripts/difftest --show SEED [--profile …]       print the program and its twin
        scripts/difftest --minimise SEED [--profile …]   shrink a disagreement, print the result
        scripts/difftest --file prog.vow                 run one hand-written program three ways
@@ -33,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 TIME_LIMIT = 10.0          # seconds per run of a program
@@ -813,6 +814,76 @@ def run(cmd, cwd, stdout_path=None):
             "rc": rc, "secs": time.time() - t0}
 
 
+class NodeRunner:
+    """One node process that runs the JavaScript programs in worker threads of their own
+    (scripts/difftest-node-runner.js): a program pays for a worker's start instead of a node
+    process's, which halves the campaign's time. Thread-safe; restarts the runner if it dies."""
+
+    SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "difftest-node-runner.js")
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.pending = {}
+        self.next_id = 0
+        self._start()
+
+    def _start(self):
+        self.proc = subprocess.Popen(["node", self.SCRIPT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, bufsize=1)
+        threading.Thread(target=self._read, args=(self.proc,), daemon=True).start()
+
+    def _read(self, proc):
+        for line in proc.stdout:
+            m = json.loads(line)
+            with self.lock:
+                ev, box = self.pending.pop(m["id"])
+            box.append(m)
+            ev.set()
+        with self.lock:
+            lost = list(self.pending.values())
+            self.pending.clear()
+            if self.proc is proc:
+                self._start()
+        for ev, box in lost:
+            box.append(None)
+            ev.set()
+
+    def run(self, path, emitted):
+        t0 = time.time()
+        ev, box = threading.Event(), []
+        with self.lock:
+            i = self.next_id
+            self.next_id += 1
+            self.pending[i] = (ev, box)
+            self.proc.stdin.write(json.dumps({"id": i, "path": os.path.abspath(path), "emitted": emitted,
+                                              "timeoutMs": int(TIME_LIMIT * 1000)}) + "\n")
+            self.proc.stdin.flush()
+        if not ev.wait(TIME_LIMIT + 10) or box[0] is None:
+            return {"stdout": "", "stderr": "the node runner did not answer", "rc": "error", "secs": time.time() - t0}
+        m = box[0]
+        return {"stdout": m["stdout"], "stderr": m["stderr"], "rc": m["rc"], "secs": time.time() - t0}
+
+
+class NodeRunners:
+    """A few NodeRunners taken in turn: one node process starts its workers on one thread, so
+    a campaign spreads them over several."""
+
+    def __init__(self, n):
+        self.runners = [NodeRunner() for _ in range(n)]
+        self.turn = 0
+        self.lock = threading.Lock()
+
+    def run(self, path, emitted):
+        with self.lock:
+            r = self.runners[self.turn % len(self.runners)]
+            self.turn += 1
+        return r.run(path, emitted)
+
+
+# Set by --node workers: the twins run in worker threads of a few node processes.
+NODE_RUNNER = None
+
+
 def filtered(out):
     return "\n".join(l for l in out.splitlines() if not NOTICE.match(l))
 
@@ -852,8 +923,13 @@ def run_program(vow_src, twin_src, vow, flags, workdir, with_emit=True):
         cmds["emitted"] = ["node", "-e", "process.stdout; process.stderr; clearTimeout(setTimeout(() => {}, 1)); "
                            "setImmediate(() => require(process.argv[1]))",
                            os.path.abspath(os.path.join(workdir, "emitted.js"))]
+    def way(k, c):
+        if NODE_RUNNER is not None and k in ("twin", "emitted"):
+            return NODE_RUNNER.run(c[-1] if k == "emitted" else os.path.join(workdir, "twin.js"), k == "emitted")
+        return run(c, workdir)
+
     with concurrent.futures.ThreadPoolExecutor(len(cmds)) as ex:
-        futs = {k: ex.submit(run, c, workdir) for k, c in cmds.items()}
+        futs = {k: ex.submit(way, k, c) for k, c in cmds.items()}
         res = {k: f.result() for k, f in futs.items()}
     problems = []
     for k, r in res.items():
@@ -1075,11 +1151,17 @@ def main():
     ap.add_argument("--no-js", action="store_true",
                     help="run vow in its default mode (programs without combinators and finally)")
     ap.add_argument("--no-emit", action="store_true", help="skip the run of vow's own --emit-js twin")
+    ap.add_argument("--node", choices=["processes", "workers"], default="processes",
+                    help="run each JavaScript program in a node process of its own (default), or in a "
+                         "worker thread of one of four node processes (for long campaigns, with -j 16)")
     ap.add_argument("--show", type=int, metavar="SEED", help="print the program of SEED and its twin")
     ap.add_argument("--minimise", "--minimize", type=int, metavar="SEED",
                     help="shrink the disagreement of SEED to a small program")
     ap.add_argument("--file", help="run a hand-written vow program (vow, --emit-js) and compare")
     args = ap.parse_args()
+    global NODE_RUNNER
+    if args.node == "workers":
+        NODE_RUNNER = NodeRunners(4)
 
     here = os.path.dirname(os.path.abspath(__file__))
     vow = os.environ.get("VOW", os.path.join(here, "..", ".build", "release", "vow"))
@@ -1177,7 +1259,7 @@ def main():
             print(f"seed {seed}: disagreed once, agreed when run again alone (timing under load)",
                   flush=True)
     shutil.rmtree(work, ignore_errors=True)
-    mode = f"profile {profile}{', avoiding ' + ','.join(avoid) if avoid else ''}, vow{' --js' if flags['js'] else ''}, twin" + \
+    mode = f"node {args.node}, profile {profile}{', avoiding ' + ','.join(avoid) if avoid else ''}, vow{' --js' if flags['js'] else ''}, twin" + \
         (", emitted twin" if flags["emit"] else "")
     print(f"({mode}; {time.time() - t0:.1f}s)")
     print(f"{passed} passed, {failed} failed")
