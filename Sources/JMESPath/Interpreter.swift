@@ -169,14 +169,20 @@ func compareStrings(_ a: String, _ b: String) -> Int {
     return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
 }
 
-/// A comparison; ordering applies to numbers only (anything else yields null).
+/// A comparison. Ordering applies to two numbers, or to two strings (by code point, as the
+/// reference implementation does and as people rely on: `[?name >= 'm']`); anything else yields
+/// null, as the specification says.
 func compareValues<V: JMESPathValue>(_ op: Comparator, _ a: V, _ b: V) throws(JMESPathError) -> V {
     switch op {
     case .eq: return .jmesBool(try jmesEqual(a, b))
     case .ne: return .jmesBool(!(try jmesEqual(a, b)))
     default:
-        guard a.jmesKind == .number, b.jmesKind == .number else { return .jmesNull }
-        let c = compareNumbers(a, b)
+        let c: Int
+        switch (a.jmesKind, b.jmesKind) {
+        case (.number, .number): c = compareNumbers(a, b)
+        case (.string, .string): c = compareStrings(a.jmesString ?? "", b.jmesString ?? "")
+        default: return .jmesNull
+        }
         switch op {
         case .lt: return .jmesBool(c < 0)
         case .lte: return .jmesBool(c <= 0)

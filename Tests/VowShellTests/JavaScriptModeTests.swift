@@ -178,6 +178,42 @@ final class JavaScriptModeTests: XCTestCase {
         XCTAssertGreaterThan(passed, 800, out)
     }
 
+    /// The twin's `pick` against the JMESPath reference implementation, on the generated cases
+    /// that vow's own `pick` is compared with (Tests/VowValueTests/PickReferenceTests).
+    func test_theTwinsJMESPathAgreesWithTheReferenceImplementation() throws {
+        let script = projectRoot.appendingPathComponent("scripts/jmespath-reference.py").path
+        let python = ["python3", "/usr/bin/python3"].first { (try? runCommand($0, ["-c", "import jmespath"]))?.status == 0 }
+        guard let python else { return XCTFail("no python3 with the jmespath package (scripts/setup installs it)") }
+        let dir = NSTemporaryDirectory() + "vow-twin-pick-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let generated = try runCommand(python, [script, "generate", "3000", "2"])
+        XCTAssertEqual(generated.status, 0)
+        try generated.out.write(toFile: dir + "/cases.jsonl", atomically: true, encoding: .utf8)
+        let harness = TwinJMESPath.source + #"""
+
+            const fs = require("fs");
+            const out = [];
+            for (const line of fs.readFileSync(process.argv[2], "utf8").split("\n")) {
+              if (!line) continue;
+              const c = JSON.parse(line);
+              try {
+                out.push(JSON.stringify({ ok: jmespath.search(JSON.parse(c.doc), c.expr) }));
+              } catch (e) {
+                if (e.kind !== "pick") throw e;
+                out.push(JSON.stringify({ error: e.message.split(":")[0] }));
+              }
+            }
+            fs.writeFileSync(process.argv[3], out.join("\n") + "\n");
+            """#
+        try harness.write(toFile: dir + "/twin.js", atomically: true, encoding: .utf8)
+        let ran = try runCommand("node", [dir + "/twin.js", dir + "/cases.jsonl", dir + "/twin.jsonl"])
+        XCTAssertEqual(ran.status, 0, ran.out)
+        let compared = try runCommand(python, [script, "compare", dir + "/cases.jsonl", dir + "/twin.jsonl"])
+        XCTAssertEqual(compared.status, 0, compared.out)
+        XCTAssertTrue(compared.out.contains(" 0 differ"), compared.out)
+    }
+
     /// The twin notes where a rejection started and what it skipped, as vow's records do.
     func test_theTwinsErrorRecordsSayWhereAndWhatWasSkipped() throws {
         let src = #"echo 1 | then reject "boom" | format "never {}" | len | catch pick '[kind, message, at, skipped]' | to-json"#

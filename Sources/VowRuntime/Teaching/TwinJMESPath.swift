@@ -342,8 +342,12 @@ function jmesEval(node, value) {
       const a = jmesEval(node.left, value), b = jmesEval(node.right, value);
       if (node.op === "eq") return jmesEqual(a, b);
       if (node.op === "ne") return !jmesEqual(a, b);
-      if (typeof a !== "number" || typeof b !== "number") return null;
-      return node.op === "lt" ? a < b : node.op === "lte" ? a <= b : node.op === "gt" ? a > b : a >= b;
+      // Two numbers, or two strings by code point (as vow orders them); anything else is null.
+      let c;
+      if (typeof a === "number" && typeof b === "number") c = a < b ? -1 : a > b ? 1 : 0;
+      else if (typeof a === "string" && typeof b === "string") c = jmesCompareStrings(a, b);
+      else return null;
+      return node.op === "lt" ? c < 0 : node.op === "lte" ? c <= 0 : node.op === "gt" ? c > 0 : c >= 0;
     }
     case "or": { const l = jmesEval(node.left, value); return jmesIsFalse(l) ? jmesEval(node.right, value) : l; }
     case "and": { const l = jmesEval(node.left, value); return jmesIsFalse(l) ? l : jmesEval(node.right, value); }
