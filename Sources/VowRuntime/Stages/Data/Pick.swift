@@ -14,13 +14,16 @@ struct PickStage: ValueStage {
     static let help = """
         Searches the input with EXPR, a full JMESPath expression (`user.name`, `items[0]`,
         `items[?stars > \\`100\\`].name | sort(@)`). On a response, EXPR searches the parsed JSON body.
-        Quote an expression that has spaces or `|`. Errors have kind `pick` and a field `reason`
+        Quote an expression that has spaces or `|`. `<`, `<=`, `>`, `>=` order two numbers, or two
+        strings by code point, as the reference implementation does; anything else compares as
+        null. Errors have kind `pick` and a field `reason`
         (syntax, invalid-type, invalid-arity, invalid-value, unknown-function). Expressions are
         compiled once and cached.
         """
     static let examples = [
         StageExample("echo {user: {name: Ada}} | pick user.name", "Ada"),
         StageExample("echo [{n: 1}, {n: 5}, {n: 3}] | pick '[?n > `2`].n | sort(@)'", "[\n  3,\n  5\n]"),
+        StageExample("echo [{n: ann}, {n: bob}, {n: cy}] | pick \"[?n >= 'b'].n\" | to-json", "[\"bob\",\"cy\"]"),
         StageExample("echo {a: 1} | pick missing", "null"),
         StageExample("echo {a: 1} | pick 'a.['", "error[pick]: ", fails: true),
     ]
