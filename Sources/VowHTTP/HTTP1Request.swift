@@ -25,11 +25,12 @@ final class HTTP1Request: @unchecked Sendable {
         var timer: Scheduled<Void>?
         var retried = false
         var fresh = false
+        /// Told the outcome, then dropped: it holds the exchange, which holds this request.
+        var done: (@Sendable (Result<Collected, any Error>) -> Void)?
     }
 
     private let deadline: NIODeadline
-    private let state = Locked(State())
-    private let done: @Sendable (Result<Collected, any Error>) -> Void
+    private let state: Locked<State>
 
     /// A request to `origin`; `done` is called once, with the response or the error.
     init(
@@ -41,7 +42,7 @@ final class HTTP1Request: @unchecked Sendable {
         self.body = body
         self.gatherer = gatherer
         self.deadline = deadline
-        self.done = done
+        self.state = Locked(State(done: done))
         self.idempotent = [.GET, .HEAD, .PUT, .DELETE, .OPTIONS, .TRACE].contains(head.method)
     }
 
@@ -95,22 +96,24 @@ final class HTTP1Request: @unchecked Sendable {
 
     /// Settles with the response.
     func succeed(_ collected: Collected) {
-        guard let (_, timer) = settle() else { return }
+        guard let (_, timer, done) = settle() else { return }
         timer?.cancel()
-        done(.success(collected))
+        done?(.success(collected))
     }
 
     /// Settles with `error`; a connection the request was running on is closed (the server sees
     /// it close), as it cannot carry another request after half an exchange.
     func fail(_ error: any Error) {
-        guard let (conn, timer) = settle() else { return }
+        guard let (conn, timer, done) = settle() else { return }
         timer?.cancel()
         conn?.abort(self)
-        done(.failure(error))
+        done?(.failure(error))
     }
 
-    private func settle() -> (HTTP1Connection?, Scheduled<Void>?)? {
-        state.withLock { s -> (HTTP1Connection?, Scheduled<Void>?)? in
+    private typealias Settled = (HTTP1Connection?, Scheduled<Void>?, (@Sendable (Result<Collected, any Error>) -> Void)?)
+
+    private func settle() -> Settled? {
+        state.withLock { s -> Settled? in
             let conn: HTTP1Connection?
             switch s.phase {
             case .settled: return nil
@@ -118,8 +121,11 @@ final class HTTP1Request: @unchecked Sendable {
             case .running(let c): conn = c
             }
             s.phase = .settled
-            defer { s.timer = nil }
-            return (conn, s.timer)
+            defer {
+                s.timer = nil
+                s.done = nil
+            }
+            return (conn, s.timer, s.done)
         }
     }
 

@@ -121,6 +121,7 @@ final class LoopExchange: Sendable {
     }
 
     private func completed(_ result: Result<Collected, any Error>, _ current: HTTPRequestSpec, url: URL, visited: [String]) {
+        state.withLock { $0.abort = nil }
         switch result {
         case .failure(let error): finish(.failure(error))
         case .success(let collected): received(collected, current, url: url, visited: visited)

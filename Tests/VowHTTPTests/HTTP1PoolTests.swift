@@ -87,6 +87,30 @@ final class HTTP1PoolTests: XCTestCase {
         }
     }
 
+    /// What a request tells its outcome to may hold the request (an exchange holds the request
+    /// to cancel it): the request lets go of it once it settles, so neither outlives the other.
+    func test_aSettledRequestLetsGoOfWhatItTold() throws {
+        final class Exchange: @unchecked Sendable {
+            var request: HTTP1Request?
+        }
+        try withFixture { server, pool in
+            weak var gone: Exchange?
+            let done = DispatchSemaphore(value: 0)
+            do {
+                let exchange = Exchange()
+                gone = exchange
+                exchange.request = makeRequest(.GET, server.base + "/echo") { _ in
+                    _ = exchange
+                    done.signal()
+                }
+                pool.execute(exchange.request!)
+            }
+            XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+            Thread.sleep(forTimeInterval: 0.05)
+            XCTAssertNil(gone, "the exchange and its request keep each other alive")
+        }
+    }
+
     func test_aResponseWithConnectionCloseIsNotReused() throws {
         try withFixture { server, pool in
             for _ in 0..<3 {
