@@ -94,7 +94,11 @@ final class HTTP1Pool: Sendable {
                     conn.run(request)
                 case .failure(let error):
                     self.closed(conn, wasOpen: true)
-                    request.fail(error is ChannelError ? HTTPClientError.connectTimeout : error)
+                    if case ChannelError.connectTimeout = error {
+                        request.fail(HTTPClientError.connectTimeout)
+                    } else {
+                        request.fail(error)
+                    }
                 }
             }
     }

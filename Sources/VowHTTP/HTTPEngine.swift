@@ -400,7 +400,7 @@ public final class HTTPEngine: Sendable {
         let url = URL(string: spec.url)
         let host = url?.host ?? "?"
         let port = url?.port ?? (url?.scheme?.lowercased() == "https" ? 443 : 80)
-        let target = "\(host):\(port)"
+        let target = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         let what = "\(spec.method) \(redactURL(spec.url))"
         var details: Record = ["host": .string(host), "port": .int(port), "url": .string(redactURL(spec.url))]
         let text = String(describing: error)

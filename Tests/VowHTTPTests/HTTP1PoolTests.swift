@@ -111,6 +111,11 @@ final class HTTP1PoolTests: XCTestCase {
         }
     }
 
+    func test_anIPv6TargetIsWrittenInBrackets() {
+        let e = HTTPEngine.describe(IOError(errnoCode: ECONNREFUSED, reason: "connect"), HTTPRequestSpec(method: "GET", url: "http://[::1]:1/x"))
+        XCTAssertTrue("\(e)".contains("connection refused [::1]:1 "), "\(e)")
+    }
+
     func test_aResponseWithConnectionCloseIsNotReused() throws {
         try withFixture { server, pool in
             for _ in 0..<3 {
