@@ -9,7 +9,8 @@ import VowValue
 /// common request (no proxy, no TLS, the body in memory), with no work per request but the
 /// exchange itself. A request takes an idle connection of its origin, or opens one while fewer
 /// than `perOrigin` are open, or waits for the next one to come free, in order. A connection
-/// whose response said `Connection: close`, or that broke, is not reused.
+/// whose response said `Connection: close`, or that broke, is not reused; one left idle for
+/// `idleTimeout` is closed (a sweep every half of it).
 ///
 /// Errors are the client library's (`HTTPClientError`, `NIOConnectionError`, `IOError`), so that
 /// `HTTPEngine.describe` words them as it words the library's.
@@ -21,7 +22,8 @@ final class HTTP1Pool: Sendable {
     }
 
     private struct Slot {
-        var idle: [HTTP1Connection] = []
+        /// Idle connections and when each became idle; the last is the most recently used.
+        var idle: [(conn: HTTP1Connection, since: NIODeadline)] = []
         var open = 0
         var waiting: [HTTP1Request] = []
         var waitingHead = 0
@@ -30,17 +32,25 @@ final class HTTP1Pool: Sendable {
     private struct State {
         var origins: [Origin: Slot] = [:]
         var closed = false
+        var sweeper: RepeatedTask?
     }
 
     private let state = Locked(State())
     private let group: any EventLoopGroup
     /// The most connections open to one origin at once.
     let perOrigin: Int
+    /// How long a connection may stay idle before the pool closes it.
+    let idleTimeout: TimeAmount
 
-    /// A pool on `group`'s event loops, at most `perOrigin` connections to one origin.
-    init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, perOrigin: Int = HTTPEngine.connectionsPerOrigin) {
+    /// A pool on `group`'s event loops, at most `perOrigin` connections to one origin, each
+    /// closed after `idleTimeout` unused.
+    init(
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, perOrigin: Int = HTTPEngine.connectionsPerOrigin,
+        idleTimeout: TimeAmount = .seconds(60)
+    ) {
         self.group = group
         self.perOrigin = perOrigin
+        self.idleTimeout = idleTimeout
     }
 
     /// Sends `request` on a connection to its origin as soon as one is free.
@@ -55,7 +65,7 @@ final class HTTP1Pool: Sendable {
             if s.closed { return .closed }
             var slot = s.origins[request.origin] ?? Slot()
             defer { s.origins[request.origin] = slot }
-            if request.fresh == false, let conn = slot.idle.popLast() { return .run(conn) }
+            if request.fresh == false, let idle = slot.idle.popLast() { return .run(idle.conn) }
             if slot.open < perOrigin {
                 slot.open += 1
                 return .connect
@@ -111,7 +121,8 @@ final class HTTP1Pool: Sendable {
             defer { s.origins[conn.origin] = slot }
             if let waiter = Self.popWaiter(&slot) { return waiter }
             if s.closed { return nil }
-            slot.idle.append(conn)
+            slot.idle.append((conn, .now()))
+            if s.sweeper == nil { s.sweeper = startSweeping() }
             return nil
         }
         if let next {
@@ -127,7 +138,7 @@ final class HTTP1Pool: Sendable {
         let next = state.withLock { s -> HTTP1Request? in
             guard var slot = s.origins[conn.origin] else { return nil }
             defer { s.origins[conn.origin] = slot }
-            slot.idle.removeAll { $0 === conn }
+            slot.idle.removeAll { $0.conn === conn }
             if wasOpen { slot.open -= 1 }
             guard !s.closed, let waiter = Self.popWaiter(&slot) else { return nil }
             slot.open += 1
@@ -154,10 +165,34 @@ final class HTTP1Pool: Sendable {
     /// Closes every idle connection; connections in use close when their response ends, and
     /// later requests are refused.
     func shutdown() {
-        let idle = state.withLock { s -> [HTTP1Connection] in
+        let (idle, sweeper) = state.withLock { s -> ([HTTP1Connection], RepeatedTask?) in
             s.closed = true
-            return s.origins.values.flatMap(\.idle)
+            defer { s.sweeper = nil }
+            return (s.origins.values.flatMap { $0.idle.map(\.conn) }, s.sweeper)
         }
+        sweeper?.cancel()
         for conn in idle { conn.close() }
+    }
+
+    /// Sweeps every half `idleTimeout` from now on (until `shutdown`); made with the lock held.
+    private func startSweeping() -> RepeatedTask {
+        let every = TimeAmount.nanoseconds(max(idleTimeout.nanoseconds / 2, 1_000_000))
+        return group.next().scheduleRepeatedTask(initialDelay: every, delay: every) { [weak self] _ in self?.sweep() }
+    }
+
+    /// Closes the connections idle for `idleTimeout` or longer.
+    private func sweep() {
+        let limit = NIODeadline.now() - idleTimeout
+        let stale = state.withLock { s -> [HTTP1Connection] in
+            var out: [HTTP1Connection] = []
+            for key in Array(s.origins.keys) {
+                guard var slot = s.origins[key], slot.idle.contains(where: { $0.since <= limit }) else { continue }
+                out += slot.idle.filter { $0.since <= limit }.map(\.conn)
+                slot.idle.removeAll { $0.since <= limit }
+                s.origins[key] = slot
+            }
+            return out
+        }
+        for conn in stale { conn.close() }
     }
 }

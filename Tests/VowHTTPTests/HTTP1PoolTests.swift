@@ -46,10 +46,10 @@ final class HTTP1PoolTests: XCTestCase {
     }
 
     /// Runs `body` with a fixture server of its own and a pool, both shut down after it.
-    func withFixture(perOrigin: Int = 64, _ body: (FixtureServer, HTTP1Pool) throws -> Void) throws {
+    func withFixture(perOrigin: Int = 64, idleTimeout: TimeAmount = .seconds(60), _ body: (FixtureServer, HTTP1Pool) throws -> Void) throws {
         let server = try FixtureServer.start()
         defer { server.shutdown() }
-        let pool = HTTP1Pool(perOrigin: perOrigin)
+        let pool = HTTP1Pool(perOrigin: perOrigin, idleTimeout: idleTimeout)
         defer { pool.shutdown() }
         try body(server, pool)
     }
@@ -114,6 +114,16 @@ final class HTTP1PoolTests: XCTestCase {
     func test_anIPv6TargetIsWrittenInBrackets() {
         let e = HTTPEngine.describe(IOError(errnoCode: ECONNREFUSED, reason: "connect"), HTTPRequestSpec(method: "GET", url: "http://[::1]:1/x"))
         XCTAssertTrue("\(e)".contains("connection refused [::1]:1 "), "\(e)")
+    }
+
+    func test_aConnectionLeftIdleIsClosed() throws {
+        try withFixture(idleTimeout: .milliseconds(500)) { server, pool in
+            XCTAssertNoThrow(try send(pool, .GET, server.base + "/echo").get())
+            XCTAssertEqual(server.closedConnections, 0, "kept alive at first")
+            XCTAssertTrue(server.waitForClosedConnections(1), "closed once idle for the timeout")
+            XCTAssertNoThrow(try send(pool, .GET, server.base + "/echo").get(), "a later request opens another")
+            XCTAssertEqual(server.openedConnections, 2)
+        }
     }
 
     func test_aResponseWithConnectionCloseIsNotReused() throws {
