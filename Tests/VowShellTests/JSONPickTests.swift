@@ -51,6 +51,32 @@ final class JSONPickTests: XCTestCase {
         XCTAssertTrue(r.err.contains("error[json]: invalid UTF-8 in a string"), r.err)
     }
 
+    /// `read FILE | json` hands the bytes on without making a String of them: the same values and
+    /// the same errors as when the text goes through a stage in between (which keeps them apart),
+    /// and the input an error shows is the file's text.
+    func test_readThenJsonGivesWhatTheTextGives() throws {
+        let contents: [[UInt8]] = [
+            Array(#"{"a": [1, 2.5, "é"], "b": {"c": null}}"#.utf8), Array(#"{"a": 1,}"#.utf8), Array("[1, 2".utf8),
+            [0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xC3, 0x28, 0x22, 0x7D], Array("  \n 42 \n".utf8),
+        ]
+        for bytes in contents {
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            let paired = runVow("read \(file) | json | to-json")
+            let apart = runVow("read \(file) | tap (echo 0) | json | to-json")
+            XCTAssertEqual(paired.status, apart.status, String(decoding: bytes, as: UTF8.self))
+            XCTAssertEqual(paired.out, apart.out, String(decoding: bytes, as: UTF8.self))
+            XCTAssertEqual(paired.err.split(separator: "\n").first, apart.err.split(separator: "\n").first)
+        }
+        try #"{"a": 1,}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertTrue(runVow("read \(file) | json").err.contains(#"= input: "{\"a\": 1,}""#))
+        let session = Session(output: OutputSink { _ in })
+        defer { session.http.shutdown() }
+        let plans = Evaluator(session: session).plans(try Parser.parsePipeline(SourceText("read f | json | len")))
+        XCTAssertEqual(plans.map(\.feedsJSON), [true, false, false])
+        let flagged = Evaluator(session: session).plans(try Parser.parsePipeline(SourceText("read f --stream | json")))
+        XCTAssertEqual(flagged.map(\.feedsJSON), [false, false])
+    }
+
     /// Which `json | pick` pairs the plan makes, and what `json` then reads for `pick`.
     func test_aLiteralExpressionThatNeedsLessThanTheDocumentIsPaired() throws {
         let session = Session(output: OutputSink { _ in })

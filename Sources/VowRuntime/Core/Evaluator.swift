@@ -135,6 +135,8 @@ struct Evaluator: Sendable {
                 plan = self.plan(node)
                 if plan.name == "json", offset + 1 < stages.count {
                     plan.pickAhead = PickAhead(plan, next: self.plan(stages[stages.startIndex + offset + 1]))
+                } else if plan.name == "read", offset + 1 < stages.count {
+                    plan.feedsJSON = StagePlan.readFeedsJSON(plan, next: self.plan(stages[stages.startIndex + offset + 1]))
                 }
             }
             if nullEnds, offset > 0, let before = current {
@@ -167,7 +169,10 @@ struct Evaluator: Sendable {
     /// Every stage of `p` resolved (`plan(_:)`), for running `p` many times.
     func plans(_ p: Pipeline) -> [StagePlan] {
         var made = p.stages.map(plan)
-        for i in made.indices.dropLast() { made[i].pickAhead = PickAhead(made[i], next: made[i + 1]) }
+        for i in made.indices.dropLast() {
+            made[i].pickAhead = PickAhead(made[i], next: made[i + 1])
+            made[i].feedsJSON = StagePlan.readFeedsJSON(made[i], next: made[i + 1])
+        }
         return made
     }
 
@@ -266,6 +271,7 @@ struct Evaluator: Sendable {
                 upstream: upstream, pipelineInput: input, rerunUpstream: rerun, scope: scope, site: site, run: run, index: index)
             call.labelsAdoptedPromise = plan.rewrittenThen != nil
             call.pickAhead = plan.pickAhead
+            call.feedsJSON = plan.feedsJSON
             do {
                 promise = try def.init().apply(call)
             } catch {

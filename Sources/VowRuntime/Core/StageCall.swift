@@ -100,6 +100,8 @@ public final class StageCall: @unchecked Sendable {
     var labelsAdoptedPromise = false
     /// For `json` followed by `pick PATH`: the path, found without building the whole document.
     var pickAhead: PickAhead? = nil
+    /// For `read` followed by `json`: the file's bytes go to `json` as they are (`FileText`).
+    var feedsJSON = false
 
     init(
         session: Session, name: String, node: Stage, positional: [Argument], flagNodes: [String: [Argument?]],

@@ -37,6 +37,18 @@ struct StagePlan {
     /// For `json` followed by `pick EXPR` with a literal expression: what `json` needs to build
     /// only what EXPR can look at (`JSONPathScan`), or to find a simple path's value itself.
     var pickAhead: PickAhead? = nil
+    /// For `read PATH` followed by `json`: `read` hands the file's bytes to `json` as they are
+    /// (`FileText`), without making a String of them, which would check the UTF-8 a second time.
+    var feedsJSON = false
+
+    /// True when `plan` is `read` without flags and `next` is `json` without arguments.
+    static func readFeedsJSON(_ plan: StagePlan, next: StagePlan) -> Bool {
+        guard case .builtin(let def, _, let flags) = plan.kind, def == ReadStage.self, flags.isEmpty,
+            case .builtin(let nextDef, let positional, let nextFlags) = next.kind, nextDef == JsonStage.self,
+            positional.isEmpty, nextFlags.isEmpty, !next.isHandler
+        else { return false }
+        return true
+    }
 }
 
 /// The `pick` that follows a `json` stage, when its expression is literal text that does not

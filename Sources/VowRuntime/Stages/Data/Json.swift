@@ -29,6 +29,7 @@ struct JsonStage: ValueStage {
             case .string(let s): return .value(try JSON.parse(s))
             case .bytes(let b): return .value(try JSON.parse(b))
             case .response(let r): return .value(try JSON.parse(r.body))
+            case .opaque(let o as FileText): return .value(try JSON.parse(o.bytes))
             case .list, .record, .int, .double, .bool, .null: return .value(input)
             case .opaque: throw VowError(.type, "json: expected text, bytes or a response, got \(input.typeName)")
             }
@@ -46,9 +47,11 @@ struct JsonStage: ValueStage {
         case (.string(let s), let path?): found = JSONPathScan.value(at: path, in: s)
         case (.bytes(let b), let path?): found = JSONPathScan.value(at: path, in: b)
         case (.response(let r), let path?): found = JSONPathScan.value(at: path, in: r.body)
+        case (.opaque(let o as FileText), let path?): found = JSONPathScan.value(at: path, in: o.bytes)
         case (.string(let s), nil): found = JSONPathScan.document(for: ahead.demand, in: s)
         case (.bytes(let b), nil): found = JSONPathScan.document(for: ahead.demand, in: b)
         case (.response(let r), nil): found = JSONPathScan.document(for: ahead.demand, in: r.body)
+        case (.opaque(let o as FileText), nil): found = JSONPathScan.document(for: ahead.demand, in: o.bytes)
         default: found = nil
         }
         return found.map { PickedAhead(expression: ahead.expression, value: $0, isAnswer: ahead.path != nil) }

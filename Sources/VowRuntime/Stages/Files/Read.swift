@@ -20,6 +20,9 @@ struct ReadStage: ValueStage {
         if args.has("stream") {
             return .value(.opaque(LineStream.start(fd: try Files.openForReading(path), label: "lines of \(path)", closing: true)))
         }
+        if ctx.call.feedsJSON, !PromiseObservation.isActive {
+            return .value(.opaque(FileText(bytes: try Files.read(path))))
+        }
         return .value(try Files.contents(path))
     }
 }
