@@ -9,22 +9,27 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
     ],
     targets: [
         .target(name: "VowPromises"),
         .target(name: "JMESPath"),
-        .target(name: "VowValue", dependencies: ["JMESPath"]),
+        .target(name: "VowValue", dependencies: ["JMESPath", "VowPromises"]),
         .target(name: "VowSyntax"),
         .target(
-            name: "VowRuntime",
+            name: "VowHTTP",
             dependencies: [
-                "VowPromises", "VowSyntax", "VowValue", "JMESPath", "CBrotli",
+                "VowPromises", "VowValue", "CBrotli",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
+        .target(name: "VowRuntime", dependencies: ["VowPromises", "VowSyntax", "VowValue", "VowHTTP", "JMESPath"]),
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
         .target(name: "VowShell", dependencies: ["VowRuntime", "VowSyntax", "VowPromises", "CEditLine"]),
