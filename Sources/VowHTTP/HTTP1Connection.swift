@@ -13,6 +13,7 @@ final class HTTP1Connection: ChannelInboundHandler, @unchecked Sendable {
     let loop: any EventLoop
     /// Held strongly: a connection outlives a dropped engine until it closes, and then tells the pool.
     private let pool: HTTP1Pool
+    /// Nil once the channel has closed.
     private var context: ChannelHandlerContext?
     /// The request in flight, its response head, and whether any of its response has come.
     private var current: HTTP1Request?
@@ -20,7 +21,6 @@ final class HTTP1Connection: ChannelInboundHandler, @unchecked Sendable {
     private var answered = false
     /// Responses completed on this connection.
     private var served = 0
-    private var gone = false
 
     init(origin: HTTP1Pool.Origin, pool: HTTP1Pool, loop: any EventLoop) {
         self.origin = origin
@@ -42,7 +42,7 @@ final class HTTP1Connection: ChannelInboundHandler, @unchecked Sendable {
     }
 
     private func start(_ request: HTTP1Request) {
-        guard let context, !gone, context.channel.isActive else {
+        guard let context, context.channel.isActive else {
             // Closed while idle: the request goes on another connection.
             pool.execute(request)
             return
@@ -79,7 +79,7 @@ final class HTTP1Connection: ChannelInboundHandler, @unchecked Sendable {
                 return
             }
             served += 1
-            if head.isKeepAlive && request.head.isKeepAlive && !gone {
+            if head.isKeepAlive && request.head.isKeepAlive {
                 pool.reuse(self)
             } else {
                 close()
@@ -97,7 +97,6 @@ final class HTTP1Connection: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        gone = true
         self.context = nil
         pool.closed(self, wasOpen: true)
         guard let request = current else { return }

@@ -76,7 +76,7 @@ final class HTTP1Pool: Sendable {
         switch next {
         case .run(let conn): conn.run(request)
         case .connect: connect(for: request)
-        case .wait: request.waitsFor(group.any())
+        case .wait: request.armDeadline(on: group.any())
         case .closed: request.fail(VowError(.network, "the HTTP client is shut down"))
         }
     }
@@ -85,7 +85,7 @@ final class HTTP1Pool: Sendable {
         let origin = request.origin
         let loop = group.next()
         let conn = HTTP1Connection(origin: origin, pool: self, loop: loop)
-        request.connecting(on: loop)
+        request.armDeadline(on: loop)
         ClientBootstrap(group: loop)
             .connectTimeout(.seconds(10))
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
@@ -116,19 +116,24 @@ final class HTTP1Pool: Sendable {
     /// A connection finished a response and can carry another: it goes to the first waiting
     /// request of its origin, or back to the idle ones.
     func reuse(_ conn: HTTP1Connection) {
-        let next = state.withLock { s -> HTTP1Request? in
-            guard var slot = s.origins[conn.origin] else { return nil }
+        enum Next {
+            case run(HTTP1Request)
+            case idle
+            case close
+        }
+        let next = state.withLock { s -> Next in
+            guard var slot = s.origins[conn.origin] else { return s.closed ? .close : .idle }
             defer { s.origins[conn.origin] = slot }
-            if let waiter = Self.popWaiter(&slot) { return waiter }
-            if s.closed { return nil }
+            if let waiter = Self.popWaiter(&slot) { return .run(waiter) }
+            if s.closed { return .close }
             slot.idle.append((conn, .now()))
             if s.sweeper == nil { s.sweeper = startSweeping() }
-            return nil
+            return .idle
         }
-        if let next {
-            conn.run(next)
-        } else if state.withLock({ $0.closed }) {
-            conn.close()
+        switch next {
+        case .run(let request): conn.run(request)
+        case .idle: break
+        case .close: conn.close()
         }
     }
 

@@ -57,19 +57,9 @@ final class HTTP1Request: @unchecked Sendable {
         }
     }
 
-    /// The request waits for a connection: its deadline runs on `loop`.
-    func waitsFor(_ loop: any EventLoop) {
-        arm(on: loop)
-    }
-
-    /// A connection is being opened for the request on `loop`: its deadline runs there.
-    func connecting(on loop: any EventLoop) {
-        arm(on: loop)
-    }
-
     /// The request goes out on `conn`; false if it has already settled (cancelled, timed out).
     func began(on conn: HTTP1Connection) -> Bool {
-        arm(on: conn.loop)
+        armDeadline(on: conn.loop)
         return state.withLock { s in
             guard case .pending = s.phase else { return false }
             s.phase = .running(conn)
@@ -77,7 +67,9 @@ final class HTTP1Request: @unchecked Sendable {
         }
     }
 
-    private func arm(on loop: any EventLoop) {
+    /// Starts the deadline on `loop` (where the request waits for a connection, or where one is
+    /// being opened for it), unless it runs already or the request has settled.
+    func armDeadline(on loop: any EventLoop) {
         let needed = state.withLock { s -> Bool in
             if s.timer != nil { return false }
             if case .settled = s.phase { return false }

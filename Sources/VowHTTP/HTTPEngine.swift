@@ -400,7 +400,7 @@ public final class HTTPEngine: Sendable {
         let url = URL(string: spec.url)
         let host = url?.host ?? "?"
         let port = url?.port ?? (url?.scheme?.lowercased() == "https" ? 443 : 80)
-        let target = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let target = "\(bracketed(host)):\(port)"
         let what = "\(spec.method) \(redactURL(spec.url))"
         var details: Record = ["host": .string(host), "port": .int(port), "url": .string(redactURL(spec.url))]
         let text = String(describing: error)
@@ -475,6 +475,11 @@ public final class HTTPEngine: Sendable {
 
 /// Header names whose values never appear in errors.
 public let sensitiveHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
+
+/// A host as it is written before `:PORT`: an IPv6 address in brackets.
+func bracketed(_ host: String) -> String {
+    host.contains(":") ? "[\(host)]" : host
+}
 
 /// The URL without a password (`user:pass@` becomes `user:***@`).
 func redactURL(_ s: String) -> String {

@@ -90,8 +90,7 @@ final class LoopExchange: Sendable {
         let port = url.port ?? 80
         var headers = HTTPHeaders()
         if !current.hasHeader("Host") {
-            let name = host.contains(":") ? "[\(host)]" : host
-            headers.add(name: "Host", value: port == 80 ? name : "\(name):\(port)")
+            headers.add(name: "Host", value: port == 80 ? bracketed(host) : "\(bracketed(host)):\(port)")
         }
         for h in HTTPEngine.headers(current) where !["content-length", "transfer-encoding"].contains(h.name.lowercased()) {
             headers.add(name: h.name, value: h.value)

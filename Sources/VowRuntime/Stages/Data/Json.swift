@@ -21,6 +21,8 @@ struct JsonStage: ValueStage {
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        // A file `read` handed on as it was read is parsed as the bytes it is.
+        let input = if case .opaque(let o as FileText) = input { Value.bytes(o.bytes) } else { input }
         if let ahead = ctx.call.pickAhead, !PromiseObservation.isActive, let found = Self.scan(input, ahead) {
             return .value(.opaque(found))
         }
@@ -29,7 +31,6 @@ struct JsonStage: ValueStage {
             case .string(let s): return .value(try JSON.parse(s))
             case .bytes(let b): return .value(try JSON.parse(b))
             case .response(let r): return .value(try JSON.parse(r.body))
-            case .opaque(let o as FileText): return .value(try JSON.parse(o.bytes))
             case .list, .record, .int, .double, .bool, .null: return .value(input)
             case .opaque: throw VowError(.type, "json: expected text, bytes or a response, got \(input.typeName)")
             }
@@ -47,11 +48,9 @@ struct JsonStage: ValueStage {
         case (.string(let s), let path?): found = JSONPathScan.value(at: path, in: s)
         case (.bytes(let b), let path?): found = JSONPathScan.value(at: path, in: b)
         case (.response(let r), let path?): found = JSONPathScan.value(at: path, in: r.body)
-        case (.opaque(let o as FileText), let path?): found = JSONPathScan.value(at: path, in: o.bytes)
         case (.string(let s), nil): found = JSONPathScan.document(for: ahead.demand, in: s)
         case (.bytes(let b), nil): found = JSONPathScan.document(for: ahead.demand, in: b)
         case (.response(let r), nil): found = JSONPathScan.document(for: ahead.demand, in: r.body)
-        case (.opaque(let o as FileText), nil): found = JSONPathScan.document(for: ahead.demand, in: o.bytes)
         default: found = nil
         }
         return found.map { PickedAhead(expression: ahead.expression, value: $0, isAnswer: ahead.path != nil) }
