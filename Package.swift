@@ -50,7 +50,7 @@ let package = Package(
         .target(
             name: "VowRuntime",
             dependencies: [
-                "VowPromises", "VowSyntax", "VowValue", "VowHTTP", "JMESPath",
+                "VowPromises", "VowSyntax", "VowValue", "VowHTTP", "JMESPath", "CStack",
             ]
         ),
         // libbrotli's decoder, through pkg-config, for `Content-Encoding: br`.
@@ -60,6 +60,8 @@ let package = Package(
             providers: [.apt(["libbrotli-dev"])]
         ),
         // libedit, through pkg-config.
+        // The stack bounds of a thread, which a def nesting itself checks before going deeper.
+        .systemLibrary(name: "CStack"),
         .systemLibrary(
             name: "CEditLine",
             pkgConfig: "libedit",

@@ -29,7 +29,8 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
-        .target(name: "VowRuntime", dependencies: ["VowPromises", "VowSyntax", "VowValue", "VowHTTP", "JMESPath"]),
+        .target(name: "VowRuntime", dependencies: ["VowPromises", "VowSyntax", "VowValue", "VowHTTP", "JMESPath", "CStack"]),
+        .systemLibrary(name: "CStack"),
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
         .target(name: "VowShell", dependencies: ["VowRuntime", "VowSyntax", "VowPromises", "CEditLine"]),

@@ -58,8 +58,15 @@ public struct Download: Sendable {
             try finish()
             return result(bytes: offset, status: status, url: url, headers: headers)
         }
-        let fd = open(partPath, O_WRONLY | O_CREAT | (appendFrom > 0 ? O_APPEND : O_TRUNC), 0o644)
-        guard fd >= 0 else { throw ioError("cannot write \(partPath)") }
+        // A device or FIFO named by --output is written through; a file goes to FILE.part, never
+        // through a symbolic link planted there.
+        var info = stat()
+        let throughDevice = appendFrom == 0 && stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG && info.st_mode & S_IFMT != S_IFDIR
+        let destination = throughDevice ? path : partPath
+        let fd = throughDevice
+            ? open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+            : open(partPath, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (appendFrom > 0 ? O_APPEND : O_TRUNC), 0o644)
+        guard fd >= 0 else { throw FileWriter.failure("write", destination, errno) }
         defer { close(fd) }
         let announced = response.headers.first(name: "Content-Length").flatMap(Int.init)
         var written = appendFrom
@@ -74,7 +81,7 @@ public struct Download: Sendable {
                     let n = Foundation.write(fd, buffer.baseAddress! + done, buffer.count - done)
                     if n < 0 {
                         if errno == EINTR { continue }
-                        throw ioError("cannot write \(partPath)")
+                        throw FileWriter.failure("write", destination, errno)
                     }
                     done += n
                 }
@@ -86,7 +93,7 @@ public struct Download: Sendable {
         if let announced, written - appendFrom != announced {
             throw VowError(.network, "the body ended after \(written - appendFrom) of \(announced) bytes — \(spec.method) \(redactURL(url))")
         }
-        try finish()
+        if !throughDevice { try finish() }
         return result(bytes: written, status: status, url: url, headers: headers)
     }
 
@@ -109,7 +116,7 @@ public struct Download: Sendable {
         r["status"] = .int(status)
         r["url"] = .string(redactURL(url))
         var h = Record()
-        for (name, value) in headers where !sensitiveHeaders.contains(name.lowercased()) { h[name.lowercased()] = .string(value) }
+        for (name, value) in headers where !isSecretHeader(name) { h[name.lowercased()] = .string(value) }
         r["headers"] = .record(h)
         return .record(r)
     }

@@ -39,6 +39,9 @@ public struct HTTPRequestSpec: Sendable {
     /// How many of `headers`, from the start, the user gave (`--header`, `--auth`, `--bearer`,
     /// a request record); the rest vow added.
     public var givenHeaderCount = 0
+    /// How many of `headers`, from the start, belong to the request's `--session` (kept in it,
+    /// or given now and kept for this origin): a redirect to another origin drops them.
+    public var sessionHeaderCount = 0
     /// The cookie jar of the request's session: its cookies are sent, and the cookies every
     /// response sets (redirects included) are stored in it.
     public var cookies: CookieJar?
@@ -314,7 +317,11 @@ public final class HTTPEngine: Sendable {
             hop.headers.removeAll { ["content-type", "content-length"].contains($0.name.lowercased()) }
         }
         if !sameOrigin {
-            hop.headers.removeAll { ["authorization", "cookie"].contains($0.name.lowercased()) }
+            // The session's headers belong to the origin they were given for.
+            hop.headers.removeFirst(min(hop.sessionHeaderCount, hop.headers.count))
+            hop.givenHeaderCount = max(0, hop.givenHeaderCount - hop.sessionHeaderCount)
+            hop.sessionHeaderCount = 0
+            hop.headers.removeAll { ["authorization", "cookie", "proxy-authorization"].contains($0.name.lowercased()) }
         }
         hop.url = next
         return .follow(hop)
@@ -379,7 +386,7 @@ public final class HTTPEngine: Sendable {
         d["statusText"] = .string(r.statusText)
         d["url"] = .string(redactURL(r.url))
         d["method"] = .string(r.method)
-        d["headers"] = .record(r.headerRecord(redacting: sensitiveHeaders))
+        d["headers"] = .record(r.headerRecord(redacting: isSecretHeader))
         if let parsed = try? JSON.parse(r.body) {
             d["body"] = parsed
         } else if let text = String(validating: r.body, as: UTF8.self) {
@@ -475,6 +482,22 @@ public final class HTTPEngine: Sendable {
 
 /// Header names whose values never appear in errors.
 public let sensitiveHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
+
+/// Words that make a header's name say it carries a secret (`X-Api-Key`, `X-Auth-Token`,
+/// `X-Client-Secret`, `X-Password`, `X-Signature`, …).
+let secretNameWords = ["key", "token", "secret", "password", "passwd", "auth", "session", "signature", "credential", "cookie"]
+
+/// True when a header's value is masked wherever vow shows it (`--verbose`, `:session`, errors,
+/// traces): the standard secret headers, and any whose name contains key, token, secret,
+/// password, auth, session, signature or credential (but for the `*-Authenticate` challenges and
+/// CORS headers).
+public func isSecretHeader(_ name: String) -> Bool {
+    let n = name.lowercased()
+    if sensitiveHeaders.contains(n) { return true }
+    // Names that hold a word of the list and no secret: a challenge, a CORS answer.
+    if n == "www-authenticate" || n == "proxy-authenticate" || n.hasPrefix("access-control-") { return false }
+    return secretNameWords.contains { n.contains($0) }
+}
 
 /// A host as it is written before `:PORT`: an IPv6 address in brackets.
 func bracketed(_ host: String) -> String {

@@ -1,10 +1,11 @@
 import Foundation
 import VowValue
 
-/// A named HTTP session (`--session NAME`): a cookie jar and the headers to send on every
-/// request (those given with `--header`, `--auth`, `--bearer` alongside `--session`), kept in a
-/// file across vow runs: `$XDG_CONFIG_HOME/vow/sessions/NAME.json` (default
-/// `~/.config/vow/sessions/`), mode 0600 in a directory of mode 0700.
+/// A named HTTP session (`--session NAME`): a cookie jar and the headers to send (those given with
+/// `--header`, `--auth`, `--bearer` alongside `--session`), kept in a file across vow runs:
+/// `$XDG_CONFIG_HOME/vow/sessions/NAME.json` (default `~/.config/vow/sessions/`), mode 0600 in a
+/// directory of mode 0700. A header belongs to the origin (scheme, host, port) it was given for
+/// and goes to that origin only; cookies keep their own RFC 6265 scoping.
 public final class HTTPSession: Sendable {
     /// The session's name as given.
     public let name: String
@@ -14,10 +15,12 @@ public final class HTTPSession: Sendable {
     public let jar: CookieJar
     private let storedHeaders: Locked<[StoredHeader]>
 
-    /// A header kept in a session.
+    /// A header kept in a session, and the origin it was given for (nil in files written before
+    /// headers were bound to an origin: such a header is kept, shown, and sent nowhere).
     struct StoredHeader: Codable, Equatable {
         var name: String
         var value: String
+        var origin: String?
     }
 
     /// What a session file holds.
@@ -34,18 +37,41 @@ public final class HTTPSession: Sendable {
         self.storedHeaders = Locked(file.headers)
     }
 
-    /// The headers sent on every request of the session.
-    public var headers: [(name: String, value: String)] { storedHeaders.withLock { $0.map { ($0.name, $0.value) } } }
+    /// True when the session keeps any header, for any origin.
+    public var hasHeaders: Bool { storedHeaders.withLock { !$0.isEmpty } }
 
-    /// Keeps `given` from now on, replacing stored headers of the same names.
-    public func remember(_ given: [(name: String, value: String)]) {
+    /// The headers a request to `origin` (as `origin(of:)` writes it) is sent; with
+    /// `allOrigins`, those of every origin (the last given of each name wins).
+    public func headers(for origin: String, allOrigins: Bool = false) -> [(name: String, value: String)] {
+        storedHeaders.withLock { stored in
+            var out: [(name: String, value: String)] = []
+            for h in stored where h.origin == origin || (allOrigins && h.origin != nil) {
+                out.removeAll { $0.name.caseInsensitiveCompare(h.name) == .orderedSame }
+                out.append((h.name, h.value))
+            }
+            return out
+        }
+    }
+
+    /// Keeps `given` for `origin` from now on, replacing its stored headers of the same names.
+    public func remember(_ given: [(name: String, value: String)], for origin: String) {
         guard !given.isEmpty else { return }
         storedHeaders.withLock { stored in
             for h in given {
-                stored.removeAll { $0.name.caseInsensitiveCompare(h.name) == .orderedSame }
+                stored.removeAll { $0.origin == origin && $0.name.caseInsensitiveCompare(h.name) == .orderedSame }
             }
-            stored += given.map { StoredHeader(name: $0.name, value: $0.value) }
+            stored += given.map { StoredHeader(name: $0.name, value: $0.value, origin: origin) }
         }
+    }
+
+    /// The origin of `url` as sessions key their headers: `scheme://host:port`, scheme and host in
+    /// lower case, the port always written (80 and 443 by default); nil for a URL without a host.
+    public static func origin(of url: String) -> String? {
+        guard let u = URL(string: url), let scheme = u.scheme?.lowercased(), let host = u.host?.lowercased(), !host.isEmpty else {
+            return nil
+        }
+        let port = u.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(bracketed(host)):\(port)"
     }
 
     /// Writes the session to its file: a temporary file of mode 0600, renamed over the old one.
@@ -71,9 +97,14 @@ public final class HTTPSession: Sendable {
     public func describe() -> Value {
         var out = Record()
         out["file"] = .string(path)
-        var h = Record()
-        for (name, value) in headers { h[name] = .string(sensitiveHeaders.contains(name.lowercased()) ? mask(value) : value) }
-        out["headers"] = .record(h)
+        var byOrigin = Record()
+        for stored in storedHeaders.withLock({ $0 }) {
+            let origin = stored.origin ?? "unknown origin (not sent; give the header again)"
+            var h = byOrigin[origin]?.recordValue ?? Record()
+            h[stored.name] = .string(isSecretHeader(stored.name) ? mask(stored.value) : TerminalText.visibleLine(stored.value))
+            byOrigin[origin] = .record(h)
+        }
+        out["headers"] = .record(byOrigin)
         out["cookies"] = .list(jar.all.map { c in
             var r = Record()
             r["name"] = .string(c.name)

@@ -9,6 +9,8 @@ import VowValue
 struct ServerSentEvents {
     private var event = ""
     private var data: [String] = []
+    /// The bytes of `data` so far: an event grows up to the stream's limit, not without bound.
+    private(set) var pendingBytes = 0
     /// The last event id seen (sent back as `Last-Event-ID` on a reconnection).
     private(set) var lastID: String? = nil
     /// The reconnection time the server asked for, in milliseconds; nil until it asks.
@@ -19,6 +21,7 @@ struct ServerSentEvents {
     mutating func connectionEnded() {
         event = ""
         data = []
+        pendingBytes = 0
     }
 
     /// Takes one line (without its line break); returns the event a blank line dispatches.
@@ -27,6 +30,7 @@ struct ServerSentEvents {
             defer {
                 event = ""
                 data = []
+                pendingBytes = 0
             }
             guard !data.isEmpty else { return nil }
             let text = data.joined(separator: "\n")
@@ -50,7 +54,9 @@ struct ServerSentEvents {
         }
         switch field {
         case "event": event = String(value)
-        case "data": data.append(String(value))
+        case "data":
+            data.append(String(value))
+            pendingBytes += value.utf8.count + 1
         case "id" where !value.contains("\0"): lastID = String(value)
         case "retry": if let ms = Int(value), ms >= 0, value.allSatisfy(\.isASCII) { retry = ms }
         default: break

@@ -75,19 +75,32 @@ extension HTTPEngine {
                 var body = response.body
                 var current = final
                 var fruitless = 0
+                // A line (or an event) longer than --max-size ends the stream with an error:
+                // a body with no line break cannot grow without bound.
+                let limit = spec.maxSize
+                func tooLong() -> VowError {
+                    VowError(
+                        .http,
+                        "a \(mode == .sse ? "event" : "line") of the stream is over the limit of \(limit) bytes (--max-size) — \(final.method) \(redactURL(final.url))",
+                        details: ["limit": .int(limit)])
+                }
                 while true {
                     var brought = false
                     do {
                         for try await chunk in body {
+                            // Only the new bytes are searched for line breaks.
+                            var scan = pending.count
                             chunk.withUnsafeReadableBytes { pending.append(contentsOf: $0) }
                             var lines: [ArraySlice<UInt8>] = []
                             var from = 0
-                            while let nl = pending[from...].firstIndex(of: 0x0A) {
+                            while let nl = pending[scan...].firstIndex(of: 0x0A) {
                                 lines.append(pending[from..<nl])
                                 from = nl + 1
+                                scan = from
                             }
                             let values = try items(lines)
                             pending.removeFirst(from)
+                            if pending.count > limit || events.pendingBytes > limit { throw tooLong() }
                             brought = brought || !values.isEmpty
                             if !values.isEmpty, !(await Self.offer(values, to: s)) { return }
                         }

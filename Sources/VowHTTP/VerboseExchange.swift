@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOHTTP1
+import VowValue
 
 /// `--verbose`: each hop's request and response heads as curl -v writes them (`>` sent, `<`
 /// received, `*` notes), with the time to the first byte and the total; secrets masked.
@@ -18,7 +19,7 @@ enum VerboseExchange {
 
     /// The status line and headers, with the time from sending to the response head.
     static func response(_ r: HTTPClientResponse, firstByte: Duration) -> String {
-        var lines = ["< HTTP/\(r.version.major).\(r.version.minor) \(r.status.code) \(r.status.reasonPhrase)"]
+        var lines = ["< HTTP/\(r.version.major).\(r.version.minor) \(r.status.code) \(TerminalText.visibleLine(r.status.reasonPhrase))"]
         for h in r.headers { lines.append("< \(h.name): \(masked(h.name, h.value))") }
         lines.append("* first byte after \(milliseconds(firstByte))")
         return lines.joined(separator: "\n") + "\n"
@@ -30,7 +31,8 @@ enum VerboseExchange {
     }
 
     /// A header's value with its secret hidden: the scheme of an Authorization stays, cookie
-    /// names stay, values become `***`.
+    /// names stay, values become `***`; a header whose name says it holds a secret
+    /// (`isSecretHeader`) is `***`; any other value has its control characters made visible.
     static func masked(_ name: String, _ value: String) -> String {
         switch name.lowercased() {
         case "authorization", "proxy-authorization":
@@ -46,7 +48,7 @@ enum VerboseExchange {
             let rest = value[eq...].firstIndex(of: ";").map { String(value[$0...]) } ?? ""
             return String(value[..<eq]) + "=***" + rest
         default:
-            return value
+            return isSecretHeader(name) ? "***" : TerminalText.visibleLine(value)
         }
     }
 

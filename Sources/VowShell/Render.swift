@@ -72,8 +72,8 @@ public struct Renderer: Sendable {
     /// (pretty JSON when it parses, else its text, else its size).
     public func response(_ r: HTTPResponse) -> String {
         let bold = colors ? "\u{1B}[1m" : "", dim = colors ? "\u{1B}[2m" : "", reset = colors ? "\u{1B}[0m" : ""
-        var out = "\(bold)\(r.version) \(r.status) \(r.statusText)\(reset)\n"
-        for h in r.headers { out += "\(dim)\(h.name.lowercased()):\(reset) \(sanitize(h.value))\n" }
+        var out = "\(bold)\(r.version) \(r.status) \(TerminalText.visibleLine(r.statusText))\(reset)\n"
+        for h in r.headers { out += "\(dim)\(TerminalText.visibleLine(h.name.lowercased())):\(reset) \(TerminalText.visibleLine(h.value))\n" }
         if r.body.isEmpty { return String(out.dropLast()) }
         out += "\n"
         if let parsed = try? JSON.parse(r.body) {
@@ -87,18 +87,7 @@ public struct Renderer: Sendable {
     }
 
     /// Text with terminal control characters (other than newline and tab) made visible.
-    func sanitize(_ s: String) -> String {
-        guard s.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) }) else { return s }
-        var out = ""
-        for u in s.unicodeScalars {
-            if (u.value < 0x20 && u != "\n" && u != "\t") || u.value == 0x7F || (0x80..<0xA0).contains(u.value) {
-                out += "\\u{\(String(u.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(u)
-            }
-        }
-        return out
-    }
+    func sanitize(_ s: String) -> String { TerminalText.visible(s) }
 
     /// An error: kind and message, the statement with the rejecting stage underlined, the input
     /// it received (shortened), and the stages the rejection skipped.
@@ -107,7 +96,9 @@ public struct Renderer: Sendable {
             return JSONWriter.compact(["error": .record(e.record)])
         }
         let red = colors ? "\u{1B}[1;31m" : "", dim = colors ? "\u{1B}[2m" : "", blue = colors ? "\u{1B}[34m" : "", reset = colors ? "\u{1B}[0m" : ""
-        var out = "\(red)error[\(e.kind.rawValue)]\(reset): \(e.message)"
+        // An error's text holds what servers, files and bodies said: it is always shown with its
+        // control characters made visible, wherever it goes.
+        var out = "\(red)error[\(e.kind.rawValue)]\(reset): \(TerminalText.visible(e.message))"
         if let o = e.origin {
             let bytes = Array(o.statement.utf8)
             let lo = max(0, min(o.range.lowerBound, bytes.count))
@@ -117,15 +108,15 @@ public struct Renderer: Sendable {
             while lineStart > 0 && bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
             var lineEnd = lo
             while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
-            let line = VowError.redactingSecrets(String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self))
+            let line = TerminalText.visibleLine(VowError.redactingSecrets(String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)))
             let pad = String(decoding: bytes[lineStart..<lo], as: UTF8.self).count
             let width = max(1, String(decoding: bytes[lo..<min(hi, lineEnd)], as: UTF8.self).count)
             out += "\n  \(blue)│\(reset) \(line)"
             out += "\n  \(blue)│\(reset) \(String(repeating: " ", count: pad))\(red)\(String(repeating: "^", count: width)) rejected here\(reset)"
-            if !o.context.isEmpty { out += "\n  \(blue)=\(reset) in: \(o.context.joined(separator: ", "))" }
-            if let input = o.input, !input.isNull { out += "\n  \(blue)=\(reset) \(dim)input: \(shorten(JSONWriter.compact(input)))\(reset)" }
+            if !o.context.isEmpty { out += "\n  \(blue)=\(reset) in: \(TerminalText.visibleLine(o.context.joined(separator: ", ")))" }
+            if let input = o.input, !input.isNull { out += "\n  \(blue)=\(reset) \(dim)input: \(TerminalText.visibleLine(shorten(JSONWriter.compact(input))))\(reset)" }
         }
-        if !e.skipped.isEmpty { out += "\n  \(blue)=\(reset) skipped: \(e.skipped.joined(separator: ", "))" }
+        if !e.skipped.isEmpty { out += "\n  \(blue)=\(reset) skipped: \(TerminalText.visibleLine(e.skipped.joined(separator: ", ")))" }
         return out
     }
 

@@ -83,6 +83,7 @@ public final class Runner: @unchecked Sendable {
         self.errorSink = errors
         let r = renderer
         session.renderValue = { v in r.value(v) }
+        if renderer.terminal { session.showText = { TerminalText.visible($0) } }
     }
 
     /// Cancels the statement that is running (Ctrl-C) and marks the run interrupted.
@@ -414,7 +415,7 @@ public final class Runner: @unchecked Sendable {
             }
             do {
                 let s = try session.httpSessions.session(name, stage: ":session")
-                guard FileManager.default.fileExists(atPath: s.path) || !s.jar.all.isEmpty || !s.headers.isEmpty else {
+                guard FileManager.default.fileExists(atPath: s.path) || !s.jar.all.isEmpty || s.hasHeaders else {
                     return "no session \(name) (it would be kept in \(s.path))"
                 }
                 return renderer.value(s.describe())

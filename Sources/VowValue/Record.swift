@@ -131,12 +131,12 @@ public final class HTTPResponse: Sendable {
     }
 
     /// The headers as a record with lower-case names, repeated headers joined with ", "; the
-    /// values of the names in `redacting` (lower-case) are replaced by `<redacted>`.
-    public func headerRecord(redacting: Set<String> = []) -> Record {
+    /// values of the names (lower-case) for which `redacting` is true are replaced by `<redacted>`.
+    public func headerRecord(redacting: (String) -> Bool = { _ in false }) -> Record {
         var record = Record()
         for h in headers {
             let k = h.name.lowercased()
-            if redacting.contains(k) {
+            if redacting(k) {
                 record[k] = "<redacted>"
             } else if case .string(let old)? = record[k] {
                 record[k] = .string(old + ", " + h.value)

@@ -30,6 +30,8 @@ public struct VowError: Error, Sendable, CustomStringConvertible {
         case aggregate
         /// A stage got an input or argument of a type it cannot use.
         case type
+        /// A `def` nested past the limit (one that calls itself without end).
+        case recursion
     }
 
     /// What kind of error this is.

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import VowValue
 import XCTest
 
 @testable import VowRuntime
@@ -75,5 +76,41 @@ final class SessionTests: ServerTestCase {
         let r = vow("fetch $base/echo --session broken")
         XCTAssertTrue(r.err.contains("is not a vow session file"), r.err)
         XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("broken.json"), encoding: .utf8), "not json", "a broken file was overwritten")
+    }
+
+    /// A session's headers belong to the origin they were given for: another port, or the same
+    /// server named `localhost`, gets none of them, unless `--session-all-origins` says so;
+    /// cookies keep their own scoping.
+    func test_headersGoOnlyToTheirOrigin() throws {
+        let other = try FixtureServer.start()
+        defer { other.shutdown() }
+        let vars: [String: Value] = ["base": .string(base), "other": .string(other.base)]
+        func run(_ source: String) -> (out: String, err: String, status: Int32) { runVow(source, variables: vars) }
+        _ = run(#"fetch $base/echo --session s --header 'X-Api-Key: k1' --bearer t0k"#)
+        let pick = #"| json | pick '[headers."x-api-key", headers.authorization]' | to-json"#
+        XCTAssertEqual(run("fetch $base/echo --session s " + pick).out, #"["k1","Bearer t0k"]"# + "\n")
+        XCTAssertEqual(run("fetch $other/echo --session s " + pick).out, "[null,null]\n")
+        let port = base.split(separator: ":").last!
+        XCTAssertEqual(run("fetch http://localhost:\(port)/echo --session s " + pick).out, "[null,null]\n")
+        XCTAssertEqual(run("fetch $other/echo --session s --session-all-origins " + pick).out, #"["k1","Bearer t0k"]"# + "\n")
+        // Headers given for the other origin are its own, and do not replace the first origin's.
+        _ = run(#"fetch $other/echo --session s --header 'X-Api-Key: k2'"#)
+        XCTAssertEqual(run("fetch $other/echo --session s " + pick).out, #"["k2",null]"# + "\n")
+        XCTAssertEqual(run("fetch $base/echo --session s " + pick).out, #"["k1","Bearer t0k"]"# + "\n")
+        // A redirect to another origin does not carry them either.
+        let hop = run(#"fetch "$base/redirect-to?url=$other/echo" --session s | json | pick 'headers."x-api-key"'"#)
+        XCTAssertEqual(hop.out, "null\n", hop.err)
+    }
+
+    /// A session file written before headers had an origin: its headers are shown, sent nowhere.
+    func test_headersWithoutAnOriginAreNotSent() throws {
+        let dir = config.appendingPathComponent("vow/sessions")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try #"{"vow": 1, "headers": [{"name": "X-Api-Key", "value": "old"}], "cookies": []}"#
+            .write(to: dir.appendingPathComponent("old.json"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(vow(#"fetch $base/echo --session old | json | pick 'headers."x-api-key"'"#).out, "null\n")
+        let shown = vow(":session old").out
+        XCTAssertTrue(shown.contains("unknown origin"), shown)
+        XCTAssertFalse(shown.contains("old\""), shown)
     }
 }

@@ -347,6 +347,12 @@ struct Evaluator: Sendable {
         return false
     }
 
+    /// How deep `def` stages may nest (a def whose body calls itself, directly or through
+    /// another): past it the stage rejects with kind `recursion` instead of exhausting the stack
+    /// or memory; a def nesting itself in one turn stops sooner, when the thread's stack runs low
+    /// (`StackRoom`).
+    static let maxDefDepth = 1000
+
     /// Calls a `def` stage: arguments bound to its parameters, its body run on the input.
     private func applyUser(
         _ user: UserStage, node: Stage, upstream: Promise<Value>?, input: Value, scope: Scope, site: Site,
@@ -364,7 +370,16 @@ struct Evaluator: Sendable {
                 var locals: [String: Binding] = [:]
                 for (p, v) in zip(user.params, args.positional) { locals[p] = .value(v) }
                 let inner = Scope(session: self.session, locals: locals, parent: nil)
-                let innerSite = Site(source: user.source, statement: user.body.span, context: site.context + ["in stage \(user.name) (def)"])
+                guard site.depth < Self.maxDefDepth, StackRoom.enough() else {
+                    throw VowError(
+                        .recursion,
+                        "stage \(user.name) (def) is nested \(site.depth) deep, past what vow allows: a def that calls itself (or one that calls it back) never stops",
+                        details: ["stage": .string(user.name), "limit": .int(Self.maxDefDepth)])
+                }
+                // A def calling itself (or back) is named in the context once, not once a level.
+                let entry = "in stage \(user.name) (def)"
+                let context = site.context.contains(entry) ? site.context : site.context + [entry]
+                let innerSite = Site(source: user.source, statement: user.body.span, context: context, depth: site.depth + 1)
                 let (p, innerRun) = self.pipeline(user.body, input: input, scope: inner, site: innerSite)
                 return .promise(Self.annotating(p, innerRun))
             }
@@ -405,7 +420,7 @@ struct Evaluator: Sendable {
             var promises: [Promise<Value>] = []
             var allValues = true
             for (i, e) in elements.enumerated() {
-                let elementSite = Site(source: site.source, statement: site.statement, context: site.context + ["element \(i + 1) of a list"])
+                let elementSite = Site(source: site.source, statement: site.statement, context: site.context + ["element \(i + 1) of a list"], depth: site.depth)
                 let r = try sync(e, input: input, scope: scope, site: elementSite)
                 switch r {
                 case .value(let v):
@@ -423,7 +438,7 @@ struct Evaluator: Sendable {
             var pairs: [(key: String, value: Promise<Value>)] = []
             var allValues = true
             for f in fields {
-                let fieldSite = Site(source: site.source, statement: site.statement, context: site.context + ["field \(f.key) of a record"])
+                let fieldSite = Site(source: site.source, statement: site.statement, context: site.context + ["field \(f.key) of a record"], depth: site.depth)
                 switch try sync(f.value, input: input, scope: scope, site: fieldSite) {
                 case .value(let v):
                     rec[f.key] = v

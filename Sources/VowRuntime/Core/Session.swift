@@ -100,6 +100,9 @@ public final class Session: @unchecked Sendable {
 
     /// Set by the shell: renders a value the way results print (for `print`).
     public var renderValue: @Sendable (Value) -> String = { v in JSONWriter.compact(v) }
+    /// How text from outside that `print` and `tap` write raw is shown: as it is, or, when
+    /// standard output is a terminal, with its control characters made visible (`TerminalText`).
+    public var showText: @Sendable (String) -> String = { $0 }
 
     var globals: [String: Binding] = [:]
     /// Promises once bound by `let` whose name was bound again while they were pending: they run

@@ -7,6 +7,8 @@ struct Site: Sendable {
     let source: SourceText
     let statement: SourceSpan
     let context: [String]
+    /// How many `def` stages this site is nested in (a def's body inside a def's body …).
+    var depth = 0
 }
 
 /// The arguments of one stage call after evaluation: positional values and flags.
@@ -166,7 +168,7 @@ public final class StageCall: @unchecked Sendable {
 
     /// Runs a sub-pipeline (a group argument, a list element) on `input`, in this call's scope.
     public func runPipeline(_ p: Pipeline, input: Value, context: [String] = []) -> Promise<Value> {
-        let site = Site(source: self.site.source, statement: self.site.statement, context: self.site.context + context)
+        let site = Site(source: self.site.source, statement: self.site.statement, context: self.site.context + context, depth: self.site.depth)
         return Evaluator(session: session).pipeline(p, input: input, scope: scope, site: site).promise
     }
 
@@ -180,7 +182,7 @@ public final class StageCall: @unchecked Sendable {
     public func innerStage(context: [String] = [], own: Set<String> = [], nullEnds: Bool = false) -> (@Sendable (Value) throws -> Resolution<Value>)? {
         guard let first = positional.first else { return nil }
         let ev = Evaluator(session: session)
-        let site = Site(source: self.site.source, statement: self.site.statement, context: self.site.context + context)
+        let site = Site(source: self.site.source, statement: self.site.statement, context: self.site.context + context, depth: self.site.depth)
         let scope = self.scope
         // The pipeline is resolved once, when it first runs, not once per input.
         let cache = PlanCache()

@@ -103,7 +103,7 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
             var v: Value = (value as? Value) ?? .string(String(describing: value))
             if case .response(let r) = v, case .record(var response) = v.toJSONValue() {
                 // Cookies a server sets are secrets too.
-                response["headers"] = .record(r.headerRecord(redacting: sensitiveHeaders))
+                response["headers"] = .record(r.headerRecord(redacting: isSecretHeader))
                 v = .record(response)
             }
             let text = JSONWriter.compact(v)

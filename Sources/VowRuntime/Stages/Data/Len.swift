@@ -11,14 +11,26 @@ struct LenStage: ValueStage {
     static let group = StageGroup.data
     static let synopsis = "len"
     static let summary = "The number of elements, keys, characters or bytes of its input."
-    static let help = "Fulfils with the length of the input: elements of a list, keys of a record, characters of a string, bytes of bytes or of a response body."
+    static let help = "Fulfils with the length of the input: elements of a list, keys of a record, characters of a string, bytes of bytes or of a response body. A stream's items are counted as they arrive, none kept, and it fulfils with the count when the stream ends."
     static let examples = [
         StageExample("echo [1, 2, 3] | len", "3"),
         StageExample("echo héllo | len", "5"),
         StageExample("echo 5 | len", "error[type]: len: expected a list, record, string or bytes, got number", fails: true),
     ]
 
+    /// A stream is counted as it goes, keeping none of its items.
+    static func acceptsStream(_ call: StageCall) -> Bool { true }
+
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        if let stream = input.stream {
+            let ex = ctx.session.executor
+            let count = Locked(0)
+            // The turns of collecting the stream and measuring the list (one hop each), without the list.
+            return .promise(stream.forEach(on: ex) { _ in
+                count.withLock { $0 += 1 }
+                return Promise.resolve((), on: ex)
+            }.then(on: ex) { _ in Value.int(count.withLock { $0 }) }.then(on: ex) { $0 })
+        }
         switch input {
         case .list(let l): return .value(.int(l.count))
         case .record(let r): return .value(.int(r.count))

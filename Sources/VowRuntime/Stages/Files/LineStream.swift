@@ -6,11 +6,15 @@ import VowValue
 /// pieces on a thread of their own as the consumer takes them, so that a file of any size runs
 /// in bounded memory and a process's lines arrive as it prints them.
 enum LineStream {
+    /// The longest line taken (64 MiB): a file or a process's output with no line break ends
+    /// the stream with an error instead of growing without bound.
+    static let maxLine = 64 << 20
+
     /// A stream of the lines of `fd`, read on a thread of its own; `closing` says whether the
     /// thread closes `fd` at the end. `ended` runs after the last line and gives the error that
     /// ends the stream, if any (a process's exit status).
     static func start(
-        fd: Int32, label: String, closing: Bool, ended: @escaping @Sendable () -> (any Error)? = { nil }
+        fd: Int32, label: String, closing: Bool, maxLine: Int = LineStream.maxLine, ended: @escaping @Sendable () -> (any Error)? = { nil }
     ) -> ValueStream {
         let stream = ValueStream(label: label)
         let thread = Thread {
@@ -36,6 +40,11 @@ enum LineStream {
                 }
                 pending.removeFirst(from)
                 if !lines.isEmpty, !stream.push(lines) { break reading }
+                if pending.count > maxLine {
+                    failure = VowError(.io, "a line of \(label) is over the limit of \(maxLine) bytes", details: ["limit": .int(maxLine)])
+                    pending = []
+                    break
+                }
             }
             if !stream.isCancelled {
                 if failure == nil, !pending.isEmpty { _ = stream.push([line(pending[...])]) }
@@ -63,23 +72,19 @@ enum LineStream {
     /// process.
     static func process(_ argv: [String], stdin stdinBytes: [UInt8]) throws -> ValueStream {
         let (proc, out, err, inp) = try startProcess(argv)
-        let io = UncheckedBox((proc: proc, stderr: err.fileHandleForReading, stdin: inp.fileHandleForWriting))
-        DispatchQueue.global().async {
-            if !stdinBytes.isEmpty { try? io.value.stdin.write(contentsOf: Data(stdinBytes)) }
-            try? io.value.stdin.close()
-        }
-        let stderr = Locked(Data())
+        let io = UncheckedBox(proc)
+        let stderr = Locked([UInt8]())
         let stderrRead = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            let data = io.value.stderr.readDataToEndOfFile()
-            stderr.withLock { $0 = data }
+        // Standard input and error are served on a thread of their own; the lines are read below.
+        ProcessIO.serve(name: "vow.process", input: stdinBytes, stdin: inp.fileHandleForWriting, stdout: nil, stderr: err.fileHandleForReading) { _, e in
+            stderr.withLock { $0 = e }
             stderrRead.signal()
         }
         let fd = dup(out.fileHandleForReading.fileDescriptor)
         let stream = start(fd: fd, label: "lines of \(argv[0])", closing: true) {
             stderrRead.wait()
-            io.value.proc.waitUntilExit()
-            let p = io.value.proc
+            io.value.waitUntilExit()
+            let p = io.value
             if p.terminationStatus == 0 && p.terminationReason == .exit { return nil }
             let text = String(decoding: stderr.withLock { $0 }, as: UTF8.self)
             var d = Record()
@@ -91,7 +96,7 @@ enum LineStream {
         // SIGKILL: the child inherits the signal mask of the thread that started it, where
         // SIGTERM may be blocked.
         let pid = proc.processIdentifier
-        stream.onCancel { if io.value.proc.isRunning { kill(pid, SIGKILL) } }
+        stream.onCancel { if io.value.isRunning { kill(pid, SIGKILL) } }
         return stream
     }
 }

@@ -17,30 +17,14 @@ func runProcess(_ argv: [String], stdin stdinBytes: [UInt8], name: String, on ex
     let pid = proc.processIdentifier
     r.onCancel { if proc.isRunning { kill(pid, SIGKILL) } }
     WorkInFlight.track(p)
-    // The process and its pipe ends, handed to the threads below, which alone use them.
-    let io = UncheckedBox((proc: proc, stdout: out.fileHandleForReading, stderr: err.fileHandleForReading, stdin: inp.fileHandleForWriting))
-    // Standard input is written on its own thread, so that a process that writes a lot before
-    // reading all its input cannot deadlock against us.
-    DispatchQueue.global().async {
-        if !stdinBytes.isEmpty { try? io.value.stdin.write(contentsOf: Data(stdinBytes)) }
-        try? io.value.stdin.close()
-    }
-    DispatchQueue.global().async {
-        let proc = io.value.proc
-        final class DataBox: @unchecked Sendable { var data = Data() }
-        let errData = DataBox()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            // Written before leave(), read after wait(): the group orders the two.
-            errData.data = io.value.stderr.readDataToEndOfFile()
-            group.leave()
-        }
-        let o = io.value.stdout.readDataToEndOfFile()
-        group.wait()
+    let argv0 = argv[0]
+    ProcessIO.serve(
+        name: "vow.process", input: stdinBytes, stdin: inp.fileHandleForWriting, stdout: out.fileHandleForReading,
+        stderr: err.fileHandleForReading
+    ) { o, e in
         proc.waitUntilExit()
         let stdout = String(decoding: o, as: UTF8.self)
-        let stderr = String(decoding: errData.data, as: UTF8.self)
+        let stderr = String(decoding: e, as: UTF8.self)
         // The outcome arrives as a task, as a child process's exit does in JavaScript's event loop.
         if proc.terminationStatus == 0 && proc.terminationReason == .exit {
             ex.enqueueTask { r.fulfill(stdout) }
@@ -50,7 +34,7 @@ func runProcess(_ argv: [String], stdin stdinBytes: [UInt8], name: String, on ex
             d["stdout"] = .string(stdout)
             d["stderr"] = .string(stderr)
             let tail = stderr.isEmpty ? "" : ": " + stderr.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500)
-            let e = VowError(.process, "\(argv[0]) exited with status \(proc.terminationStatus)\(tail)", details: d)
+            let e = VowError(.process, "\(argv0) exited with status \(proc.terminationStatus)\(tail)", details: d)
             ex.enqueueTask { r.reject(e) }
         }
     }

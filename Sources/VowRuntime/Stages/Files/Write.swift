@@ -11,7 +11,7 @@ struct WriteStage: ValueStage {
     static let group = StageGroup.files
     static let synopsis = "write PATH"
     static let summary = "Writes the input to PATH (text raw, other values as JSON) and passes it on."
-    static let help = "Writes the input to PATH, replacing it: a string as is, bytes as is, any other value as pretty JSON with a final newline. Fulfils with the input. A stream is written one line per item as the items arrive (text as is, other values as one-line JSON); it fulfils with the number of lines once the stream ends."
+    static let help = "Writes the input to PATH, replacing it: a string as is, bytes as is, any other value as pretty JSON with a final newline. Fulfils with the input. A stream is written one line per item as the items arrive (text as is, other values as one-line JSON); it fulfils with the number of lines once the stream ends. The text goes to a temporary file beside PATH, renamed over it when complete, so PATH is never half-written (a failed write leaves the old file and names the reason); a device or FIFO (/dev/stderr, a named pipe) is written through instead."
     /// A stream is written a line per item as it arrives.
     static func acceptsStream(_ call: StageCall) -> Bool { true }
     static let examples = [StageExample("echo hi | write /tmp/vow-example.txt | then read /tmp/vow-example.txt", "hi")]
@@ -26,22 +26,27 @@ struct WriteStage: ValueStage {
         case .response(let r): bytes = r.body
         default: bytes = Array((JSONWriter.pretty(input) + "\n").utf8)
         }
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            throw VowError(.io, "cannot write \(path)")
+        let file = try FileWriter(path)
+        do {
+            try file.write(bytes)
+            try file.commit()
+        } catch {
+            file.abandon()
+            throw error
         }
         return .value(input)
     }
 
     /// Writes a stream's items to `path` as they arrive, one line each; fulfils with the count.
     static func write(_ stream: ValueStream, to path: String, on ex: any PromiseExecutor) throws -> Promise<Value> {
-        guard let handle = FileHandle(forWritingAtPath: path) ?? (FileManager.default.createFile(atPath: path, contents: nil)
-            ? FileHandle(forWritingAtPath: path) : nil)
-        else {
+        let writer: FileWriter
+        do {
+            writer = try FileWriter(path)
+        } catch {
             stream.cancel()
-            throw VowError(.io, "cannot write \(path)")
+            throw error
         }
-        try? handle.truncate(atOffset: 0)
-        let file = UncheckedBox(handle)
+        let file = UncheckedBox(writer)
         let count = Locked(0)
         return stream.forEach(on: ex) { item in
             let line: String
@@ -51,15 +56,20 @@ struct WriteStage: ValueStage {
             default: line = JSONWriter.compact(item)
             }
             do {
-                try file.value.write(contentsOf: Data((line + "\n").utf8))
+                try file.value.write(Array((line + "\n").utf8))
                 count.withLock { $0 += 1 }
                 return Promise.resolve((), on: ex)
             } catch {
-                return Promise.reject(VowError(.io, "cannot write \(path): \(error.localizedDescription)"), on: ex)
+                file.value.abandon()
+                return Promise.reject(error, on: ex)
             }
         }.then(on: ex) { _ -> Value in
-            try? file.value.close()
+            try file.value.commit()
             return .int(count.withLock { $0 })
+        }.relay { r in
+            // A stream that ended with an error, or was cancelled, leaves the old file as it was.
+            if case .failure = r { file.value.abandon() }
+            return r
         }
     }
 }

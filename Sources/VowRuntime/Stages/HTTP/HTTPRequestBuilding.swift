@@ -22,6 +22,7 @@ let httpFlags: [FlagSpec] = [
     FlagSpec("cacert", value: "FILE", help: "also trust the certificate authorities in FILE (PEM); VOW_CA_BUNDLE does it for a whole run"),
     FlagSpec("session", value: "NAME", help: "keep cookies, and the headers given with it, in session NAME across runs (~/.config/vow/sessions)"),
     FlagSpec("session-read-only", value: "NAME", help: "use session NAME's cookies and headers without updating it"),
+    FlagSpec("session-all-origins", help: "send the session's headers given for other origins too (they go only to their own origin otherwise)"),
     FlagSpec("output", value: "FILE", help: "stream the body to FILE (via FILE.part, renamed when complete); fulfils with {path, bytes, status, url, headers}"),
     FlagSpec("continue", help: "with --output: resume FILE.part (or a partial FILE) with a Range request"),
     FlagSpec("verbose", help: "show each hop's request and response heads on stderr, with timings; secrets masked"),
@@ -47,10 +48,11 @@ func send(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext)
 }
 
 /// `spec` ready to send: `--verbose` pointed at the session's diagnostics, and `--session` (or
-/// `--session-read-only`) applied: the session's headers go first unless given again now (by
-/// name), its cookies go with the request (for `--curl`, as a Cookie header), and the headers
-/// given now are kept in it. Returns the session to save afterwards (nil when there is none, or
-/// it is read-only).
+/// `--session-read-only`) applied: the session's headers for the URL's origin (every origin's
+/// with `--session-all-origins`) go first unless given again now (by name), its cookies go with
+/// the request (for `--curl`, as a Cookie header), and the headers given now are kept in it for
+/// this origin. A redirect to another origin drops the session's headers. Returns the session
+/// to save afterwards (nil when there is none, or it is read-only).
 func prepare(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext) throws -> (HTTPRequestSpec, HTTPSession?) {
     var spec = given
     if args.has("verbose") {
@@ -63,13 +65,18 @@ func prepare(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageConte
     guard let name = writable ?? readOnly else { return (spec, nil) }
     let s = try ctx.session.httpSessions.session(name, stage: args.stage)
     let mine = Array(spec.headers.prefix(spec.givenHeaderCount))
-    let stored = s.headers.filter { h in !mine.contains { $0.name.caseInsensitiveCompare(h.name) == .orderedSame } }
+    guard let origin = HTTPSession.origin(of: spec.url) else {
+        throw VowError(.type, "\(args.stage): invalid URL '\(spec.url)' (expected http:// or https://)")
+    }
+    let stored = s.headers(for: origin, allOrigins: args.has("session-all-origins"))
+        .filter { h in !mine.contains { $0.name.caseInsensitiveCompare(h.name) == .orderedSame } }
     spec.headers.insert(contentsOf: stored, at: 0)
     spec.givenHeaderCount += stored.count
+    spec.sessionHeaderCount = stored.count + (writable != nil ? mine.count : 0)
     spec.cookies = s.jar
     if args.has("curl"), let cookie = s.jar.header(for: spec.url) { spec.headers.append(("Cookie", cookie)) }
     guard writable != nil else { return (spec, nil) }
-    if !args.has("curl") { s.remember(mine) }
+    if !args.has("curl") { s.remember(mine, for: origin) }
     return (spec, s)
 }
 

@@ -31,14 +31,14 @@ struct PrintStage: ValueStage {
             let items = Locked([Value]())
             return .promise(stream.forEach(on: ex) { item in
                 items.withLock { $0.append(item) }
-                let text = item.stringValue ?? session.renderValue(item)
+                let text = item.stringValue.map(session.showText) ?? session.renderValue(item)
                 session.output.emit(text.hasSuffix("\n") ? text : text + "\n")
                 return Promise.resolve((), on: ex)
             }.then(on: ex) { _ in Value.list(items.withLock { $0 }) })
         }
         let v = args.count == 0 ? input : (args.count == 1 ? args[0]! : .string(args.positional.map(Evaluator.interpolationText).joined(separator: " ")))
         let text: String
-        if case .string(let s) = v { text = s } else { text = ctx.session.renderValue(v) }
+        if case .string(let s) = v { text = ctx.session.showText(s) } else { text = ctx.session.renderValue(v) }
         ctx.session.output.emit(text.hasSuffix("\n") ? text : text + "\n")
         return .value(input)
     }

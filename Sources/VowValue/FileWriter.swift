@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writing a file the user named (`write`, `--output` onto a device) so that it is never
+/// half-written under its own name and nothing planted beside it is followed:
+///
+/// - a regular file, or a name that does not exist yet, is written to a temporary file created
+///   exclusively in the same directory (`.NAME.vow-XXXXXX`, never an existing file or link) and
+///   renamed over the name when complete; the old file keeps its permissions; a symbolic link
+///   named is followed to the file it names, which is replaced;
+/// - anything else that exists (a device such as `/dev/null` or `/dev/full`, a FIFO, a socket)
+///   is written through, as shell redirection and curl do, and never replaced;
+/// - a failed write leaves the old file as it was, removes the temporary file, and says why
+///   (`no space left on device`).
+///
+/// One writer is used by one thread at a time.
+public final class FileWriter {
+    /// The name the user gave.
+    public let path: String
+    /// Where the temporary file is, or nil when writing through.
+    private let temporary: String?
+    /// The file that the temporary file replaces when committed.
+    private let target: String
+    private var fd: Int32
+
+    /// Opens `path` for writing: a temporary file beside it, or the file itself when it is not a
+    /// regular file. `append` starts from the old contents of a regular file (copied into the
+    /// temporary file) or appends to what is written through.
+    public init(_ path: String, append: Bool = false) throws(VowError) {
+        self.path = path
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            if info.st_mode & S_IFMT == S_IFDIR { throw Self.failure("write", path, EISDIR) }
+            let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | (append ? O_APPEND : 0))
+            guard fd >= 0 else { throw Self.failure("write", path, errno) }
+            self.fd = fd
+            self.temporary = nil
+            self.target = path
+            return
+        }
+        let existing = stat(path, &info) == 0
+        // A symbolic link is followed to the file it names, which is the one replaced.
+        var target = path
+        var link = stat()
+        if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) {
+            target = String(cString: resolved)
+            free(resolved)
+        }
+        let slash = target.lastIndex(of: "/")
+        let directory = slash.map { String(target[..<$0]) } ?? "."
+        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        let pattern: String = (directory.isEmpty ? "/" : directory + "/") + "." + name + ".vow-XXXXXX"
+        var template = pattern.utf8CString
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw Self.failure("write", path, errno) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        // The new file gets the old one's permissions, or those a new file would get.
+        if existing {
+            _ = fchmod(fd, info.st_mode & 0o7777)
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            _ = fchmod(fd, 0o666 & ~mask)
+        }
+        self.fd = fd
+        self.temporary = temporary
+        self.target = target
+        if append && existing {
+            do throws(VowError) {
+                try copyOld(from: target)
+            } catch {
+                abandon()
+                throw error
+            }
+        }
+    }
+
+    /// Copies the old file's contents into the temporary file.
+    private func copyOld(from old: String) throws(VowError) {
+        let source = open(old, O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else { throw Self.failure("read", old, errno) }
+        defer { close(source) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Self.failure("read", old, errno)
+            }
+            if n == 0 { return }
+            try write(Array(chunk[0..<n]))
+        }
+    }
+
+    /// True when the file is written through (a device, a FIFO) rather than replaced.
+    public var writesThrough: Bool { temporary == nil }
+
+    /// Writes all of `bytes`; a failure names the reason.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(VowError) {
+        let code = bytes.isEmpty ? 0 : writeAll(bytes.baseAddress!, bytes.count)
+        if code != 0 { throw Self.failure("write", path, code) }
+    }
+
+    /// Writes all of `bytes`.
+    public func write(_ bytes: [UInt8]) throws(VowError) {
+        let code = bytes.withUnsafeBytes { b in b.isEmpty ? 0 : writeAll(b.baseAddress!, b.count) }
+        if code != 0 { throw Self.failure("write", path, code) }
+    }
+
+    /// Writes `count` bytes from `base`; 0, or the system's error.
+    private func writeAll(_ base: UnsafeRawPointer, _ count: Int) -> Int32 {
+        var done = 0
+        while done < count {
+            let n = Glibc.write(fd, base + done, count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            done += n
+        }
+        return 0
+    }
+
+    /// Ends the writing: the temporary file is closed and renamed over the name. On failure the
+    /// old file is left as it was and the temporary file removed.
+    public func commit() throws(VowError) {
+        guard fd >= 0 else { return }
+        let closed = close(fd)
+        let closeError = errno
+        fd = -1
+        guard let temporary else {
+            if closed != 0 { throw Self.failure("write", path, closeError) }
+            return
+        }
+        guard closed == 0 else {
+            unlink(temporary)
+            throw Self.failure("write", path, closeError)
+        }
+        guard rename(temporary, target) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw Self.failure("write", path, code)
+        }
+    }
+
+    /// Gives up: the temporary file is removed, the old file left as it was.
+    public func abandon() {
+        guard fd >= 0 else { return }
+        close(fd)
+        fd = -1
+        if let temporary { unlink(temporary) }
+    }
+
+    deinit { abandon() }
+
+    /// The `io` error for failing to `verb` (read, write) `path` with the system's `code`: the
+    /// reason in words (`no space left on device`), the path and errno in its details.
+    public static func failure(_ verb: String, _ path: String, _ code: Int32) -> VowError {
+        let reason: String
+        switch code {
+        case ENOENT: reason = "no such file or directory"
+        case EACCES, EPERM: reason = "permission denied"
+        case EISDIR: reason = "is a directory"
+        case ENOTDIR: reason = "a part of the path is not a directory"
+        case ENOSPC: reason = "no space left on device"
+        case ELOOP: reason = "is a symbolic link, which is not followed"
+        default: reason = String(cString: strerror(code)).lowercased()
+        }
+        return VowError(.io, "cannot \(verb) \(path): \(reason)", details: ["path": .string(path), "errno": .int(Int(code))])
+    }
+}
