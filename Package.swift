@@ -37,7 +37,7 @@ let package = Package(
         .target(
             name: "VowHTTP",
             dependencies: [
-                "VowPromises", "VowValue", "CBrotli",
+                "VowPromises", "VowValue", "CBrotli", "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -54,6 +54,9 @@ let package = Package(
             ]
         ),
         // libbrotli's decoder, through pkg-config, for `Content-Encoding: br`.
+        // zlib, for the content codings that the HTTP transport leaves (a second gzip layer, a
+        // download's body).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
             name: "CBrotli",
             pkgConfig: "libbrotlidec",

@@ -20,7 +20,7 @@ let package = Package(
         .target(
             name: "VowHTTP",
             dependencies: [
-                "VowPromises", "VowValue", "CBrotli",
+                "VowPromises", "VowValue", "CBrotli", "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -32,6 +32,7 @@ let package = Package(
         .target(name: "VowRuntime", dependencies: ["VowPromises", "VowSyntax", "VowValue", "VowHTTP", "JMESPath", "CStack"]),
         .systemLibrary(name: "CStack"),
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
         .target(name: "VowShell", dependencies: ["VowRuntime", "VowSyntax", "VowPromises", "CEditLine"]),
         .target(name: "FuzzJSON", dependencies: ["VowValue"]),

@@ -68,26 +68,50 @@ public struct Download: Sendable {
             : open(partPath, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (appendFrom > 0 ? O_APPEND : O_TRUNC), 0o644)
         guard fd >= 0 else { throw FileWriter.failure("write", destination, errno) }
         defer { close(fd) }
-        let announced = response.headers.first(name: "Content-Length").flatMap(Int.init)
+        // A content-coded body is saved decoded, as curl --compressed saves it: the transport
+        // undoes one gzip or deflate layer, `BodyDecoder` the rest (br, a second layer). Its
+        // Content-Length counts the coded bytes, which the transport checks; what is written is
+        // held to --max-size, or to 64 MiB when none was given (a small coded body can decode to
+        // gigabytes).
+        let encodings = response.headers["Content-Encoding"]
+        let coded = encodings.contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty && $0.lowercased() != "identity" }
+        let what = "\(spec.method) \(redactURL(url))"
+        let codings = try BodyDecoder.remaining(encodings, what: what)
+        let limit = coded ? spec.maxDecodedSize : maxSize
+        let decoder = codings.isEmpty ? nil : try BodyDecoder(codings, limit: limit, what: what)
+        let announced = coded ? nil : response.headers.first(name: "Content-Length").flatMap(Int.init)
         var written = appendFrom
         let bar = progress.map { ProgressBar(total: announced.map { $0 + appendFrom }, start: appendFrom, draw: $0) }
-        for try await chunk in response.body {
-            if written + chunk.readableBytes > maxSize {
-                throw VowError(.http, "the body is over the limit of \(maxSize) bytes (--max-size) — \(spec.method) \(redactURL(url))")
+        func save(_ bytes: UnsafeRawBufferPointer) throws {
+            if written + bytes.count > limit {
+                throw VowError(.http, "the body is over the limit of \(limit) bytes (--max-size) — \(what)", details: ["limit": .int(limit)])
             }
-            try chunk.withUnsafeReadableBytes { buffer in
-                var done = 0
-                while done < buffer.count {
-                    let n = Foundation.write(fd, buffer.baseAddress! + done, buffer.count - done)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        throw FileWriter.failure("write", destination, errno)
-                    }
-                    done += n
+            var done = 0
+            while done < bytes.count {
+                let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw FileWriter.failure("write", destination, errno)
                 }
+                done += n
             }
-            written += chunk.readableBytes
-            bar?.update(written)
+            written += bytes.count
+        }
+        do {
+            for try await chunk in response.body {
+                if let decoder {
+                    let plain = try decoder.decode(Array(chunk.readableBytesView))
+                    try plain.withUnsafeBytes { try save($0) }
+                } else {
+                    try chunk.withUnsafeReadableBytes { try save($0) }
+                }
+                bar?.update(written)
+            }
+            try decoder?.finish()
+        } catch {
+            // A coded body cannot be resumed by a byte range of what was decoded from it.
+            if coded && !throughDevice { unlink(partPath) }
+            throw error
         }
         bar?.finish()
         if let announced, written - appendFrom != announced {

@@ -21,6 +21,8 @@ final class HTTP1Connection: ChannelInboundHandler, @unchecked Sendable {
     private var answered = false
     /// Responses completed on this connection.
     private var served = 0
+    /// The connection failed, or the server sent what no request asked for: never reused.
+    private var broken = false
 
     init(origin: HTTP1Pool.Origin, pool: HTTP1Pool, loop: any EventLoop) {
         self.origin = origin
@@ -63,7 +65,12 @@ final class HTTP1Connection: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let request = current else { return }
+        guard let request = current else {
+            // A response with no request: the server sent more than its last response held.
+            broken = true
+            close()
+            return
+        }
         answered = true
         switch unwrapInboundIn(data) {
         case .head(let head):
@@ -79,19 +86,32 @@ final class HTTP1Connection: ChannelInboundHandler, @unchecked Sendable {
                 return
             }
             served += 1
+            request.succeed(collected)
             if head.isKeepAlive && request.head.isKeepAlive {
-                pool.reuse(self)
+                // Offered again once this read is over: bytes past the response's end in the same
+                // read (more than its Content-Length, a body on a 204) fail the decoder first and
+                // close the connection, instead of reaching the next request.
+                context.eventLoop.execute {
+                    if self.broken || self.context == nil { return }
+                    self.pool.reuse(self)
+                }
             } else {
                 close()
             }
-            request.succeed(collected)
         }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        broken = true
         if let request = current {
             current = nil
-            request.fail(error)
+            if !answered && served > 0 {
+                // A reused connection that failed (reset, or leftovers of the last response)
+                // before any of this response came: an idempotent request goes again on a new one.
+                request.sendAgainOrFail(error, pool: pool)
+            } else {
+                request.fail(error)
+            }
         }
         close()
     }

@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOSSL
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 import VowPromises
 import VowValue
@@ -28,6 +29,9 @@ public struct HTTPRequestSpec: Sendable {
     public var maxRedirects = 10
     /// The largest body read; a larger one rejects without reading the rest.
     public var maxSize = 64 << 20
+    /// With `--output`, the most bytes a content-coded body is decoded to (`--max-size` when
+    /// given, else 64 MiB; an uncoded body has only `maxSize`).
+    public var maxDecodedSize = 64 << 20
     /// Fulfil on 4xx/5xx instead of rejecting.
     public var allowErrors = false
     /// Skip TLS certificate verification.
@@ -205,7 +209,11 @@ public final class HTTPEngine: Sendable {
         let start = ContinuousClock.now
         var first = spec
         let offset = try spec.download?.bytesOnDisk() ?? 0
-        if offset > 0 { first.headers.append(("Range", "bytes=\(offset)-")) }
+        if offset > 0 {
+            // A range of the body as it is, not of a coded form of it: the part file holds decoded bytes.
+            first.headers.append(("Range", "bytes=\(offset)-"))
+            if !first.hasHeader("Accept-Encoding") { first.headers.append(("Accept-Encoding", "identity")) }
+        }
         let (response, current) = try await lastHop(first, of: spec, start: start) { .now() + .nanoseconds(Int64((spec.timeout + 1) * 1e9)) }
         let status = Int(response.status.code)
         if let download = current.download, status < 400 || (status == 416 && offset > 0) {
@@ -268,10 +276,10 @@ public final class HTTPEngine: Sendable {
     static func headers(_ current: HTTPRequestSpec) -> HTTPHeaders {
         var headers = HTTPHeaders()
         for h in current.headers { headers.add(name: h.name, value: h.value) }
-        // br is decoded here (ContentDecoding), gzip and deflate by the client; a download
-        // asks for what the client decodes as it streams.
+        // One gzip or deflate layer is decoded by the client, the rest here (ContentDecoding,
+        // BodyDecoder), downloads too.
         if !headers.contains(name: "Accept-Encoding") {
-            headers.add(name: "Accept-Encoding", value: current.download == nil ? ContentDecoding.accepted : "gzip, deflate")
+            headers.add(name: "Accept-Encoding", value: ContentDecoding.accepted)
         }
         if let jar = current.cookies, let cookie = jar.header(for: current.url) {
             let given = headers["Cookie"].joined(separator: "; ")
@@ -428,6 +436,20 @@ public final class HTTPEngine: Sendable {
             default: break
             }
         }
+        if let e = error as? HTTPParserError {
+            return VowError(.network, "\(target) \(protocolFailure(e)) — \(what)", details: details)
+        }
+        if let e = error as? NIOHTTPDecompression.DecompressionError {
+            let encoding = "Content-Encoding"
+            switch e {
+            case .limit:
+                return VowError(.http, "the decoded body is over the limit of \(spec.maxSize) bytes (--max-size) — \(what)", details: details)
+            default:
+                return VowError(
+                    .network, "the body from \(target) is not valid gzip or deflate data (its compressed data is corrupt), though its \(encoding) says it is — \(what)",
+                    details: details)
+            }
+        }
         if let e = error as? NIOConnectionError {
             if e.connectionErrors.isEmpty, e.dnsAError != nil || e.dnsAAAAError != nil {
                 return VowError(.network, "cannot resolve host '\(host)' — \(what)", details: details)
@@ -459,6 +481,25 @@ public final class HTTPEngine: Sendable {
             return VowError(.network, "protocol error from \(target): \(text) — \(what)", details: details)
         }
         return VowError(.network, "request to \(target) failed: \(text) — \(what)", details: details)
+    }
+
+    /// What a server did wrong, in words, for the HTTP parser's error `e` (after the server's
+    /// host and port: "127.0.0.1:80 closed the connection …").
+    static func protocolFailure(_ e: HTTPParserError) -> String {
+        switch e {
+        case .invalidEOFState, .closedConnection:
+            return "closed the connection before the body was complete (it sent fewer bytes than its Content-Length or chunks announced)"
+        case .invalidContentLength, .unexpectedContentLength:
+            return "sent a Content-Length that cannot be used (not a number, repeated with another value, or beside Transfer-Encoding: chunked)"
+        case .invalidChunkSize:
+            return "sent a chunked body with an invalid chunk size"
+        case .invalidHeaderToken, .invalidCharactersUsed, .lfExpected:
+            return "sent a response head with invalid characters (not a valid HTTP response)"
+        case .invalidVersion, .invalidStatus, .invalidConstant:
+            return "did not answer with a valid HTTP status line (not a valid HTTP response: \(e))"
+        default:
+            return "sent what is not a valid HTTP response (\(e))"
+        }
     }
 
     /// The `timeout` error of a request that did not complete within `--timeout`.

@@ -233,7 +233,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
             throw VowError(.type, "\(stage): --output \(path) is a directory")
         }
         // A file on disk has no 64 MiB cap: only a --max-size given limits it.
-        if !args.has("max-size") { spec.maxSize = .max }
+        if !args.has("max-size") { spec.maxSize = .max } else { spec.maxDecodedSize = spec.maxSize }
         let draw: @Sendable (String) -> Void = { OutputSink.writeError($0) }
         let bar = isatty(2) == 1 ? draw : nil
         spec.download = Download(path: path, resume: args.has("continue"), progress: bar)
