@@ -346,6 +346,18 @@ public final class HTTPEngine: Sendable {
     /// are allowed.
     func answer(_ resp: HTTPResponse, _ current: HTTPRequestSpec) throws -> HTTPResponse {
         if resp.status >= 400 && !current.allowErrors {
+            // A proxy's own refusal (407, or one that says so: Proxy-Status, squid's X-Squid-Error)
+            // names the proxy and its reason.
+            if let proxy = current.proxy,
+                resp.status == 407 || resp.header("Proxy-Status") != nil || resp.header("X-Squid-Error") != nil
+            {
+                let reason = resp.header("Proxy-Status") ?? resp.header("X-Squid-Error")
+                throw httpError(
+                    resp,
+                    message: "the proxy \(bracketed(proxy.host)):\(proxy.port) refused the request: \(resp.status) \(resp.statusText)"
+                        + (reason.map { " (\(TerminalText.visibleLine($0)))" } ?? "") + " — \(current.method) \(redactURL(current.url))",
+                    extra: ["proxy": .string("\(bracketed(proxy.host)):\(proxy.port)")])
+            }
             throw httpError(resp, message: "\(resp.status) \(resp.statusText) — \(current.method) \(redactURL(current.url))")
         }
         return resp
@@ -424,6 +436,19 @@ public final class HTTPEngine: Sendable {
             return VowError(.cancelled, "request cancelled — \(what)", details: details)
         }
         if let e = error as? HTTPClientError {
+            let proxy = spec.proxy.map { "\(bracketed($0.host)):\($0.port)" } ?? "?"
+            switch e {
+            case .invalidProxyResponse:
+                return VowError(
+                    .network,
+                    "the proxy \(proxy) refused to open a tunnel to \(target) (it answered CONNECT with an error status; many proxies allow CONNECT to port 443 only) — \(what)",
+                    details: details.adding("proxy", .string(proxy)))
+            case .proxyAuthenticationRequired:
+                return VowError(
+                    .network, "the proxy \(proxy) asks for credentials (407 Proxy Authentication Required): give them in the proxy URL, http://user:pass@host:port — \(what)",
+                    details: details.adding("proxy", .string(proxy)).adding("status", .int(407)))
+            default: break
+            }
             switch e {
             case .deadlineExceeded, .readTimeout:
                 return timeoutError(spec, details: details)

@@ -60,7 +60,7 @@ final class LoopExchange: Sendable {
         } catch {
             return finish(.failure(error))
         }
-        if current.proxy == nil, url.scheme?.lowercased() == "http" {
+        if url.scheme?.lowercased() == "http", current.proxy.map({ $0.scheme == "http" }) ?? true {
             return plainHop(current, url: url, visited: visited)
         }
         let request: HTTPClient.Request
@@ -83,11 +83,14 @@ final class LoopExchange: Sendable {
         }
     }
 
-    /// A hop to an `http://` URL with no proxy: through the engine's pool of kept-alive
-    /// connections.
+    /// A hop to an `http://` URL: through the engine's pool of kept-alive connections, to the
+    /// server, or through an HTTP proxy as curl sends it there: the request in absolute form
+    /// (`GET http://host/path`) on a connection to the proxy, with `Proxy-Authorization` when the
+    /// proxy URL has credentials (CONNECT is for https://).
     private func plainHop(_ current: HTTPRequestSpec, url: URL, visited: [String]) {
         let host = url.host ?? ""
         let port = url.port ?? 80
+        let proxy = current.proxy
         var headers = HTTPHeaders()
         if !current.hasHeader("Host") {
             headers.add(name: "Host", value: port == 80 ? bracketed(host) : "\(bracketed(host)):\(port)")
@@ -104,9 +107,18 @@ final class LoopExchange: Sendable {
         var uri = url.path(percentEncoded: true)
         if uri.isEmpty { uri = "/" }
         if let query = url.query(percentEncoded: true) { uri += "?" + query }
+        var origin = HTTP1Pool.Origin(host: host, port: port)
+        if let proxy {
+            uri = "http://" + (port == 80 ? bracketed(host) : "\(bracketed(host)):\(port)") + uri
+            origin = HTTP1Pool.Origin(host: proxy.host, port: proxy.port)
+            if let credentials = proxy.credentials, !current.hasHeader("Proxy-Authorization") {
+                let plain = credentials.removingPercentEncoding ?? credentials
+                headers.add(name: "Proxy-Authorization", value: "Basic " + Data(plain.utf8).base64EncodedString())
+            }
+        }
         let head = HTTPRequestHead(version: .http1_1, method: method, uri: uri, headers: headers)
         let request = HTTP1Request(
-            origin: HTTP1Pool.Origin(host: host, port: port), head: head, body: current.body, gatherer: ResponseGatherer(current),
+            origin: origin, head: head, body: current.body, gatherer: ResponseGatherer(current),
             deadline: deadline
         ) { result in
             self.completed(result, current, url: url, visited: visited)

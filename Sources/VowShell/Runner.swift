@@ -59,8 +59,9 @@ public final class Runner: @unchecked Sendable {
     /// Whether a spinner line is on screen; printing takes this lock and erases it first.
     private let spinnerLine = Locked(false)
 
-    /// True while a statement is running (not a background job).
-    public var isRunning: Bool { running.withLock { $0 != nil } }
+    /// True while a statement is running (not a background job), its result stream being
+    /// printed included.
+    public var isRunning: Bool { running.withLock { $0 != nil } || streaming.withLock { $0 != nil } }
 
     /// Prints a result line to stdout, or an error to stderr.
     public func printDirect(_ text: String, toStderr: Bool) {

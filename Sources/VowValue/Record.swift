@@ -92,6 +92,13 @@ public struct Record: Sendable, Equatable {
         }
         return true
     }
+
+    /// This record with `key` set to `value`.
+    public func adding(_ key: String, _ value: Value) -> Record {
+        var copy = self
+        copy[key] = value
+        return copy
+    }
 }
 
 /// An HTTP response as a value: `fetch` fulfils with one.
