@@ -1,0 +1,145 @@
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import VowRuntime
+@testable import VowShell
+import VowValue
+
+/// Trust at the edges: files are never clobbered or half-written, nothing from outside reaches a
+/// terminal with raw control bytes, secrets stay masked, and endless definitions end in an error.
+final class TrustTests: ServerTestCase {
+    func temporaryDirectory() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vow-trust-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+        return dir
+    }
+
+    func isCharacterDevice(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR
+    }
+
+    /// `write` onto a device writes through it and reports its failure; the device stays one.
+    func test_writeGoesThroughDevices() throws {
+        let full = runVow("echo hello | write /dev/full")
+        XCTAssertEqual(full.status, 1)
+        XCTAssertTrue(full.err.contains("cannot write /dev/full: no space left on device"), full.err)
+        XCTAssertTrue(isCharacterDevice("/dev/full"))
+        XCTAssertEqual(runVow("echo hello | write /dev/null").status, 0)
+        XCTAssertTrue(isCharacterDevice("/dev/null"))
+        // A copy of /dev/null (as root: a device node of the test's own) under --output too.
+        let dir = try temporaryDirectory()
+        if getuid() == 0, mknod("\(dir)/null", S_IFCHR | 0o666, (1 << 8) | 3) == 0 {
+            XCTAssertEqual(vow("fetch $base/echo --output \(dir)/null | pick bytes").status, 0)
+            XCTAssertTrue(isCharacterDevice("\(dir)/null"), "--output replaced a device")
+            XCTAssertEqual(runVow("echo hi | write \(dir)/null").status, 0)
+            XCTAssertTrue(isCharacterDevice("\(dir)/null"), "write replaced a device")
+        }
+        // A FIFO is written through, as shell redirection does.
+        XCTAssertEqual(mkfifo("\(dir)/fifo", 0o600), 0)
+        let received = VowRuntime.Locked([UInt8]())
+        let done = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            let fd = open("\(dir)/fifo", O_RDONLY)
+            var buffer = [UInt8](repeating: 0, count: 64)
+            while fd >= 0 {
+                let n = read(fd, &buffer, buffer.count)
+                if n <= 0 { break }
+                received.withLock { $0 += buffer[0..<n] }
+            }
+            close(fd)
+            done.signal()
+        }
+        reader.start()
+        XCTAssertEqual(runVow("echo through | write \(dir)/fifo").status, 0)
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(String(decoding: received.withLock { $0 }, as: UTF8.self), "through")
+        var info = stat()
+        XCTAssertEqual(stat("\(dir)/fifo", &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO)
+    }
+
+    /// A file is replaced whole: the old one keeps its mode, a symbolic link is followed to its
+    /// file, and a failing stream leaves the old contents.
+    func test_writeReplacesFilesWhole() throws {
+        let dir = try temporaryDirectory()
+        let file = "\(dir)/out.txt"
+        try "old\n".write(toFile: file, atomically: false, encoding: .utf8)
+        chmod(file, 0o640)
+        XCTAssertEqual(runVow("echo new | write \(file)").status, 0)
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "new")
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int, 0o640)
+        try FileManager.default.createSymbolicLink(atPath: "\(dir)/link.txt", withDestinationPath: file)
+        XCTAssertEqual(runVow("echo via | write \(dir)/link.txt").status, 0)
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "via")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: "\(dir)/link.txt"), file)
+        // A stream that fails half-way leaves the old file, and no temporary file behind.
+        let failed = runVow("run sh -c 'echo one; echo two; exit 3' --stream | write \(file)")
+        XCTAssertEqual(failed.status, 1, failed.err)
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "via")
+        XCTAssertEqual(runVow("run sh -c 'echo one; echo two' --stream | write \(file)").out, "2\n")
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "one\ntwo\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), ["link.txt", "out.txt"])
+    }
+
+    /// A symbolic link planted at FILE.part is not followed by --output.
+    func test_aPlantedPartLinkIsNotFollowed() throws {
+        let dir = try temporaryDirectory()
+        try "precious\n".write(toFile: "\(dir)/victim", atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: "\(dir)/out.bin.part", withDestinationPath: "\(dir)/victim")
+        let r = vow("fetch $base/echo --output \(dir)/out.bin")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("is a symbolic link, which is not followed"), r.err)
+        XCTAssertEqual(try String(contentsOfFile: "\(dir)/victim", encoding: .utf8), "precious\n")
+    }
+
+    /// A JSON file whose string holds raw escape sequences: the error excerpt shows them made
+    /// visible, on a terminal or not; `print` on a terminal shows them visible too.
+    func test_escapeSequencesFromOutsideAreMadeVisible() throws {
+        let dir = try temporaryDirectory()
+        try "{\"a\": \"x\u{1B}]0;PWNED\u{07}\u{1B}[2J".write(toFile: "\(dir)/evil.json", atomically: false, encoding: .utf8)
+        let r = runVow("read \(dir)/evil.json | json")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertFalse(r.err.contains("\u{1B}") || r.err.contains("\u{07}"), r.err)
+        XCTAssertTrue(r.err.contains("\\u{1b}]0;PWNED\\u{7}"), r.err)
+        // print and tap write text raw into a pipe, visible on a terminal.
+        let out = VowRuntime.Locked("")
+        var options = SessionOptions()
+        options.variables = ["f": .string("\(dir)/evil.json")]
+        let session = Session(output: OutputSink { s in out.withLock { $0 += s } }, diagnostics: OutputSink { _ in }, options: options)
+        defer { session.http.shutdown() }
+        let runner = Runner(session: session, renderer: Renderer(colors: false, jsonLines: false, terminal: true), errors: { _ in })
+        XCTAssertEqual(runner.run("read $f | print | tap | len", name: "<test>"), 0)
+        XCTAssertFalse(out.withLock { $0 }.contains("\u{1B}"), out.withLock { $0 })
+    }
+
+    /// `--verbose` masks every header whose name says it holds a secret.
+    func test_verboseMasksSecretHeaders() {
+        let r = vow(#"fetch $base/echo --verbose --header 'X-Api-Key: k3y' --header 'X-Auth-Token: t0k' --header 'X-Client-Secret: s3c' --header 'X-Trace: visible'"#)
+        XCTAssertEqual(r.status, 0, r.err)
+        for secret in ["k3y", "t0k", "s3c"] { XCTAssertFalse(r.err.contains(secret), r.err) }
+        XCTAssertTrue(r.err.contains("X-Api-Key: ***"), r.err)
+        XCTAssertTrue(r.err.contains("X-Trace: visible"), r.err)
+    }
+
+    /// A def that calls itself without end rejects with kind recursion, in a turn or across turns.
+    func test_endlessDefinitionsEndInAnError() {
+        for source in ["def f() = f\nf", "def f() = (echo 1 | f)\nf", "def f() = g\ndef g() = (f | then echo 1)\nf"] {
+            let r = runVow(source)
+            XCTAssertEqual(r.status, 1, source)
+            XCTAssertTrue(r.err.contains("error[recursion]: stage"), "\(source): \(r.err)")
+            XCTAssertLessThan(r.err.count, 2000, "the context repeats itself")
+        }
+        XCTAssertEqual(runVow("def f() = f\nf | catch pick kind").out, "recursion\n")
+    }
+
+    /// `len` counts a stream's items without keeping them.
+    func test_lenCountsAStream() throws {
+        let dir = try temporaryDirectory()
+        try (1...5000).map(String.init).joined(separator: "\n").write(toFile: "\(dir)/n.txt", atomically: false, encoding: .utf8)
+        XCTAssertEqual(runVow("read \(dir)/n.txt --stream | len").out, "5000\n")
+        XCTAssertEqual(runVow("read \(dir)/n.txt --stream | take 7 | len").out, "7\n")
+    }
+}
