@@ -12,6 +12,7 @@ Routes (query parameters optional):
     /ok                  200 "ok", keep-alive
     /reset-after         200 "ok" with keep-alive headers, then a TCP reset ~20 ms later
     /excess              200 Content-Length: 2, but more bytes follow; connection kept
+    /excess-late         the same, the extra bytes written 10 ms after the response
     /no-content-body     204 followed by body bytes; connection kept
     /not-modified-body   304 followed by body bytes; connection kept
     /short               200 Content-Length: 100 with 10 bytes of body, then close
@@ -196,6 +197,10 @@ def respond(conn, method, target, keep):
     elif path == "/excess":
         conn.sendall(head(200, [("Content-Type", "text/plain"), ("Content-Length", "2")], keep)
                      + b"okEXTRA-BYTES-NOT-PART-OF-ANY-RESPONSE\r\n")
+    elif path == "/excess-late":
+        conn.sendall(head(200, [("Content-Type", "text/plain"), ("Content-Length", "2")], keep) + b"ok")
+        time.sleep(0.01)
+        conn.sendall(b"EXTRA-BYTES-NOT-PART-OF-ANY-RESPONSE\r\n")
     elif path == "/no-content-body":
         conn.sendall(head(204, [], keep) + b"oops this is a body")
     elif path == "/not-modified-body":

@@ -89,7 +89,9 @@ final class BodyDecoder {
             case .zlib(let s): done = s.pointee.avail_in == 0 && ended[i]
             case .brotli(let s): done = BrotliDecoderIsFinished(s) != 0
             }
-            if !done { throw VowError(.network, "the \(names[i]) body ends before its compressed stream does — \(what)") }
+            if !done {
+                throw VowError(.http, "the \(names[i] == "br" ? "brotli" : names[i]) body ends before its stream does — \(what)")
+            }
         }
     }
 
@@ -106,7 +108,7 @@ final class BodyDecoder {
                 s.pointee.avail_in = uInt(inBuf.count)
                 while s.pointee.avail_in > 0 {
                     if ended[index] {
-                        throw VowError(.network, "the \(name) body has bytes after the end of its compressed stream — \(what)")
+                        throw VowError(.http, "the \(name) body has bytes after the end of its compressed stream — \(what)")
                     }
                     let (rc, n) = chunk.withUnsafeMutableBufferPointer { outBuf -> (Int32, Int) in
                         s.pointee.next_out = outBuf.baseAddress
@@ -119,7 +121,7 @@ final class BodyDecoder {
                         ended[index] = true
                     } else if rc != Z_OK && !(rc == Z_BUF_ERROR && n > 0) {
                         let message = s.pointee.msg.map { String(cString: $0) } ?? "error \(rc)"
-                        throw VowError(.network, "the body is not valid \(name) data (\(message)), though its Content-Encoding says it is — \(what)")
+                        throw VowError(.http, "the body is not valid \(name) data (\(message)), though its Content-Encoding says it is — \(what)")
                     }
                 }
             case .brotli(let s):
@@ -136,11 +138,11 @@ final class BodyDecoder {
                     case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT: continue
                     case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT: return
                     case BROTLI_DECODER_RESULT_SUCCESS:
-                        if availableIn > 0 { throw VowError(.network, "the br body has bytes after the end of its compressed stream — \(what)") }
+                        if availableIn > 0 { throw VowError(.http, "the brotli body has bytes after the end of its compressed stream — \(what)") }
                         return
                     default:
                         let message = String(cString: BrotliDecoderErrorString(BrotliDecoderGetErrorCode(s)))
-                        throw VowError(.network, "the body is not valid brotli data (\(message)), though its Content-Encoding says it is — \(what)")
+                        throw VowError(.http, "the body is not valid brotli data (\(message)), though its Content-Encoding says it is — \(what)")
                     }
                 }
             }

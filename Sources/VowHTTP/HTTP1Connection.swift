@@ -23,6 +23,8 @@ final class HTTP1Connection: ChannelInboundHandler, @unchecked Sendable {
     private var served = 0
     /// The connection failed, or the server sent what no request asked for: never reused.
     private var broken = false
+    /// True while a finished response's connection is offered again inside its read.
+    private var inRead = false
 
     init(origin: HTTP1Pool.Origin, pool: HTTP1Pool, loop: any EventLoop) {
         self.origin = origin
@@ -34,9 +36,10 @@ final class HTTP1Connection: ChannelInboundHandler, @unchecked Sendable {
         self.context = context
     }
 
-    /// Sends `request` on this connection (from any thread).
+    /// Sends `request` on this connection (from any thread); given while a response is being
+    /// read, once that read is over.
     func run(_ request: HTTP1Request) {
-        if loop.inEventLoop {
+        if loop.inEventLoop && !inRead {
             start(request)
         } else {
             loop.execute { self.start(request) }
@@ -44,8 +47,8 @@ final class HTTP1Connection: ChannelInboundHandler, @unchecked Sendable {
     }
 
     private func start(_ request: HTTP1Request) {
-        guard let context, context.channel.isActive else {
-            // Closed while idle: the request goes on another connection.
+        guard !broken, let context, context.channel.isActive else {
+            // Closed (or broken) while idle: the request goes on another connection.
             pool.execute(request)
             return
         }
@@ -86,18 +89,18 @@ final class HTTP1Connection: ChannelInboundHandler, @unchecked Sendable {
                 return
             }
             served += 1
-            request.succeed(collected)
             if head.isKeepAlive && request.head.isKeepAlive {
-                // Offered again once this read is over: bytes past the response's end in the same
-                // read (more than its Content-Length, a body on a 204) fail the decoder first and
-                // close the connection, instead of reaching the next request.
-                context.eventLoop.execute {
-                    if self.broken || self.context == nil { return }
-                    self.pool.reuse(self)
-                }
+                // A request given this connection now starts once this read is over (`run`):
+                // bytes past the response's end in the same read (more than its Content-Length,
+                // a body on a 204) fail the decoder first and close the connection, instead of
+                // reaching that request.
+                inRead = true
+                pool.reuse(self)
+                inRead = false
             } else {
                 close()
             }
+            request.succeed(collected)
         }
     }
 

@@ -471,7 +471,7 @@ public final class HTTPEngine: Sendable {
                 return VowError(.http, "the decoded body is over the limit of \(spec.maxSize) bytes (--max-size) — \(what)", details: details)
             default:
                 return VowError(
-                    .network, "the body from \(target) is not valid gzip or deflate data (its compressed data is corrupt), though its \(encoding) says it is — \(what)",
+                    .http, "the body from \(target) is not valid gzip or deflate data (its compressed data is corrupt), though its \(encoding) says it is — \(what)",
                     details: details)
             }
         }

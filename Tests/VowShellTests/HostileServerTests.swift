@@ -48,7 +48,7 @@ final class HostileServerTests: XCTestCase {
     /// Bytes past a response's end (more than its Content-Length, a 204 or 304 with a body) close
     /// that connection; no other request sees them.
     func test_leftoverBytesNeverReachAnotherRequest() {
-        for route in ["excess", "no-content-body", "not-modified-body"] {
+        for route in ["excess", "excess-late", "no-content-body", "not-modified-body"] {
             let r = vow(#"run seq 400 | lines | each (fetch "$h/\#(route)" --allow-errors | pick status | then fetch "$h/ok" | text) --limit 16 | pick 'length([?@ == `"ok"`])'"#)
             XCTAssertEqual(r.out, "400\n", "\(route): \(r.err.prefix(600))")
         }

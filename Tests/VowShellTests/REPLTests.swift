@@ -131,6 +131,23 @@ final class REPLTests: XCTestCase {
         XCTAssertEqual(quit(t), 0)
     }
 
+    /// A statement whose result is a stream being printed stops at Ctrl-C like any other, and
+    /// the next prompt is not cancelled by a leftover interrupt.
+    func test_ctrlCStopsAPrintingStream() throws {
+        let t = try start()
+        t.type("run sh -c 'while true; do echo tick; sleep 0.1; done' --stream\r")
+        XCTAssertTrue(t.waitFor("tick\n", timeout: 5), t.plainOutput)
+        t.type("\u{3}")
+        XCTAssertTrue(t.waitFor("cancelled", timeout: 2), t.plainOutput)
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        Thread.sleep(forTimeInterval: 0.3)
+        t.clear()
+        t.type("echo still-alive\r")
+        XCTAssertTrue(t.waitFor("still-alive\n"), t.plainOutput)
+        XCTAssertFalse(t.plainOutput.contains("tick"), t.plainOutput)
+        XCTAssertEqual(quit(t), 0)
+    }
+
     func test_ctrlCDuringAStalledFetchClosesTheConnection() throws {
         let server = try FixtureServer.start()
         defer { server.shutdown() }
