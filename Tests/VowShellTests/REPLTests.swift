@@ -90,6 +90,20 @@ final class REPLTests: XCTestCase {
         XCTAssertEqual(quit(second), 0)
     }
 
+    /// A line typed with a leading space is not saved (bash and zsh's convention): a token given
+    /// that way stays out of the history file.
+    func test_aLineWithALeadingSpaceIsNotSaved() throws {
+        let t = try start()
+        t.type(" echo s3cret-token\r")
+        XCTAssertTrue(t.waitFor("s3cret-token\n"), t.plainOutput)
+        t.type("echo kept-entry\r")
+        XCTAssertTrue(t.waitFor("kept-entry\n"), t.plainOutput)
+        XCTAssertEqual(quit(t), 0)
+        let saved = try String(contentsOfFile: historyFile, encoding: .utf8)
+        XCTAssertTrue(saved.contains("kept-entry"), saved)
+        XCTAssertFalse(saved.contains("s3cret-token"), saved)
+    }
+
     func test_tabCompletesStageNames() throws {
         let t = try start()
         t.clear()
