@@ -55,6 +55,9 @@ public struct HTTPRequestSpec: Sendable {
     public var noProxy = false
     /// `--verbose`: where each hop's request and response heads go, secrets masked.
     public var verbose: (@Sendable (String) -> Void)?
+    /// `--multipart`'s fields as curl's form options write them, for `--curl`: `-F name=@PATH` for
+    /// a file, `--form-string name=value` for text (nil when the body is not multipart).
+    public var curlForm: [(option: String, value: String)]?
     /// `--output FILE`: the body goes to the file instead of into the response value.
     public var download: Download?
 
@@ -571,7 +574,7 @@ func bracketed(_ host: String) -> String {
 }
 
 /// The URL without a password (`user:pass@` becomes `user:***@`).
-func redactURL(_ s: String) -> String {
+public func redactURL(_ s: String) -> String {
     guard let at = s.firstIndex(of: "@"), let scheme = s.range(of: "://"), scheme.upperBound < at else { return s }
     let userinfo = s[scheme.upperBound..<at]
     if userinfo.contains("/") { return s }

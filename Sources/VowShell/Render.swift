@@ -68,6 +68,19 @@ public struct Renderer: Sendable {
         return "saved \(sanitize(path)) (\(bytes) bytes, \(status)) from \(sanitize(url))"
     }
 
+    /// What a statement's value writes as it is, when standard output is not a terminal: the
+    /// bytes of a binary body (a response whose body is not UTF-8, or bytes), as `curl -o -`
+    /// writes them, instead of a description of them. Nil on a terminal, with `--json`, or for
+    /// any other value.
+    public func rawBytes(_ v: Value) -> [UInt8]? {
+        guard !terminal, !jsonLines else { return nil }
+        switch v {
+        case .bytes(let b): return b
+        case .response(let r) where String(validating: r.body, as: UTF8.self) == nil: return r.body
+        default: return nil
+        }
+    }
+
     /// A response: the status line, the headers (lower-case names), a blank line and the body
     /// (pretty JSON when it parses, else its text, else its size).
     public func response(_ r: HTTPResponse) -> String {
@@ -82,6 +95,7 @@ public struct Renderer: Sendable {
             out += sanitize(text)
         } else {
             out += "<\(r.body.count) bytes of binary data>"
+            if terminal { out += " (not shown on a terminal: redirect the output to a file, or give --output FILE)" }
         }
         return out
     }
@@ -116,8 +130,29 @@ public struct Renderer: Sendable {
             if !o.context.isEmpty { out += "\n  \(blue)=\(reset) in: \(TerminalText.visibleLine(o.context.joined(separator: ", ")))" }
             if let input = o.input, !input.isNull { out += "\n  \(blue)=\(reset) \(dim)input: \(TerminalText.visibleLine(shorten(JSONWriter.compact(input))))\(reset)" }
         }
+        if let body = bodyExcerpt(e) { out += "\n  \(blue)=\(reset) body: \(body)" }
         if !e.skipped.isEmpty { out += "\n  \(blue)=\(reset) skipped: \(TerminalText.visibleLine(e.skipped.joined(separator: ", ")))" }
         return out
+    }
+
+    /// The start of an HTTP error's body, as curl --fail-with-body and HTTPie show it: JSON
+    /// compact, text on one line, binary as its size; at most 300 characters. Nil for none.
+    func bodyExcerpt(_ e: VowError) -> String? {
+        guard e.kind == .http, let body = e.details["body"], e.details["status"] != nil else { return nil }
+        let text: String
+        switch body {
+        case .string(let s):
+            let trimmed = s.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty else { return nil }
+            text = trimmed
+        case .record(let r) where r.keys == ["bytes"]:
+            return "<\(JSONWriter.compact(r["bytes"] ?? .null)) bytes of binary data>"
+        case .null:
+            return nil
+        default:
+            text = JSONWriter.compact(body)
+        }
+        return shorten(TerminalText.visibleLine(text), max: 300)
     }
 
     func shorten(_ s: String, max: Int = 80) -> String {

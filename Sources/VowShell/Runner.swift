@@ -234,7 +234,11 @@ public final class Runner: @unchecked Sendable {
                             let failed: Bool = clearSpinner {
                                 switch r {
                                 case .success(let v):
-                                    session.output.emit(renderer.value(v) + "\n")
+                                    if let bytes = renderer.rawBytes(v) {
+                                        session.output.emit(bytes: bytes)
+                                    } else {
+                                        session.output.emit(renderer.value(v) + "\n")
+                                    }
                                     return false
                                 case .failure(let e):
                                     errorSink(renderer.error(run.explain(e)))

@@ -44,6 +44,9 @@ public struct VowError: Error, Sendable, CustomStringConvertible {
     public var origin: Origin?
     /// The stages the rejection skipped, in order (filled in when the statement ends).
     public var skipped: [String]
+    /// Where in a larger run the error happened, said before it has an origin (`element 2 of
+    /// each`): added to the origin's context when it gets one, never to the message.
+    public var pendingContext: [String] = []
 
     /// Where an error was born.
     public struct Origin: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import VowValue
 import XCTest
 
 @testable import VowRuntime
@@ -46,6 +47,26 @@ final class CurlCommandTests: ServerTestCase {
         // vow rejects a 404; the command fails too (curl's exit status 22).
         XCTAssertEqual(try shell(command.out).status, 22, command.out)
         XCTAssertEqual(try shell(vow("fetch $base/status/404 --allow-errors --curl").out).status, 0)
+    }
+
+    /// `--multipart` is written as curl's form fields: files by their path (`-F doc=@PATH`),
+    /// text verbatim (`--form-string`), and the server sees the same fields from both.
+    func test_curlWritesMultipartAsFormFields() throws {
+        let file = NSTemporaryDirectory() + "vow-curl-\(UUID().uuidString).txt"
+        try "file text\n".write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let source = "post $base/upload --multipart {name: 'ann; type=x', doc: @\(file)}"
+        let command = vow(source + " --curl")
+        XCTAssertTrue(command.out.hasPrefix("curl -sS "), command.out)
+        XCTAssertTrue(command.out.contains("-F doc=@\(file)"), command.out)
+        XCTAssertFalse(command.out.contains("file text"), "the file was inlined: \(command.out)")
+        let byCurl = try shell(command.out)
+        XCTAssertEqual(byCurl.status, 0, command.out)
+        let fields = "| json | pick '[fields.name, files.doc.filename, files.doc.text]' | to-json"
+        let byVow = vow(source + " " + fields)
+        XCTAssertEqual(byVow.out, #"["ann; type=x","\#((file as NSString).lastPathComponent)","file text\n"]"# + "\n", byVow.err)
+        let seenByCurl = runVow("echo $r " + fields, variables: ["r": .string(byCurl.out)])
+        XCTAssertEqual(seenByCurl.out, byVow.out, byCurl.out)
     }
 
     func test_quoting() {

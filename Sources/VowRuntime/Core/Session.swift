@@ -40,12 +40,13 @@ public struct SessionOptions: Sendable {
 public final class OutputSink: Sendable {
     private let lock = Locked(())
     private let write: @Sendable (String) -> Void
+    private let writeBytes: (@Sendable ([UInt8]) -> Void)?
 
     /// Standard output: written at once on a terminal, gathered into large writes otherwise
     /// (`StandardOutputBuffer`).
     public static let standardOutput: OutputSink = isatty(1) != 0
-        ? OutputSink { s in StandardOutputBuffer.writeAll(Array(s.utf8), to: 1) }
-        : OutputSink { s in StandardOutputBuffer.shared.append(s) }
+        ? OutputSink({ s in StandardOutputBuffer.writeAll(Array(s.utf8), to: 1) }, bytes: { b in StandardOutputBuffer.writeAll(b, to: 1) })
+        : OutputSink({ s in StandardOutputBuffer.shared.append(s) }, bytes: { b in StandardOutputBuffer.shared.append(bytes: b) })
 
     /// Standard error, unbuffered per call; what standard output has gathered goes first.
     public static let standardError = OutputSink { s in writeError(s) }
@@ -56,11 +57,22 @@ public final class OutputSink: Sendable {
         StandardOutputBuffer.writeAll(Array(s.utf8), to: 2)
     }
 
-    /// An output that calls `write` for each piece of text.
-    public init(_ write: @escaping @Sendable (String) -> Void) { self.write = write }
+    /// An output that calls `write` for each piece of text, and `bytes` for binary data (when
+    /// nil, bytes are written as text, invalid UTF-8 replaced).
+    public init(_ write: @escaping @Sendable (String) -> Void, bytes: (@Sendable ([UInt8]) -> Void)? = nil) {
+        self.write = write
+        self.writeBytes = bytes
+    }
 
     /// Writes `text` as one piece.
     public func emit(_ text: String) { lock.withLock { _ in write(text) } }
+
+    /// Writes `bytes` as they are (a binary body sent to a pipe or a file).
+    public func emit(bytes: [UInt8]) {
+        lock.withLock { _ in
+            if let writeBytes { writeBytes(bytes) } else { write(String(decoding: bytes, as: UTF8.self)) }
+        }
+    }
 }
 
 /// One vow session: its variables, user stages, jobs, executor and HTTP engine.

@@ -18,9 +18,12 @@ public final class StandardOutputBuffer: Sendable {
     init(fd: Int32) { self.fd = fd }
 
     /// Adds `text`; writes out what has gathered when it reaches the limit.
-    func append(_ text: String) {
+    func append(_ text: String) { append(bytes: text.utf8) }
+
+    /// Adds `bytes` (a binary body); writes out what has gathered when it reaches the limit.
+    func append<Bytes: Sequence<UInt8>>(bytes: Bytes) {
         let (full, schedule) = state.withLock { s -> ([UInt8]?, Bool) in
-            s.bytes.append(contentsOf: text.utf8)
+            s.bytes.append(contentsOf: bytes)
             if s.bytes.count >= Self.limit {
                 defer { s.bytes.removeAll(keepingCapacity: true) }
                 return (s.bytes, false)

@@ -45,16 +45,19 @@ struct EachStage: StageDefinition {
 }
 
 extension EachStage {
-    /// The error of one element, saying which (`element 3 of each`) in its origin's context, or
-    /// in its message when it has no origin.
-    static func naming(_ error: any Error, _ which: String) -> VowError {
+    /// The error of one element, saying which (`element 3 of each`) in its origin's context (the
+    /// one it gets later, when it has none yet) and in its `element` field (1-based); its message
+    /// is left as it was.
+    static func naming(_ error: any Error, _ which: String, element: Int) -> VowError {
         var ve = toVowError(error)
         if var o = ve.origin {
             o.context.append(which)
             ve.origin = o
         } else {
-            ve.message += " (\(which))"
+            // The message stays the user's: where it happened is context, shown with the origin.
+            ve.pendingContext.append(which)
         }
+        if ve.details["element"] == nil { ve.details["element"] = .int(element) }
         return ve
     }
 }
@@ -112,7 +115,7 @@ final class EachRunner: @unchecked Sendable {
                     launch()
                 }
             case .failure(let e):
-                if resolver.reject(EachStage.naming(e, "element \(i + 1) of each")), cancelsOthers { for case let q? in inFlight { q.cancel() } }
+                if resolver.reject(EachStage.naming(e, "element \(i + 1) of each", element: i + 1)), cancelsOthers { for case let q? in inFlight { q.cancel() } }
             }
         }
     }
@@ -188,7 +191,7 @@ final class StreamEachRunner: @unchecked Sendable {
                 finishIfDone()
                 take()
             case .failure(let e):
-                if resolver.reject(EachStage.naming(e, "item \(i + 1) of the stream")) {
+                if resolver.reject(EachStage.naming(e, "item \(i + 1) of the stream", element: i + 1)) {
                     stream.cancel()
                     if cancelsOthers { for q in inFlight.values { q.cancel() } }
                 }

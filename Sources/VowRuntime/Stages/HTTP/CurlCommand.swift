@@ -5,21 +5,32 @@ import VowHTTP
 /// `--curl`: the curl command that sends the same request, shell-quoted, runnable as it is.
 enum CurlCommand {
     /// The command for `spec`. Secrets are kept (the command must send the same request);
-    /// a body that is not text is refused, since a shell word cannot carry every byte.
+    /// a body that is not text is refused, since a shell word cannot carry every byte; a
+    /// multipart body is written as curl's `-F` fields, files by their path.
     static func make(_ spec: HTTPRequestSpec) throws -> String {
-        var words = ["curl"]
+        // -sS: no progress meter, but errors shown, as vow shows them.
+        var words = ["curl", "-sS"]
         switch spec.method {
         case "GET" where spec.body == nil: break
+        case "POST" where spec.curlForm != nil: break  // -F makes it a POST
         case "HEAD": words.append("--head")
         default: words += ["--request", spec.method]
         }
         words.append(quote(spec.url))
-        for h in spec.headers { words += ["--header", quote("\(h.name): \(h.value)")] }
+        for h in spec.headers {
+            // curl writes the multipart Content-Type itself, with a boundary of its own.
+            if spec.curlForm != nil, h.name.lowercased() == "content-type" { continue }
+            words += ["--header", quote("\(h.name): \(h.value)")]
+        }
+        if let form = spec.curlForm {
+            // Each field as curl -F sends it: a file by its path (never inlined), text verbatim.
+            for field in form { words += [field.option, quote(field.value)] }
+        }
         if let upload = spec.upload {
             words += ["--data-binary", quote("@" + upload.path)]
             if !spec.hasHeader("Content-Type") { words += ["--header", quote("Content-Type:")] }
         }
-        if let body = spec.body {
+        if let body = spec.body, spec.curlForm == nil {
             guard let text = String(validating: body, as: UTF8.self), !text.contains("\0") else {
                 throw VowError(.type, "\(spec.stage): --curl cannot write a binary body into a command")
             }

@@ -7,7 +7,7 @@ import VowHTTP
 let httpFlags: [FlagSpec] = [
     FlagSpec("header", value: "K:V", repeatable: true, help: "a request header (`--header \"X-Trace: 1\"`, or a record of headers)"),
     FlagSpec("query", value: "{…}", help: "query parameters, merged into the URL and percent-encoded"),
-    FlagSpec("json", value: "VALUE", help: "a JSON body; sets Content-Type and Accept to application/json"),
+    FlagSpec("json", value: "VALUE", help: "a JSON body; sets Content-Type and Accept to application/json; @PATH sends the JSON in that file"),
     FlagSpec("form", value: "{…}", help: "an application/x-www-form-urlencoded body"),
     FlagSpec("body", value: "TEXT", help: "a raw body (text or bytes); @PATH sends that file"),
     FlagSpec("multipart", value: "{…}", help: "a multipart/form-data body: {field: value, doc: @PATH} (@ marks a file, as curl -F)"),
@@ -115,6 +115,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
     var contentType: String?
     var wantsJSON = false
     var upload: FileUpload?
+    var curlForm: [(option: String, value: String)]?
 
     func addHeaders(_ v: Value) throws {
         switch v {
@@ -135,7 +136,18 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
         guard case .record(let r) = v else { throw VowError(.type, "\(stage): --query must be a record like {q: x}, got \(v.typeName)") }
         query += r.entries.map { ($0.key, $0.value) }
     }
-    func setJSON(_ v: Value) {
+    func setJSON(_ given: Value) throws {
+        var v = given
+        // `--json @PATH` sends the JSON in a file, as `--body @PATH` and `--multipart` read one.
+        if case .string(let s) = given, s.hasPrefix("@"), s.count > 1 {
+            let path = (String(s.dropFirst()) as NSString).expandingTildeInPath
+            let bytes = try Files.read(path)
+            do {
+                v = try JSON.parse(bytes)
+            } catch {
+                throw VowError(.json, "\(stage): --json @\(path): the file is not JSON (\(error.description))", details: ["path": .string(path)])
+            }
+        }
         body = Array(JSONWriter.compact(v).utf8)
         contentType = "application/json"
         wantsJSON = true
@@ -157,7 +169,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
         if let m = r["method"] { method = try args.asString(m, "method").uppercased() }
         if let h = r["headers"] { try addHeaders(h) }
         if let q = r["query"] { try addQuery(q) }
-        if let j = r["json"] { setJSON(j) }
+        if let j = r["json"] { try setJSON(j) }
         if let b = r["body"] { try setBody(b) }
     }
     if args.count > 0 {
@@ -180,7 +192,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
     }
     for h in args.all("header") { try addHeaders(h) }
     if let q = args.flag("query") { try addQuery(q) }
-    if let j = args.flag("json") { setJSON(j) }
+    if let j = args.flag("json") { try setJSON(j) }
     if let f = args.flag("form") {
         guard case .record(let r) = f else { throw VowError(.type, "\(stage): --form must be a record, got \(f.typeName)") }
         body = Array(try formEncode(r.entries.map { ($0.key, $0.value) }, args: args).utf8)
@@ -191,6 +203,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
         guard case .record(let r) = m else { throw VowError(.type, "\(stage): --multipart must be a record like {name: ann, doc: @notes.txt}, got \(m.typeName)") }
         let multipart = try MultipartBody(r.entries.map { ($0.key, $0.value) }, stage: stage)
         body = multipart.bytes
+        curlForm = multipart.curlForm
         contentType = multipart.contentType
     }
     if let a = args.flag("auth") {
@@ -215,6 +228,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
     if !spec.hasHeader("User-Agent") { spec.headers.append(("User-Agent", "vow/0.1")) }
     spec.body = body
     spec.upload = upload
+    spec.curlForm = curlForm
     if let t = args.flag("timeout") {
         spec.timeout = try args.seconds(t, "--timeout")
         guard spec.timeout > 0 else { throw VowError(.type, "\(stage): --timeout must be more than 0") }

@@ -10,6 +10,8 @@ struct MultipartBody {
     let boundary: String
     /// The encoded body.
     private(set) var bytes: [UInt8] = []
+    /// The fields as curl's options write them (`-F name=@PATH`, `--form-string name=value`).
+    private(set) var curlForm: [(option: String, value: String)] = []
 
     /// The Content-Type header value.
     var contentType: String { "multipart/form-data; boundary=\(boundary)" }
@@ -22,6 +24,7 @@ struct MultipartBody {
             for v in values {
                 if case .string(let s) = v, s.hasPrefix("@") {
                     let path = String(s.dropFirst())
+                    curlForm.append(("-F", "\(name)=@\(path)"))
                     let data = try FileBody.read(path, stage: stage, flag: "--multipart \(name)")
                     let filename = (path as NSString).lastPathComponent
                     append(name: name, filename: filename, contentType: Self.contentType(forFile: filename), data)
@@ -31,9 +34,11 @@ struct MultipartBody {
                     case .string(let s): text = s
                     case .bytes(let b):
                         append(name: name, filename: nil, contentType: "application/octet-stream", b)
+                        curlForm.append(("--form-string", "\(name)=\(String(decoding: b, as: UTF8.self))"))
                         continue
                     default: text = JSONWriter.compact(v)
                     }
+                    curlForm.append(("--form-string", "\(name)=\(text)"))
                     append(name: name, filename: nil, contentType: nil, Array(text.utf8))
                 }
             }
