@@ -218,6 +218,7 @@ public final class HTTPEngine: Sendable {
             if !first.hasHeader("Accept-Encoding") { first.headers.append(("Accept-Encoding", "identity")) }
         }
         let (response, current) = try await lastHop(first, of: spec, start: start) { .now() + .nanoseconds(Int64((spec.timeout + 1) * 1e9)) }
+        let headArrived = ContinuousClock.now
         let status = Int(response.status.code)
         if let download = current.download, status < 400 || (status == 416 && offset > 0) {
             let saved = try await download.write(response, url: current.url, offset: offset, maxSize: current.maxSize, spec: current)
@@ -227,7 +228,8 @@ public final class HTTPEngine: Sendable {
         let raw = current.method == "HEAD" ? [] : try await readBody(response, max: current.maxSize, spec: current)
         let body = try Self.decoded(raw, response.headers, current)
         current.verbose?(VerboseExchange.done(bytes: body.count, total: ContinuousClock.now - start))
-        return .response(try answer(makeResponse(response.status, response.version, response.headers, current, body: body, start: start), current))
+        return .response(
+            try answer(makeResponse(response.status, response.version, response.headers, current, body: body, start: start, headArrived: headArrived), current))
     }
 
     /// Sends `first` (a hop of the request `spec`) and follows its redirects as `redirect` says,
@@ -248,7 +250,9 @@ public final class HTTPEngine: Sendable {
             if let body = current.body { request.body = .bytes(body) }
             if let upload = current.upload { request.body = upload.body() }
             let sent = ContinuousClock.now
-            current.verbose?(VerboseExchange.request(request, url: url))
+            // The client adds Content-Length when it sends a body: shown too, as sent.
+            let length = current.upload?.size ?? current.body?.count ?? (["POST", "PUT", "PATCH"].contains(current.method) ? 0 : nil)
+            current.verbose?(VerboseExchange.request(request, url: url, bodyLength: length))
             let response = try await client.execute(request, deadline: deadline())
             current.verbose?(VerboseExchange.response(response, firstByte: ContinuousClock.now - sent))
             current.cookies?.store(response.headers["Set-Cookie"], from: current.url)
@@ -393,14 +397,14 @@ public final class HTTPEngine: Sendable {
 
     func makeResponse(
         _ status: HTTPResponseStatus, _ version: HTTPVersion, _ headers: HTTPHeaders, _ current: HTTPRequestSpec, body: [UInt8],
-        start: ContinuousClock.Instant
+        start: ContinuousClock.Instant, headArrived: ContinuousClock.Instant? = nil
     ) -> HTTPResponse {
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
         return HTTPResponse(
             status: Int(status.code), statusText: status.reasonPhrase, url: current.url, method: current.method,
-            headers: headers.map { (name: $0.name, value: $0.value) }, elapsed: seconds, body: body,
-            version: version.major == 2 ? "HTTP/2" : "HTTP/\(version.major).\(version.minor)")
+            headers: headers.map { (name: $0.name, value: $0.value) }, elapsed: seconds(ContinuousClock.now - start), body: body,
+            version: version.major == 2 ? "HTTP/2" : "HTTP/\(version.major).\(version.minor)",
+            firstByte: headArrived.map { seconds($0 - start) })
     }
 
     func httpError(_ r: HTTPResponse, message: String, extra: Record = Record()) -> VowError {

@@ -155,7 +155,7 @@ final class LoopExchange: Sendable {
                 break
             }
             let body = current.method == "HEAD" ? [] : try HTTPEngine.decoded(collected.body, head.headers, current)
-            let resp = engine.makeResponse(head.status, head.version, head.headers, current, body: body, start: started)
+            let resp = engine.makeResponse(head.status, head.version, head.headers, current, body: body, start: started, headArrived: collected.headArrived)
             finish(.success(.response(try engine.answer(resp, current))))
         } catch {
             finish(.failure(error))

@@ -6,6 +6,8 @@ import VowValue
 struct Collected: Sendable {
     let head: HTTPResponseHead
     let body: [UInt8]
+    /// When the head arrived.
+    var headArrived: ContinuousClock.Instant? = nil
 }
 
 /// Gathers one hop's response into one array, within `--max-size`: the Content-Length is checked
@@ -14,6 +16,8 @@ struct Collected: Sendable {
 /// client library's delegate (`LoopExchange.Collector`) or by a pooled connection
 /// (`HTTP1Connection`).
 final class ResponseGatherer: @unchecked Sendable {
+    /// When the response head arrived (time to first byte).
+    private var headArrived: ContinuousClock.Instant?
     private let current: HTTPRequestSpec
     private var head: HTTPResponseHead?
     private var body: [UInt8] = []
@@ -27,6 +31,7 @@ final class ResponseGatherer: @unchecked Sendable {
     /// Takes the head; the error when its Content-Length is over `--max-size`.
     func received(head: HTTPResponseHead) -> VowError? {
         self.head = head
+        headArrived = ContinuousClock.now
         let code = Int(head.status.code)
         let redirects = current.follow && (300..<400).contains(code) && code != 304 && head.headers.contains(name: "Location")
         keepsBody = current.method != "HEAD"
@@ -48,6 +53,6 @@ final class ResponseGatherer: @unchecked Sendable {
 
     /// The whole response, once its end has arrived; nil if no head came.
     func collected() -> Collected? {
-        head.map { Collected(head: $0, body: body) }
+        head.map { Collected(head: $0, body: body, headArrived: headArrived) }
     }
 }

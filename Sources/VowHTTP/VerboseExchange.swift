@@ -6,14 +6,18 @@ import VowValue
 /// `--verbose`: each hop's request and response heads as curl -v writes them (`>` sent, `<`
 /// received, `*` notes), with the time to the first byte and the total; secrets masked.
 enum VerboseExchange {
-    /// The request line and headers (Host first, as sent).
-    static func request(_ r: HTTPClientRequest, url: URL) -> String {
+    /// The request line and headers (Host first, as sent), with those the client adds when it
+    /// sends: Content-Length of the body (`bodyLength`), unless given.
+    static func request(_ r: HTTPClientRequest, url: URL, bodyLength: Int? = nil) -> String {
         var path = url.path.isEmpty ? "/" : url.path
         if let q = url.query { path += "?" + q }
         var host = url.host ?? ""
         if let port = url.port { host += ":\(port)" }
         var lines = ["* \(r.method.rawValue) \(redactURL(url.absoluteString))", "> \(r.method.rawValue) \(path) HTTP/1.1", "> Host: \(host)"]
         for h in r.headers { lines.append("> \(h.name): \(masked(h.name, h.value))") }
+        if let bodyLength, !r.headers.contains(name: "Content-Length"), !r.headers.contains(name: "Transfer-Encoding") {
+            lines.append("> Content-Length: \(bodyLength)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

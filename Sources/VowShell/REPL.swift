@@ -60,6 +60,7 @@ public final class REPL: @unchecked Sendable {
             }
         }
         runner.spinner = isatty(2) == 1
+        if runner.spinner { runner.guardOutputAgainstSpinner() }
         runner.waitsForJobs = false
     }
 
@@ -147,6 +148,8 @@ public final class REPL: @unchecked Sendable {
                         // Above the line being edited, then the line again, intact.
                         FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8))
                         runner.printDirect(text, toStderr: toStderr)
+                        // The prompt counts pending jobs: drawn again with the count of now.
+                        _ = rl_set_prompt(prompt)
                         rl_forced_update_display()
                     case .interrupt:
                         buffer = ""

@@ -106,7 +106,16 @@ public final class Runner: @unchecked Sendable {
             errorSink(error.render(source: source, colors: renderer.colors))
             return ExitStatus.syntax
         }
-        let problems = interpreter.check(program)
+        var problems = interpreter.check(program)
+        // A meta-command that only the REPL knows (`:quit`, `:vars`, …) or none knows is a syntax
+        // error, found before anything runs, like an unknown stage.
+        for st in program.statements {
+            guard case .meta(let name, _, _) = st.kind, !Self.scriptMetaCommands.contains(name) else { continue }
+            let message = Self.replMetaCommands.contains(name)
+                ? ":\(name) works in the REPL only; a script ends after its last statement"
+                : "unknown meta-command :\(name) (try :help)"
+            problems.append((message: message, span: st.span))
+        }
         if !problems.isEmpty {
             for p in problems {
                 let (l, c) = source.lineColumn(of: p.span.start)
@@ -169,6 +178,15 @@ public final class Runner: @unchecked Sendable {
                 return
             }
             guard waitsForJobs, let job = state.jobs.first else {
+                if waitsForJobs && !interrupted.load(ordering: .relaxed) && !session.javaScriptMode {
+                    // A `let` whose promise rejected and that nothing read: reported, and the
+                    // script fails, as node fails on an unhandled rejection. (JavaScript mode
+                    // keeps its twin's behaviour for now: the twin swallows unhandled rejections.)
+                    for (name, error) in session.unobservedRejections() {
+                        clearSpinner { errorSink("unobserved rejection: the promise of `let \(name)` rejected and nothing awaited it\n" + renderer.error(error)) }
+                        state.status = ExitStatus.rejected
+                    }
+                }
                 finish(interrupted.load(ordering: .relaxed) ? ExitStatus.interrupted : state.status)
                 return
             }
@@ -326,15 +344,31 @@ public final class Runner: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` (which prints) after erasing the spinner line, if one is on screen.
+    /// Runs `body` (which prints) after erasing the spinner line, if one is on screen; inside
+    /// another `clearSpinner` on the same thread (a result whose printing goes through the
+    /// guarded output), runs it as it is.
     @discardableResult
     func clearSpinner<R>(_ body: () -> R) -> R {
-        spinnerLine.withLock { drawn in
+        if Thread.current.threadDictionary[Self.clearingKey] != nil { return body() }
+        return spinnerLine.withLock { drawn in
             if drawn {
                 FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
                 drawn = false
             }
+            Thread.current.threadDictionary[Self.clearingKey] = true
+            defer { Thread.current.threadDictionary[Self.clearingKey] = nil }
             return body()
+        }
+    }
+
+    private static let clearingKey = "vow.clearSpinner"
+
+    /// With the spinner on, everything written to standard output (`print`, `tap`) first erases
+    /// the spinner line, as results do.
+    func guardOutputAgainstSpinner() {
+        session.output.guardWrites { [weak self] write in
+            guard let self else { return write() }
+            self.clearSpinner(write)
         }
     }
 
@@ -380,6 +414,11 @@ public final class Runner: @unchecked Sendable {
             return nil
         }
     }
+
+    /// The meta-commands a script (or `-c`) may use; `meta` runs them.
+    static let scriptMetaCommands: Set<String> = ["help", "explain", "mode", "set", "session", "timeline", "trace"]
+    /// The meta-commands only the REPL runs (it handles them before the runner sees the line).
+    static let replMetaCommands: Set<String> = ["quit", "q", "exit", "clear", "vars", "jobs", "history", "load"]
 
     /// Meta-commands available outside the REPL: `:help [stage]`.
     func meta(_ name: String, _ argument: String) -> String? {

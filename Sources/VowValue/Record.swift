@@ -121,13 +121,17 @@ public final class HTTPResponse: Sendable {
     public let body: [UInt8]
     /// The protocol the response came in: `HTTP/1.1`, `HTTP/2`.
     public let version: String
+    /// Seconds from sending the request to its response head (time to first byte), when known.
+    public let firstByte: Double?
 
     /// Makes a response value.
     public init(
         status: Int, statusText: String, url: String, method: String,
-        headers: [(name: String, value: String)], elapsed: Double, body: [UInt8], version: String = "HTTP/1.1"
+        headers: [(name: String, value: String)], elapsed: Double, body: [UInt8], version: String = "HTTP/1.1",
+        firstByte: Double? = nil
     ) {
         self.version = version
+        self.firstByte = firstByte
         self.status = status
         self.statusText = statusText
         self.url = url

@@ -56,7 +56,12 @@ final class PipelineRun: @unchecked Sendable {
             sourceName: site.source.name, line: line, input: input, context: site.context)
     }
 
-    /// The stages after the origin that the rejection skipped (handlers that ran are not listed).
+    /// Stages that act on a rejection that reaches them (they ran, they were not skipped):
+    /// `retry` runs the pipeline again, `timeout` passes the rejection on.
+    static let seeRejections: Set<String> = ["retry", "timeout"]
+
+    /// The stages after the origin that the rejection skipped (handlers, and the stages that act
+    /// on a rejection, ran: they are not listed).
     func skipped(after error: VowError, before limit: Int? = nil) -> [String] {
         guard let origin = error.origin else { return [] }
         let end = min(limit ?? entries.count, entries.count)
@@ -69,10 +74,10 @@ final class PipelineRun: @unchecked Sendable {
                 return []
             }
             guard k + 1 < end else { return [] }
-            return entries[(k + 1)..<end].filter { !$0.isHandler }.map { site.source.slice($0.span) }
+            return entries[(k + 1)..<end].filter { !$0.isHandler && !Self.seeRejections.contains($0.name) }.map { site.source.slice($0.span) }
         }
         guard j + 1 < end else { return [] }
-        return entries[(j + 1)..<end].filter { !$0.isHandler }.map { site.source.slice($0.span) }
+        return entries[(j + 1)..<end].filter { !$0.isHandler && !Self.seeRejections.contains($0.name) }.map { site.source.slice($0.span) }
     }
 }
 

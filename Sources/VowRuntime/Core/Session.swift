@@ -41,6 +41,7 @@ public final class OutputSink: Sendable {
     private let lock = Locked(())
     private let write: @Sendable (String) -> Void
     private let writeBytes: (@Sendable ([UInt8]) -> Void)?
+    private let guarded = Locked<(@Sendable (() -> Void) -> Void)?>(nil)
 
     /// Standard output: written at once on a terminal, gathered into large writes otherwise
     /// (`StandardOutputBuffer`).
@@ -65,7 +66,19 @@ public final class OutputSink: Sendable {
     }
 
     /// Writes `text` as one piece.
-    public func emit(_ text: String) { lock.withLock { _ in write(text) } }
+    public func emit(_ text: String) {
+        if let around = guarded.withLock({ $0 }) {
+            around { lock.withLock { _ in write(text) } }
+        } else {
+            lock.withLock { _ in write(text) }
+        }
+    }
+
+    /// What every write runs inside from now on (the REPL erases its spinner line first, so that
+    /// `print` never shares a line with it).
+    public func guardWrites(with around: @escaping @Sendable (() -> Void) -> Void) {
+        guarded.withLock { $0 = around }
+    }
 
     /// Writes `bytes` as they are (a binary body sent to a pipe or a file).
     public func emit(bytes: [UInt8]) {
@@ -117,6 +130,9 @@ public final class Session: @unchecked Sendable {
     public var showText: @Sendable (String) -> String = { $0 }
 
     var globals: [String: Binding] = [:]
+    /// The promises a `$name` has been read from (a handler attached, an `await`): a rejection
+    /// of one of them has been seen. On the executor.
+    var observed: Set<ObjectIdentifier> = []
     /// Promises once bound by `let` whose name was bound again while they were pending: they run
     /// on, as in JavaScript, and `close` cancels them with the rest.
     var unboundPending: [Promise<Value>] = []
@@ -163,18 +179,43 @@ public final class Session: @unchecked Sendable {
         return box.withLock { $0! }
     }
 
-    /// The names of variables and their state, for `:vars` and completion. Call on the executor.
-    public func variableSummaries() -> [(name: String, summary: String)] {
-        globals.keys.sorted().map { name in
+    /// The names of variables and their state, for `:vars` and completion: one line each, a long
+    /// value shortened to `width` characters with its size. Call on the executor.
+    public func variableSummaries(width: Int = 100) -> [(name: String, summary: String)] {
+        func short(_ v: Value) -> String {
+            let text = TerminalText.visibleLine(JSONWriter.compact(v))
+            guard text.count > width else { return text }
+            let size: String
+            switch v {
+            case .list(let l): size = " (\(l.count) items)"
+            case .record(let r): size = " (\(r.count) keys)"
+            case .string(let s): size = " (\(s.count) characters)"
+            default: size = ""
+            }
+            return String(text.prefix(width)) + "…" + size
+        }
+        return globals.keys.sorted().map { name in
             switch globals[name]! {
-            case .value(let v): return (name, JSONWriter.compact(v))
+            case .value(let v): return (name, short(v))
             case .promise(let p):
                 switch p.result {
                 case nil: return (name, "<promise pending>")
-                case .success(let v)?: return (name, "<promise fulfilled> " + JSONWriter.compact(v))
-                case .failure(let e)?: return (name, "<promise rejected> " + String(describing: e))
+                case .success(let v)?: return (name, "<promise fulfilled> " + short(v))
+                case .failure(let e)?: return (name, "<promise rejected> " + short(.string(String(describing: e))))
                 }
             }
+        }
+    }
+
+    /// The `let` bindings whose promise rejected (not cancelled) and that no `$name` ever read:
+    /// a rejection nobody saw, as node's unhandled rejection. On the executor.
+    public func unobservedRejections() -> [(name: String, error: VowError)] {
+        globals.keys.sorted().compactMap { name in
+            guard case .promise(let p)? = globals[name], !observed.contains(ObjectIdentifier(p)),
+                case .failure(let e)? = p.result
+            else { return nil }
+            let error = toVowError(e)
+            return error.kind == .cancelled ? nil : (name, error)
         }
     }
 
@@ -233,6 +274,8 @@ final class Scope: @unchecked Sendable {
             if let b = cur.locals[name] { return b }
             s = cur.parent
         }
-        return session.globals[name]
+        let found = session.globals[name]
+        if case .promise(let p)? = found { session.observed.insert(ObjectIdentifier(p)) }
+        return found
     }
 }

@@ -99,6 +99,11 @@ public struct JavaScriptTwin {
     func wrap(_ body: [String]) -> String {
         var out = "\"use strict\";\n" + TwinJMESPath.source + "\n\n" + TwinPrelude.source
         out += "\nconst $args = process.argv.slice(2);\n"
+        // `$1`, `$2`…: the script's arguments, as vow reads them.
+        let numbered = Set(body.joined().matches(of: /\$([1-9][0-9]*)\b/).compactMap { Int($0.1) })
+        if let highest = numbered.max() {
+            out += "const [" + (1...highest).map { "$\($0)" }.joined(separator: ", ") + "] = $args;\n"
+        }
         out += "let $$;\n(async () => {\n"
         for b in body { out += "  " + b.replacingOccurrences(of: "\n", with: "\n  ") + "\n" }
         out += "})().catch(vow.fail);\n"

@@ -244,6 +244,7 @@ enum TwinPrelude {
             },
             status: (v) => v.status,
             headers: (v) => v.headers,
+            response: (v) => { const { body, ...rest } = v; return { ...rest, size: Buffer.byteLength(body) }; },
             // The stages.
             echo: (v, ...a) => (a.length === 0 ? null : a.length === 1 ? a[0] : joined(a)),
             print(v, ...a) {

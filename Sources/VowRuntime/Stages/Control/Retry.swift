@@ -1,3 +1,4 @@
+import Foundation
 import VowPromises
 import VowSyntax
 import VowValue
@@ -46,6 +47,8 @@ struct RetryStage: StageDefinition {
         let backoff: RetryBackoff = try flag("backoff")?.stringValue == "exp" ? .exponential : .constant
         let kinds: Set<String>? = try flag("on").map { Set(($0.stringValue ?? "").split(separator: ",").map(String.init)) }
         let first = upstream
+        let made = Locked(0)
+        let began = ContinuousClock.now
         return Promise<Value>.retry(
             attempts: n + 1, delay: delay, backoff: backoff, name: "retry", on: call.executor,
             shouldRetry: { e, _ in
@@ -62,6 +65,26 @@ struct RetryStage: StageDefinition {
                 }
                 return .retry
             },
-            { attempt in attempt == 1 ? first : rerun() })
+            { attempt in
+                made.withLock { $0 = attempt }
+                return attempt == 1 ? first : rerun()
+            }
+        ).relay { r in
+            // The error that ends the retrying says how many attempts were made, and over how
+            // long: in its fields and in the context it is printed with (its message stays).
+            guard case .failure(let e) = r, !(e is PromiseCancelledError) else { return r }
+            var error = toVowError(e)
+            guard error.kind != .cancelled else { return r }
+            let attempts = made.withLock { $0 }
+            let elapsed = ContinuousClock.now - began
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let note = "after \(attempts) attempt\(attempts == 1 ? "" : "s") in \(String(format: "%.2f", seconds))s (retry \(n))"
+            if error.details["attempts"] == nil {
+                error.details["attempts"] = .int(attempts)
+                error.details["elapsed"] = .double((seconds * 1000).rounded() / 1000)
+            }
+            if error.origin != nil { error.origin?.context.append(note) } else { error.pendingContext.append(note) }
+            return .failure(error)
+        }
     }
 }

@@ -20,7 +20,8 @@ struct PaginateStage: ValueStage {
         walk. --items EXPR picks each page's items (default: the page itself); a list adds its
         elements, null adds nothing, any other value adds itself. Relative next URLs are resolved
         against the page's URL. The walk stays on the first page's origin (scheme, host, port)
-        unless --cross-origin is given, and stops after --max-pages pages (default 100) or when
+        unless --cross-origin is given, and stops after --max-pages pages (default 100; stopping
+        there while a next page exists is a warning on stderr, and the items so far) or when
         a next URL repeats one already fetched. Every HTTP flag (--header, --timeout, --auth, …)
         applies to every page; a page that fails rejects the whole walk, naming the page.
         """ + "\n" + httpHelpTail
@@ -56,7 +57,8 @@ struct PaginateStage: ValueStage {
         guard let origin = Origin(first.url) else { throw VowError(.type, "\(stage): not a URL: \(first.url)") }
         let walk = PageWalk(
             first: first, origin: origin, crossOrigin: args.has("cross-origin"), items: items, next: next,
-            cursor: cursor.map { ($0, param!) }, maxPages: maxPages, http: ctx.session.http, executor: ctx.session.executor)
+            cursor: cursor.map { ($0, param!) }, maxPages: maxPages, http: ctx.session.http, executor: ctx.session.executor,
+            warn: { [diagnostics = ctx.session.diagnostics] in diagnostics.emit("warning: " + $0 + "\n") })
         return .promise(saving(session, after: walk.start()))
     }
 }
@@ -89,6 +91,8 @@ final class PageWalk: @unchecked Sendable {
     let maxPages: Int
     let http: HTTPEngine
     let executor: SerialPromiseExecutor
+    /// Says on stderr that the walk stopped while a next page was there.
+    let warn: @Sendable (String) -> Void
     let promise: Promise<Value>
     let resolver: Resolver<Value>
     var collected: [Value] = []
@@ -98,8 +102,10 @@ final class PageWalk: @unchecked Sendable {
 
     init(
         first: HTTPRequestSpec, origin: Origin, crossOrigin: Bool, items: String?, next: String?,
-        cursor: (String, String)?, maxPages: Int, http: HTTPEngine, executor: SerialPromiseExecutor
+        cursor: (String, String)?, maxPages: Int, http: HTTPEngine, executor: SerialPromiseExecutor,
+        warn: @escaping @Sendable (String) -> Void
     ) {
+        self.warn = warn
         self.first = first
         self.origin = origin
         self.crossOrigin = crossOrigin
@@ -167,6 +173,12 @@ final class PageWalk: @unchecked Sendable {
             throw VowError(.type, "the next page \(target) is on another origin (\(to)) than the first (\(origin)); --cross-origin follows it")
         }
         if pages >= maxPages || visited.contains(target) {
+            // Stopping while a next page is there is said, never silent: the result is not all
+            // the API holds.
+            warn(
+                pages >= maxPages
+                    ? "paginate stopped at --max-pages \(maxPages) (\(collected.count) items) while a next page was there (\(redactURL(target))); --max-pages N fetches more"
+                    : "paginate stopped at page \(pages): the next page (\(redactURL(target))) is one it already fetched")
             resolver.fulfill(.list(collected))
             return
         }
