@@ -104,6 +104,24 @@ final class REPLTests: XCTestCase {
         XCTAssertFalse(saved.contains("s3cret-token"), saved)
     }
 
+    /// After a background job ends, the prompt is drawn again with the count of now; `print`
+    /// under a spinner never shares its line.
+    func test_thePromptCountsJobsOfNowAndPrintErasesTheSpinner() throws {
+        let t = try start()
+        t.type("delay 300ms x &\r")
+        XCTAssertTrue(t.waitFor("vow[1 pending]> "), t.plainOutput)
+        t.clear()
+        XCTAssertTrue(t.waitFor("[1] fulfilled"), t.plainOutput)
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        XCTAssertFalse(t.plainOutput.contains("pending]"), t.plainOutput)
+        t.clear()
+        t.type("echo [1, 2, 3] | each (delay 300ms | print) --limit 1 | len\r")
+        XCTAssertTrue(t.waitFor("3\n", timeout: 5), t.plainOutput)
+        // A printed item right after a spinner's time ("0.3s1") shared its line.
+        XCTAssertNil(t.output.range(of: #"[0-9]s[123]\r?\n"#, options: .regularExpression), t.output)
+        XCTAssertEqual(quit(t), 0)
+    }
+
     func test_tabCompletesStageNames() throws {
         let t = try start()
         t.clear()
