@@ -62,7 +62,7 @@ final class StreamTests: ServerTestCase {
     func test_theFirstItemIsHandledBeforeTheResponseEnds() {
         // Each item is printed by the statement as it arrives: the first line comes a whole
         // server interval (400 ms) before the second, so long before the response ends.
-        let times = Locked([Date]())
+        let times = VowRuntime.Locked([Date]())
         let status = runVow(
             #"fetch "$base/ndjson?n=3&ms=400" --stream | each (pick id | print)"#, variables: ["base": .string(base)],
             out: { _ in times.withLock { $0.append(Date()) } }, err: { _ in })
@@ -114,8 +114,8 @@ final class StreamTests: ServerTestCase {
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         XCTAssertGreaterThan(size, 40_000_000)
         let baseline = Self.residentBytes()
-        let peak = Locked(baseline)
-        let sampling = Locked(true)
+        let peak = VowRuntime.Locked(baseline)
+        let sampling = VowRuntime.Locked(true)
         let sampler = Thread {
             while sampling.withLock({ $0 }) {
                 let now = StreamTests.residentBytes()
