@@ -66,7 +66,7 @@ public struct Download: Sendable {
         let fd = throughDevice
             ? open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
             : open(partPath, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (appendFrom > 0 ? O_APPEND : O_TRUNC), 0o644)
-        guard fd >= 0 else { throw FileWriter.failure("write", destination, errno) }
+        guard fd >= 0 else { throw VowError.file("write", destination, errno) }
         defer { close(fd) }
         // A content-coded body is saved decoded, as curl --compressed saves it: the transport
         // undoes one gzip or deflate layer, `BodyDecoder` the rest (br, a second layer). Its
@@ -91,7 +91,7 @@ public struct Download: Sendable {
                 let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw FileWriter.failure("write", destination, errno)
+                    throw VowError.file("write", destination, errno)
                 }
                 done += n
             }

@@ -31,9 +31,9 @@ public final class FileWriter {
         self.path = path
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-            if info.st_mode & S_IFMT == S_IFDIR { throw Self.failure("write", path, EISDIR) }
+            if info.st_mode & S_IFMT == S_IFDIR { throw VowError.file("write", path, EISDIR) }
             let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | (append ? O_APPEND : 0))
-            guard fd >= 0 else { throw Self.failure("write", path, errno) }
+            guard fd >= 0 else { throw VowError.file("write", path, errno) }
             self.fd = fd
             self.temporary = nil
             self.target = path
@@ -53,7 +53,7 @@ public final class FileWriter {
         let pattern: String = (directory.isEmpty ? "/" : directory + "/") + "." + name + ".vow-XXXXXX"
         var template = pattern.utf8CString
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw Self.failure("write", path, errno) }
+        guard fd >= 0 else { throw VowError.file("write", path, errno) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         // The new file gets the old one's permissions, or those a new file would get.
@@ -80,14 +80,14 @@ public final class FileWriter {
     /// Copies the old file's contents into the temporary file.
     private func copyOld(from old: String) throws(VowError) {
         let source = open(old, O_RDONLY | O_CLOEXEC)
-        guard source >= 0 else { throw Self.failure("read", old, errno) }
+        guard source >= 0 else { throw VowError.file("read", old, errno) }
         defer { close(source) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw Self.failure("read", old, errno)
+                throw VowError.file("read", old, errno)
             }
             if n == 0 { return }
             try write(Array(chunk[0..<n]))
@@ -100,13 +100,13 @@ public final class FileWriter {
     /// Writes all of `bytes`; a failure names the reason.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(VowError) {
         let code = bytes.isEmpty ? 0 : writeAll(bytes.baseAddress!, bytes.count)
-        if code != 0 { throw Self.failure("write", path, code) }
+        if code != 0 { throw VowError.file("write", path, code) }
     }
 
     /// Writes all of `bytes`.
     public func write(_ bytes: [UInt8]) throws(VowError) {
         let code = bytes.withUnsafeBytes { b in b.isEmpty ? 0 : writeAll(b.baseAddress!, b.count) }
-        if code != 0 { throw Self.failure("write", path, code) }
+        if code != 0 { throw VowError.file("write", path, code) }
     }
 
     /// Writes `count` bytes from `base`; 0, or the system's error.
@@ -131,17 +131,17 @@ public final class FileWriter {
         let closeError = errno
         fd = -1
         guard let temporary else {
-            if closed != 0 { throw Self.failure("write", path, closeError) }
+            if closed != 0 { throw VowError.file("write", path, closeError) }
             return
         }
         guard closed == 0 else {
             unlink(temporary)
-            throw Self.failure("write", path, closeError)
+            throw VowError.file("write", path, closeError)
         }
         guard rename(temporary, target) == 0 else {
             let code = errno
             unlink(temporary)
-            throw Self.failure("write", path, code)
+            throw VowError.file("write", path, code)
         }
     }
 
@@ -154,20 +154,4 @@ public final class FileWriter {
     }
 
     deinit { abandon() }
-
-    /// The `io` error for failing to `verb` (read, write) `path` with the system's `code`: the
-    /// reason in words (`no space left on device`), the path and errno in its details.
-    public static func failure(_ verb: String, _ path: String, _ code: Int32) -> VowError {
-        let reason: String
-        switch code {
-        case ENOENT: reason = "no such file or directory"
-        case EACCES, EPERM: reason = "permission denied"
-        case EISDIR: reason = "is a directory"
-        case ENOTDIR: reason = "a part of the path is not a directory"
-        case ENOSPC: reason = "no space left on device"
-        case ELOOP: reason = "is a symbolic link, which is not followed"
-        default: reason = String(cString: strerror(code)).lowercased()
-        }
-        return VowError(.io, "cannot \(verb) \(path): \(reason)", details: ["path": .string(path), "errno": .int(Int(code))])
-    }
 }

@@ -128,15 +128,5 @@ public enum Files {
         return text.hasPrefix("#!") ? "#" + text : text
     }
 
-    private static func cannotRead(_ path: String, _ code: Int32) -> VowError {
-        let reason: String
-        switch code {
-        case ENOENT: reason = "no such file or directory"
-        case EACCES, EPERM: reason = "permission denied"
-        case EISDIR: reason = "is a directory"
-        case ENOTDIR: reason = "a part of the path is not a directory"
-        default: reason = String(cString: strerror(code)).lowercased()
-        }
-        return VowError(.io, "cannot read \(path): \(reason)")
-    }
+    private static func cannotRead(_ path: String, _ code: Int32) -> VowError { VowError.file("read", path, code) }
 }

@@ -24,7 +24,7 @@ struct FetchStage: ValueStage {
         StageExample(#"fetch "$base/cookies/set?k=v" --session-read-only demo | json | pick cookies.k"#, "v", needsServer: true),
         StageExample(#"fetch $base/echo --session /tmp/vow-example-session.json --bearer t0k | json | pick headers.authorization"#, "Bearer t0k", needsServer: true),
         StageExample(#"fetch "$base/file?bytes=2048" --output /tmp/vow-example.bin | pick '[bytes, status]' | to-json"#, "[2048,200]", needsServer: true),
-        StageExample(#"fetch https://api.example.com/items --header "X-Trace: it's 1" --curl"#, #"curl https://api.example.com/items --header 'X-Trace: it'\''s 1' --header 'User-Agent: vow/0.1' --compressed --location --max-redirs 10 --max-time 30 --fail-with-body"#),
+        StageExample(#"fetch https://api.example.com/items --header "X-Trace: it's 1" --curl"#, #"curl -sS https://api.example.com/items --header 'X-Trace: it'\''s 1' --header 'User-Agent: vow/0.1' --compressed --location --max-redirs 10 --max-time 30 --fail-with-body"#),
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {

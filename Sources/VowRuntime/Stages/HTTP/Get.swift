@@ -10,7 +10,7 @@ struct GetStage: HTTPVerbStage {
     static let examples = [
         StageExample(#"get $base/echo --verbose | json | pick method"#, "GET", needsServer: true),
         StageExample(#"get $base/echo --no-proxy | status"#, "200", needsServer: true),
-        StageExample(#"get http://example.com/a --proxy http://proxy.internal:3128 --curl"#, #"curl http://example.com/a --header 'User-Agent: vow/0.1' --compressed --location --max-redirs 10 --max-time 30 --fail-with-body --proxy http://proxy.internal:3128"#),
+        StageExample(#"get http://example.com/a --proxy http://proxy.internal:3128 --curl"#, #"curl -sS http://example.com/a --header 'User-Agent: vow/0.1' --compressed --location --max-redirs 10 --max-time 30 --fail-with-body --proxy http://proxy.internal:3128"#),
         StageExample(#"get $base/echo --query {q: "a b&c"} --header "X-Trace: 1" | json | pick '[query.q, headers."x-trace"]' | to-json"#, #"["a b&c","1"]"#, needsServer: true),
     ]
 }
