@@ -227,7 +227,7 @@ public final class Runner: @unchecked Sendable {
                                     state.status = ExitStatus.rejected
                                     waitForJobs()
                                 } else if failed {
-                                    finish(ExitStatus.rejected)
+                                    finish(state.status != ExitStatus.ok ? state.status : ExitStatus.rejected)
                                 } else {
                                     advance()
                                 }
@@ -254,14 +254,30 @@ public final class Runner: @unchecked Sendable {
                                 case .success(let v):
                                     if let bytes = renderer.rawBytes(v) {
                                         session.output.emit(bytes: bytes)
+                                    } else if case .string("") = v {
+                                        // Nothing to show: `run true`, a command that printed nothing.
                                     } else {
                                         session.output.emit(renderer.value(v) + "\n")
                                     }
                                     return false
                                 case .failure(let e):
+                                    if toVowError(e).kind == .exit { return true }
                                     errorSink(renderer.error(run.explain(e)))
                                     return true
                                 }
+                            }
+                            if case .failure(let e) = r, case let ve = toVowError(e), ve.kind == .exit {
+                                // `exit`: the message as written, and the script ends at once.
+                                let status = Int32(ve.details["status"]?.intValue ?? 0)
+                                clearSpinner {
+                                    if !ve.message.isEmpty { errorSink(TerminalText.visible(ve.message)) }
+                                    if !waitsForJobs { errorSink("exit \(status): a script would end here with status \(status)") }
+                                }
+                                finish(status)
+                                return
+                            }
+                            if failed, case .failure(let e) = r, let custom = toVowError(e).details["exitStatus"]?.intValue {
+                                state.status = Int32(custom)
                             }
                             then(failed: failed)
                         }

@@ -11,6 +11,7 @@ import Glibc
 ///   named is followed to the file it names, which is replaced;
 /// - anything else that exists (a device such as `/dev/null` or `/dev/full`, a FIFO, a socket)
 ///   is written through, as shell redirection and curl do, and never replaced;
+/// - appending writes to the file itself, as `>>` does;
 /// - a failed write leaves the old file as it was, removes the temporary file, and says why
 ///   (`no space left on device`).
 ///
@@ -25,21 +26,21 @@ public final class FileWriter {
     private var fd: Int32
 
     /// Opens `path` for writing: a temporary file beside it, or the file itself when it is not a
-    /// regular file. `append` starts from the old contents of a regular file (copied into the
-    /// temporary file) or appends to what is written through.
+    /// regular file. With `append`, the file itself is opened to append to (created when missing),
+    /// as shell's `>>` does: what it held is never at risk, so no temporary file is needed.
     public init(_ path: String, append: Bool = false) throws(VowError) {
         self.path = path
         var info = stat()
-        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-            if info.st_mode & S_IFMT == S_IFDIR { throw VowError.file("write", path, EISDIR) }
-            let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | (append ? O_APPEND : 0))
+        let exists = stat(path, &info) == 0
+        if exists, info.st_mode & S_IFMT == S_IFDIR { throw VowError.file("write", path, EISDIR) }
+        if append || (exists && info.st_mode & S_IFMT != S_IFREG) {
+            let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | (append ? O_APPEND | O_CREAT : 0), 0o666)
             guard fd >= 0 else { throw VowError.file("write", path, errno) }
             self.fd = fd
             self.temporary = nil
             self.target = path
             return
         }
-        let existing = stat(path, &info) == 0
         // A symbolic link is followed to the file it names, which is the one replaced.
         var target = path
         var link = stat()
@@ -57,7 +58,7 @@ public final class FileWriter {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         // The new file gets the old one's permissions, or those a new file would get.
-        if existing {
+        if exists {
             _ = fchmod(fd, info.st_mode & 0o7777)
         } else {
             let mask = umask(0)
@@ -67,31 +68,6 @@ public final class FileWriter {
         self.fd = fd
         self.temporary = temporary
         self.target = target
-        if append && existing {
-            do throws(VowError) {
-                try copyOld(from: target)
-            } catch {
-                abandon()
-                throw error
-            }
-        }
-    }
-
-    /// Copies the old file's contents into the temporary file.
-    private func copyOld(from old: String) throws(VowError) {
-        let source = open(old, O_RDONLY | O_CLOEXEC)
-        guard source >= 0 else { throw VowError.file("read", old, errno) }
-        defer { close(source) }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw VowError.file("read", old, errno)
-            }
-            if n == 0 { return }
-            try write(Array(chunk[0..<n]))
-        }
     }
 
     /// True when the file is written through (a device, a FIFO) rather than replaced.

@@ -32,6 +32,10 @@ public struct VowError: Error, Sendable, CustomStringConvertible {
         case type
         /// A `def` nested past the limit (one that calls itself without end).
         case recursion
+        /// An `assert` whose condition did not hold.
+        case assert
+        /// `exit`: the script ends (not an error; `catch` lets it pass).
+        case exit
     }
 
     /// What kind of error this is.

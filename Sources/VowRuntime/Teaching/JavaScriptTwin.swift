@@ -120,7 +120,7 @@ public struct JavaScriptTwin {
                 return "\(comment)\nvow.job(\(jobs), \(pipeline(p, input: "null", depth: 0)));"
             }
             // A stream prints item by item as its items arrive; any other value prints whole.
-            return "\(comment)\nif (vow.isStream($$ = await \(pipeline(p, input: "null", depth: 0)))) await vow.drain($$); else console.log(vow.show($$));"
+            return "\(comment)\nif (vow.isStream($$ = await \(pipeline(p, input: "null", depth: 0)))) await vow.drain($$); else vow.out($$);"
         case .letBinding(let name, _, let value):
             let expr = pipeline(value, input: "null", depth: 0)
             lets.insert(name)
@@ -220,7 +220,7 @@ public struct JavaScriptTwin {
                 guard let h = handler(s, depth: depth) else { return upstream }
                 return "\(upstream)\n.then(...vow.finally(\(h.code)\(at)))"
             case "tap":
-                guard let h = handler(s, depth: depth) else { return "\(upstream)\n.then(vow.tap((\(v)) => vow.print(\(v)))\(skip))" }
+                guard let h = handler(s, depth: depth) else { return "\(upstream)\n.then(vow.tap((\(v)) => vow.print(\(v), {}))\(skip))" }
                 return "\(upstream)\n.then(\(h.isPromise ? "vow.tapAsync" : "vow.tap")(\(h.code))\(skip))"
             case "then":
                 guard let h = handler(s, depth: depth) else { return upstream }

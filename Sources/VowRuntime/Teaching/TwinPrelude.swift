@@ -1,6 +1,6 @@
 /// The prelude of every JavaScript twin: what vow's stages are in JavaScript.
 ///
-/// Stages that finish at once are plain functions of the input (`vow.print(v, "A")`); stages
+/// Stages that finish at once are plain functions of the input (`vow.echo(v, "A")`); stages
 /// that wait return a promise (`vow.delay(v, 0.01, "x")`). `vow.start`, `vow.allMap` and
 /// `vow.finally` take exactly the turns that vow takes (docs/javascript-twin.md).
 enum TwinPrelude {
@@ -126,6 +126,8 @@ enum TwinPrelude {
               return items;
             },
             whole: (v, f) => (isStream(v) ? vow.collect(v).then(f) : f(v)),
+            // A statement's value prints whole; the empty string prints nothing (`run true`).
+            out(v) { if (v !== "") console.log(show(v)); },
             // A statement's value that is a stream prints item by item, as the items arrive.
             async drain(s) {
               for await (const item of s) console.log(show(item));
@@ -247,24 +249,40 @@ enum TwinPrelude {
             response: (v) => { const { body, ...rest } = v; return { ...rest, size: Buffer.byteLength(body) }; },
             // The stages.
             echo: (v, ...a) => (a.length === 0 ? null : a.length === 1 ? a[0] : joined(a)),
-            print(v, ...a) {
+            print(v, flags, ...a) {
+              const to = flags.stderr ? process.stderr : process.stdout;
+              const end = flags["no-newline"] ? "" : "\n";
               if (a.length === 0 && isStream(v)) {
                 return (async () => {
                   const items = [];
                   for await (const item of v) {
                     items.push(item);
                     const s = typeof item === "string" ? item : show(item);
-                    process.stdout.write(s.endsWith("\n") ? s : s + "\n");
+                    to.write(s.endsWith("\n") ? s : s + end);
                   }
                   return items;
                 })();
               }
               const out = a.length === 0 ? v : a.length === 1 ? a[0] : joined(a);
               const s = typeof out === "string" ? out : show(out);
-              process.stdout.write(s.endsWith("\n") ? s : s + "\n");
+              to.write(s.endsWith("\n") ? s : s + end);
               return v;
             },
             resolve: (v, ...a) => (a.length ? a[0] : v),
+            // `assert COND [MESSAGE]`: JMESPath's truthiness (false, null, "", [], {} are false).
+            assert(v, cond, ...a) {
+              const r = vow.pick(v, cond);
+              const held = !(r === false || r === null || r === undefined || r === "" || (Array.isArray(r) && r.length === 0)
+                || (typeof r === "object" && r !== null && !Array.isArray(r) && Object.keys(r).length === 0));
+              if (held) return v;
+              throw error("assert", a.length ? joined(a) : `assertion failed: ${cond}`, { value: v, condition: cond });
+            },
+            // `exit [STATUS] [MESSAGE]`: process.exit, the message on stderr as written.
+            exit(v, ...a) {
+              const status = typeof a[0] === "number" ? a.shift() : 0;
+              if (a.length) process.stderr.write(joined(a) + "\n");
+              process.exit(status);
+            },
             reject(v, ...a) {
               if (a.length === 1 && a[0] && typeof a[0] === "object" && !Array.isArray(a[0])) {
                 const { message, ...rest } = a[0];
@@ -322,11 +340,11 @@ enum TwinPrelude {
             env: (v, name) => process.env[name] ?? null,
             // `write PATH`: the input written to PATH and passed on; a stream a line per item as
             // it arrives, fulfilling with the number of lines.
-            write(v, p) {
+            write(v, flags, p) {
               if (isStream(v)) {
                 return (async () => {
                   let fd;
-                  try { fd = fs.openSync(p, "w"); } catch (e) { throw error("io", `cannot write ${p}`); }
+                  try { fd = fs.openSync(p, flags.append ? "a" : "w"); } catch (e) { throw error("io", `cannot write ${p}`); }
                   let n = 0;
                   try {
                     for await (const item of v) { fs.writeSync(fd, (typeof item === "string" ? item : JSON.stringify(item)) + "\n"); n++; }
@@ -334,9 +352,10 @@ enum TwinPrelude {
                   return n;
                 })();
               }
-              const data = typeof v === "string" ? v : v && typeof v === "object" && "body" in v && "status" in v ? v.body
-                : JSON.stringify(v, null, 2) + "\n";
-              try { fs.writeFileSync(p, data); } catch (e) { throw error("io", `cannot write ${p}`); }
+              let data = typeof v === "string" ? v : v && typeof v === "object" && "body" in v && "status" in v ? v.body
+                : flags.append ? JSON.stringify(v) + "\n" : JSON.stringify(v, null, 2) + "\n";
+              if (flags.append && !String(data).endsWith("\n")) data += "\n";
+              try { fs.writeFileSync(p, data, { flag: flags.append ? "a" : "w" }); } catch (e) { throw error("io", `cannot write ${p}`); }
               return v;
             },
             // `stdin`: all of standard input; with --stream, its lines as they arrive.
@@ -348,7 +367,7 @@ enum TwinPrelude {
             // --stream, its lines as it prints them, and a program no longer read from is killed.
             run(v, flags, ...argv) {
               const input = v === null || v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v);
-              const child = childProcess.spawn(argv[0], argv.slice(1).map(text), { stdio: ["pipe", "pipe", "pipe"] });
+              const child = childProcess.spawn(text(argv[0]), argv.slice(1).map(text), { stdio: ["pipe", "pipe", "pipe"] });
               child.stdin.on("error", () => {});
               child.stdin.end(input);
               let err = "";

@@ -29,6 +29,8 @@ struct CatchStage: StageDefinition {
             throw VowError(.type, "catch: nothing to catch here (put it after a stage: … | catch …)")
         }
         return upstream.recover(name: "catch", attributes: call.traceInfo, on: call.executor, resolving: { error in
+            // `exit` ends the script: no handler stops it.
+            if toVowError(error).kind == .exit { throw error }
             var annotated = call.annotate(error)
             if annotated.skipped.isEmpty { annotated.skipped = call.skippedBefore(annotated) }
             let record = Value.record(annotated.record)

@@ -55,7 +55,7 @@ struct RetryStage: StageDefinition {
                 let error = toVowError(e)
                 let k = error.kind
                 let go: Bool
-                if let kinds { go = kinds.contains(k.rawValue) } else { go = ![.syntax, .type, .cancelled].contains(k) }
+                if let kinds { go = kinds.contains(k.rawValue) && k != .exit } else { go = ![.syntax, .type, .cancelled, .exit].contains(k) }
                 guard go else { return .stop }
                 // An HTTP 429 or 503 with Retry-After says how long to wait (at most 5 minutes).
                 if k == .http, let status = error.details["status"]?.intValue, status == 429 || status == 503,

@@ -7,26 +7,33 @@ import VowValue
 struct WriteStage: ValueStage {
     static let name = "write"
     /// In the JavaScript twin (docs/javascript-twin.md).
-    static let twin = StageTwin.handler("write")
+    static let twin = StageTwin.handlerTakingFlags("write")
     static let group = StageGroup.files
-    static let synopsis = "write PATH"
+    static let synopsis = "write PATH [--append]"
     static let summary = "Writes the input to PATH (text raw, other values as JSON) and passes it on."
-    static let help = "Writes the input to PATH, replacing it: a string as is, bytes as is, any other value as pretty JSON with a final newline. Fulfils with the input. A stream is written one line per item as the items arrive (text as is, other values as one-line JSON); it fulfils with the number of lines once the stream ends. The text goes to a temporary file beside PATH, renamed over it when complete, so PATH is never half-written (a failed write leaves the old file and names the reason); a device or FIFO (/dev/stderr, a named pipe) is written through instead."
+    static let help = "Writes the input to PATH, replacing it: a string as is, bytes as is, any other value as pretty JSON with a final newline. Fulfils with the input. A stream is written one line per item as the items arrive (text as is, other values as one-line JSON); it fulfils with the number of lines once the stream ends. The text goes to a temporary file beside PATH, renamed over it when complete, so PATH is never half-written (a failed write leaves the old file and names the reason); a device or FIFO (/dev/stderr, a named pipe) is written through instead. With --append the text is added to the end of PATH (created when missing), as shell's >> does: a value as it is written (a string as is, other values as one-line JSON, each with a final line break), a stream line by line as the items arrive."
+    static let flags = [FlagSpec("append", help: "add to the end of PATH instead of replacing it; a stream's lines as they arrive")]
     /// A stream is written a line per item as it arrives.
     static func acceptsStream(_ call: StageCall) -> Bool { true }
-    static let examples = [StageExample("echo hi | write /tmp/vow-example.txt | then read /tmp/vow-example.txt", "hi")]
+    static let examples = [
+        StageExample("echo hi | write /tmp/vow-example.txt | then read /tmp/vow-example.txt", "hi"),
+        StageExample(#"echo "one\n" | write /tmp/vow-example.log | then echo two | write /tmp/vow-example.log --append | then read /tmp/vow-example.log | lines | to-json"#, #"["one","two"]"#),
+    ]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let path = try args.string(0, "PATH")
-        if let stream = input.stream { return .promise(try Self.write(stream, to: path, on: ctx.session.executor)) }
-        let bytes: [UInt8]
+        let append = args.has("append")
+        if let stream = input.stream { return .promise(try Self.write(stream, to: path, append: append, on: ctx.session.executor)) }
+        var bytes: [UInt8]
         switch input {
         case .string(let s): bytes = Array(s.utf8)
         case .bytes(let b): bytes = b
         case .response(let r): bytes = r.body
-        default: bytes = Array((JSONWriter.pretty(input) + "\n").utf8)
+        default: bytes = Array(((append ? JSONWriter.compact(input) : JSONWriter.pretty(input)) + "\n").utf8)
         }
-        let file = try FileWriter(path)
+        // Appended text ends its line, so that the next append starts a line of its own.
+        if append, bytes.last != 0x0A { bytes.append(0x0A) }
+        let file = try FileWriter(path, append: append)
         do {
             try file.write(bytes)
             try file.commit()
@@ -38,10 +45,10 @@ struct WriteStage: ValueStage {
     }
 
     /// Writes a stream's items to `path` as they arrive, one line each; fulfils with the count.
-    static func write(_ stream: ValueStream, to path: String, on ex: any PromiseExecutor) throws -> Promise<Value> {
+    static func write(_ stream: ValueStream, to path: String, append: Bool = false, on ex: any PromiseExecutor) throws -> Promise<Value> {
         let writer: FileWriter
         do {
-            writer = try FileWriter(path)
+            writer = try FileWriter(path, append: append)
         } catch {
             stream.cancel()
             throw error

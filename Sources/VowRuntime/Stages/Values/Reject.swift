@@ -13,21 +13,31 @@ struct RejectStage: ValueStage {
     static let help = """
         Rejects with an error of kind `user` whose message is MESSAGE. Every following `then` is
         skipped until a `catch`. A record argument sets extra fields: `reject {message: "x", code: 3}`.
+        `--status N` is the exit status of a script that this rejection ends (default 1).
         """
+    static let flags = [FlagSpec("status", value: "N", help: "the exit status of a script this rejection ends (default 1)")]
     static let examples = [
         StageExample("reject boom | then echo never | catch echo \"saved: {message}\"", "saved: boom"),
         StageExample("reject boom", "error[user]: boom", fails: true),
         StageExample("fail oops | catch pick kind", "user"),
+        StageExample("reject \"no config\" --status 3 | catch pick exitStatus", "3"),
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        var status: Value? = nil
+        if let s = args.flag("status") {
+            let n = try args.integer(s, "--status")
+            guard (1...255).contains(n) else { throw VowError(.type, "reject: --status must be 1 to 255, got \(n)") }
+            status = .int(n)
+        }
         if case .record(let r)? = args[0] {
             var details = r
             let msg = r["message"].map(Evaluator.interpolationText) ?? "rejected"
             details["message"] = nil
+            if let status { details["exitStatus"] = status }
             throw VowError(.user, msg, details: details)
         }
         let msg = args.count == 0 ? "rejected" : args.positional.map(Evaluator.interpolationText).joined(separator: " ")
-        throw VowError(.user, msg)
+        throw VowError(.user, msg, details: status.map { ["exitStatus": $0] } ?? Record())
     }
 }
