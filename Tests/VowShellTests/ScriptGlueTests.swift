@@ -80,4 +80,36 @@ final class ScriptGlueTests: XCTestCase {
         XCTAssertEqual(node.status, vow.status)
         XCTAssertEqual(vow.status, 3)
     }
+
+    /// `if COND THEN [else ELSE]`: one branch runs, chosen by COND's truthiness on the input.
+    func test_if() {
+        XCTAssertEqual(runVow("echo {ok: false} | if ok (echo yes) else (echo no)").out, "no\n")
+        XCTAssertEqual(runVow("echo {ok: true} | if ok (echo yes) else (echo no)").out, "yes\n")
+        XCTAssertEqual(runVow("echo 3 | if '@ > `10`' (format \"big {}\")").out, "3\n")
+        // Only the branch chosen runs.
+        XCTAssertEqual(runVow("echo 1 | if true (print then) else (print else) | then echo done").out, "then\ndone\n")
+        // A group COND is a pipeline on the input.
+        XCTAssertEqual(runVow("echo [1, 2] | if (len | pick '@ > `1`') many else one").out, "many\n")
+        let bad = runVow("echo 1 | if ok (echo yes) otherwise (echo no)")
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.err.contains("the third argument must be the word else"), bad.err)
+    }
+
+    /// `if` takes the twin's turns exactly: branches that are groups are adopted promises,
+    /// interleaved with a plain chain as node interleaves them.
+    func test_ifTakesTheTwinsTurns() throws {
+        let source = """
+            resolve 1 | if true (print a1) | then print a2 &
+            resolve 1 | if '@ == `2`' (print x) else (print c1) | then print c2 &
+            resolve 1 | if (resolve true) d1 else d0 | print | then print d2 &
+            resolve 1 | then print b1 | then print b2 | then print b3 | then print b4 | then print b5 | then print b6 &
+            """
+        let path = NSTemporaryDirectory() + "vow-if-\(UUID().uuidString).js"
+        try Runner.emitJavaScript(source, name: "t").output.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let node = try runCommand("node", [path]).out
+        XCTAssertEqual(node, "a1\nc1\nb1\nb2\nb3\na2\nc2\nd1\nb4\nd2\nb5\nb6\n")
+        XCTAssertEqual(runVow(source, javaScript: true).out, node)
+        XCTAssertEqual(runVow(source).out, node)
+    }
 }

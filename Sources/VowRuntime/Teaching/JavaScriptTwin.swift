@@ -91,6 +91,7 @@ public struct JavaScriptTwin {
             case "settle": return "`Promise.allSettled([A, B])`, with each reason as a record: `vow.settle([A, B])`"
             case "cancel": return "`vow.cancel(N)`: cancels job N when its promise is a lone delay or sim"
             case "each": return "`vow.each(v, {limit}, (x) => X(x))`: X on every element, at most `limit` at once, each result settled a turn after X's promise; on an async iterable, `for await` with the same bound"
+            case "if": return "a conditional in a handler: `.then((v) => vow.holds(vow.pick(v, COND)) ? THEN(v) : ELSE(v))`, a group branch a promise that is adopted; a group COND `.then((v) => COND(v).then((c) => vow.holds(c) ? THEN(v) : ELSE(v)))`"
             default: return "no stand-in in the twin's prelude"
             }
         }
@@ -244,6 +245,25 @@ public struct JavaScriptTwin {
         return "\(upstream)\n.then((\(v)) => \(code)\(skip))"
     }
 
+    /// `if COND THEN [else ELSE]` on `input`: a ternary, or, with a group COND, a promise of one.
+    func conditional(_ s: Stage, input: String, depth: Int) -> (code: String, isPromise: Bool) {
+        guard let parts = try? IfStage.parts(positional(s)) else { return ("vow.missing(\"if\")()", false) }
+        func branch(_ a: Argument?) -> (code: String, isPromise: Bool) {
+            guard let a else { return (input, false) }
+            if case .group(let p) = a.kind { return (pipeline(p, input: input, depth: depth), true) }
+            return argument(a, input: input, depth: depth)
+        }
+        let (yes, no) = (branch(parts.then), branch(parts.otherwise))
+        if case .group(let p) = parts.condition.kind {
+            return ("\(pipeline(p, input: input, depth: depth)).then((c) => vow.holds(c) ? \(yes.code) : \(no.code))", true)
+        }
+        let condition = argument(parts.condition, input: input, depth: depth).code
+        let test = { if case .string = parts.condition.kind { return true }; if case .word = parts.condition.kind { return true }; if case .rawString = parts.condition.kind { return true }; return false }()
+            ? "vow.holds(vow.pick(\(input), \(condition)))" : "vow.holds(\(condition))"
+        // Both branches promises, or neither: a mix is still one handler's value, adopted when it is a promise.
+        return ("(\(test) ? \(yes.code) : \(no.code))", yes.isPromise && (parts.otherwise == nil ? false : no.isPromise))
+    }
+
     /// The handler of `then X`, `catch X`, `finally X`, `tap X`: a function, and whether it
     /// returns a promise. Nil when the stage has no handler.
     func handler(_ s: Stage, depth: Int) -> (code: String, isPromise: Bool)? {
@@ -297,6 +317,8 @@ public struct JavaScriptTwin {
             case "cancel":
                 guard case .job(let n)? = positional(s).first?.kind else { return ("vow.missing(\"cancel\")()", false) }
                 return ("vow.cancel(\(n))", false)
+            case "if":
+                return conditional(s, input: input, depth: depth)
             case "each":
                 let limit = flag("limit", in: s).map { value($0, input: input, depth: depth) }
                 let inner = Stage(head: s.head, arguments: Self.removing(flag: "limit", from: s.arguments), span: s.span)

@@ -269,12 +269,12 @@ enum TwinPrelude {
               return v;
             },
             resolve: (v, ...a) => (a.length ? a[0] : v),
-            // `assert COND [MESSAGE]`: JMESPath's truthiness (false, null, "", [], {} are false).
+            // JMESPath's truthiness: false, null, "", [] and {} are false (`if`, `assert`).
+            holds: (r) => !(r === false || r === null || r === undefined || r === "" || (Array.isArray(r) && r.length === 0)
+                || (typeof r === "object" && r !== null && !Array.isArray(r) && Object.keys(r).length === 0)),
+            // `assert COND [MESSAGE]`.
             assert(v, cond, ...a) {
-              const r = vow.pick(v, cond);
-              const held = !(r === false || r === null || r === undefined || r === "" || (Array.isArray(r) && r.length === 0)
-                || (typeof r === "object" && r !== null && !Array.isArray(r) && Object.keys(r).length === 0));
-              if (held) return v;
+              if (vow.holds(vow.pick(v, cond))) return v;
               throw error("assert", a.length ? joined(a) : `assertion failed: ${cond}`, { value: v, condition: cond });
             },
             // `exit [STATUS] [MESSAGE]`: process.exit, the message on stderr as written.
