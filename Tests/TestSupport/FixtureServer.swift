@@ -34,6 +34,7 @@ import Synchronization
 /// | `/invalid-utf8` | bytes that are not UTF-8 |
 /// | `/big?bytes=N` | N bytes with a Content-Length; `/big-chunked?bytes=N` without one |
 /// | `/count?key=K` | how many requests K has seen |
+/// | `/job?key=K&after=MS` | `{id, status, polls}`: `running` until MS ms after K's first request, then `done` |
 public final class FixtureServer: Sendable {
     /// The port the server listens on.
     public let port: Int
@@ -51,6 +52,8 @@ public final class FixtureServer: Sendable {
         let opened = Atomic<Int>(0)
         let closed = Atomic<Int>(0)
         let hits = NIOLockedValueBox<[String: Int]>([:])
+        /// When each `/job` key was first asked for.
+        let firstSeen = NIOLockedValueBox<[String: Double]>([:])
 
         func hit(_ key: String) -> Int {
             hits.withLockedValue { h in
@@ -288,6 +291,20 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
             } else {
                 send(.ok, json: ["attempt": n])
             }
+        case "job":
+            // A job that is done once `after` ms have passed since its first request (per key):
+            // {"id": KEY, "status": "running" | "done", "polls": N}.
+            let key = query["key"] ?? "default"
+            let after = Double(query["after"] ?? "") ?? 1000
+            let polls = stats.hit("job:" + key)
+            let now = Date().timeIntervalSince1970
+            let first = stats.firstSeen.withLockedValue { f -> Double in
+                if let t = f[key] { return t }
+                f[key] = now
+                return now
+            }
+            let done = (now - first) * 1000 >= after
+            send(.ok, json: ["id": key, "status": done ? "done" : "running", "polls": polls])
         case "count":
             let key = query["key"] ?? "default"
             send(.ok, json: ["count": stats.hits.withLockedValue { $0["retry:" + key] ?? 0 }])

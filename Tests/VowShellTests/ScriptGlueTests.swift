@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import VowRuntime
@@ -111,5 +112,24 @@ final class ScriptGlueTests: XCTestCase {
         XCTAssertEqual(node, "a1\nc1\nb1\nb2\nb3\na2\nc2\nd1\nb4\nd2\nb5\nb6\n")
         XCTAssertEqual(runVow(source, javaScript: true).out, node)
         XCTAssertEqual(runVow(source).out, node)
+    }
+
+    /// `until` polls: the upstream runs again until COND holds, or gives up with kind timeout
+    /// naming the attempts and the last value.
+    func test_untilPollsAJob() throws {
+        let server = try FixtureServer.start()
+        defer { server.shutdown() }
+        let vars: [String: Value] = ["b": .string(server.base)]
+        let done = runVow(#"fetch "$b/job?key=one&after=1000" | json | until "status == 'done'" --every 200ms --timeout 5s | pick status"#, variables: vars)
+        XCTAssertEqual(done.out, "done\n", done.err)
+        XCTAssertGreaterThan(server.hits("/job"), 2)
+        let gaveUp = runVow(#"fetch "$b/job?key=two&after=60000" | json | until "status == 'done'" --every 200ms --timeout 1s"#, variables: vars)
+        XCTAssertEqual(gaveUp.status, 1)
+        XCTAssertTrue(gaveUp.err.hasPrefix("error[timeout]: until: status == 'done' did not hold after "), gaveUp.err)
+        XCTAssertTrue(gaveUp.err.contains(#""status":"running""#), gaveUp.err)
+        // A rejection upstream ends the polling with it.
+        let failed = runVow(#"fetch "$b/status/500" | until ok --every 10ms --max 5 | catch pick kind"#, variables: vars)
+        XCTAssertEqual(failed.out, "http\n")
+        XCTAssertEqual(server.hits("/status/500"), 1)
     }
 }

@@ -131,8 +131,8 @@ struct Evaluator: Sendable {
         for (offset, node) in stages.enumerated() {
             let i = run.entries.count
             let priorRange = stages.startIndex..<(stages.startIndex + offset)
-            // Only `retry` re-runs what is upstream of it: no closure for any other stage.
-            let rerun: (@Sendable () -> Promise<Value>)? = offset == 0 || node.name != "retry" ? nil : { @Sendable [stages] in
+            // Only `retry` and `until` re-run what is upstream of them: no closure for any other stage.
+            let rerun: (@Sendable () -> Promise<Value>)? = offset == 0 || (node.name != "retry" && node.name != "until") ? nil : { @Sendable [stages] in
                 let again = PipelineRun(site: site, input: input)
                 return self.stages(stages[priorRange], plans: nil, input: input, scope: scope, site: site, run: again)
             }

@@ -85,6 +85,7 @@ public struct JavaScriptTwin {
             case "tap": return "`.then((v) => { X(v); return v; })`, or `.then((v) => X(v).then(() => v))` when X returns a promise"
             case "timeout": return "a race against a timer: `vow.timeout(p, D)`; vow's mode also cancels p on expiry, JavaScript does not"
             case "retry": return "`vow.retry(() => upstream, N + 1, D, exp)`: the upstream runs again while it rejects"
+            case "until": return "`vow.until(() => upstream, COND, every, timeout, max, exp)`: the upstream runs again, after a wait, until COND holds on its value"
             case "all": return "`Promise.all([A, B])`; a record gives `vow.keyed([\"a\", \"b\"], [A, B])` (keys set in Promise.all's own turn); vow's mode also cancels the others on the first rejection"
             case "race": return "`Promise.race([A, B])`; vow's mode also cancels the losers"
             case "any": return "`Promise.any([A, B])`; vow's mode also cancels the others once one fulfils"
@@ -237,6 +238,15 @@ public struct JavaScriptTwin {
                 let exp = flag("backoff", in: s).map { value($0, input: "null", depth: depth) == "\"exp\"" } ?? false
                 let body = upstream.replacingOccurrences(of: "\n", with: "\n  ")
                 return "vow.retry(() => \(body), \(n) + 1, \(delay), \(exp))"
+            case "until":
+                // Polls: the upstream becomes a function of no arguments, run again until COND holds.
+                let cond = positional(s).first.map { value($0, input: "null", depth: depth) } ?? "\"@\""
+                let every = flag("every", in: s).map { value($0, input: "null", depth: depth) } ?? "1"
+                let limit = flag("timeout", in: s).map { value($0, input: "null", depth: depth) } ?? "null"
+                let max = flag("max", in: s).map { value($0, input: "null", depth: depth) } ?? "null"
+                let exp = flag("backoff", in: s).map { value($0, input: "null", depth: depth) == "\"exp\"" } ?? false
+                let body = upstream.replacingOccurrences(of: "\n", with: "\n  ")
+                return "vow.until(() => \(body), \(cond), \(every), \(limit), \(max), \(exp))"
             default: break
             }
         }

@@ -272,6 +272,22 @@ enum TwinPrelude {
             // JMESPath's truthiness: false, null, "", [] and {} are false (`if`, `assert`).
             holds: (r) => !(r === false || r === null || r === undefined || r === "" || (Array.isArray(r) && r.length === 0)
                 || (typeof r === "object" && r !== null && !Array.isArray(r) && Object.keys(r).length === 0)),
+            // `until COND`: runs `make` again, waiting `every` seconds, until COND holds on its value.
+            until(make, cond, every, limit, max, exp) {
+              const began = Date.now();
+              return new Promise((resolve, reject) => {
+                const attempt = (n, p, wait) => p.then((v) => {
+                  if (vow.holds(vow.pick(v, cond))) { resolve(v); return; }
+                  const seconds = (Date.now() - began) / 1000;
+                  if ((max !== null && n >= max) || (limit !== null && seconds + wait > limit)) {
+                    reject(error("timeout", `until: ${cond} did not hold after ${n} attempt${n === 1 ? "" : "s"}`, { attempts: n, last: v, condition: cond }));
+                    return;
+                  }
+                  vow.delay(null, wait).then(() => attempt(n + 1, make(), exp ? wait * 2 : wait));
+                }, reject);
+                attempt(1, make(), every);
+              });
+            },
             // `assert COND [MESSAGE]`.
             assert(v, cond, ...a) {
               if (vow.holds(vow.pick(v, cond))) return v;

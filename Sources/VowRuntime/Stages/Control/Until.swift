@@ -1,0 +1,106 @@
+import Foundation
+import VowPromises
+import VowSyntax
+import VowValue
+
+/// `until COND`: polls, re-running everything upstream until COND holds on its value.
+struct UntilStage: StageDefinition {
+    static let name = "until"
+    /// In the JavaScript twin (docs/javascript-twin.md).
+    static let twin = StageTwin.control
+    static let group = StageGroup.control
+    static let synopsis = "until COND [--every D] [--timeout D] [--max N] [--backoff exp]"
+    static let summary = "Re-runs everything upstream, waiting between runs, until COND holds on its value."
+    static let help = """
+        Polling: when the pipeline before it fulfils with a value on which the JMESPath expression
+        COND does not hold (JMESPath's truthiness, as `if`), waits --every (default 1s, doubling
+        each time with --backoff exp) and runs it all again; fulfils with the first value on which
+        COND holds. It gives up, rejecting with kind `timeout` that names the attempts, the time
+        and the last value (in the `attempts`, `elapsed` and `last` fields), when the next wait
+        would pass --timeout, or after --max runs; with neither it polls until stopped (Ctrl-C). A
+        rejection of the pipeline ends the polling with that rejection (`retry` is for those).
+        """
+    static let flags = [
+        FlagSpec("every", value: "D", help: "wait between runs (default 1s)"),
+        FlagSpec("timeout", value: "D", help: "give up when the next wait would pass this time since the first run"),
+        FlagSpec("max", value: "N", help: "give up after N runs"),
+        FlagSpec("backoff", value: "exp", help: "exp doubles the wait after each run"),
+    ]
+    static let argumentStyle = ArgumentStyle.raw
+    static let examples = [
+        StageExample("sim --seed 1 x | until '@ == `\"x\"`' --every 10ms", "x"),
+        StageExample("echo {status: running} | until \"status == 'done'\" --every 10ms --max 3 | catch pick '[kind, attempts, last.status]' | to-json",
+            #"["timeout",3,"running"]"#),
+    ]
+
+    func apply(_ call: StageCall) throws -> Promise<Value> {
+        guard let upstream = call.upstream, let rerun = call.rerunUpstream else {
+            throw VowError(.type, "until: put it after the stages to run again: … | until COND")
+        }
+        let ev = Evaluator(session: call.session)
+        func plain(_ a: Argument) throws -> Value {
+            try ev.plainArgument(a, input: .null, scope: call.scope, site: call.site, problem: "until: arguments must be plain values")
+        }
+        let args = StageArguments(positional: [], flags: [:], stage: "until")
+        guard let condArg = call.positional.first else { throw VowError(.type, "until: missing COND (e.g. until \"status == 'done'\")") }
+        let condition = try args.asString(try plain(condArg), "COND")
+        func flag(_ name: String) throws -> Value? {
+            guard let node = call.flagNodes[name]?.last, let node else { return nil }
+            return try plain(node)
+        }
+        let every = try flag("every").map { try args.seconds($0, "--every") } ?? 1
+        let limit = try flag("timeout").map { try args.seconds($0, "--timeout") }
+        let max = try flag("max").map { try args.integer($0, "--max") }
+        if let max, max < 1 { throw VowError(.type, "until: --max must be at least 1") }
+        let exponential = try flag("backoff")?.stringValue == "exp"
+        let ex = call.executor
+        let (promise, resolver) = Promise<Value>.pending(name: "until", on: ex)
+        let current = Locked<AnyPromise?>(nil)
+        resolver.onCancel { current.withLock { $0 }?.cancel() }
+        let began = ContinuousClock.now
+        @Sendable func attempt(_ n: Int, _ p: Promise<Value>, wait: Double) {
+            current.withLock { $0 = p }
+            if !resolver.promise.isPending { p.cancel() }
+            p.whenSettled(on: ex) { r in
+                switch r {
+                case .failure:
+                    resolver.settle(r)
+                case .success(let v):
+                    do {
+                        if AssertStage.truthy(try Pick.search(condition, in: v)) {
+                            resolver.fulfill(v)
+                            return
+                        }
+                    } catch {
+                        resolver.reject(error)
+                        return
+                    }
+                    let elapsed = ContinuousClock.now - began
+                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    if (max.map { n >= $0 } ?? false) || (limit.map { seconds + wait > $0 } ?? false) {
+                        let why = max.map { n >= $0 } ?? false ? "--max \(max!)" : "--timeout \(formatDuration(limit!))"
+                        let last = JSONWriter.compact(v)
+                        resolver.reject(VowError(
+                            .timeout,
+                            "until: \(condition) did not hold after \(n) attempt\(n == 1 ? "" : "s") in \(String(format: "%.2f", seconds))s (\(why)); the last value: \(last.count > 200 ? String(last.prefix(199)) + "…" : last)",
+                            details: ["attempts": .int(n), "elapsed": .double((seconds * 1000).rounded() / 1000), "last": v.toJSONValue(), "condition": .string(condition)]))
+                        return
+                    }
+                    let timer = Promise<Void>.delay(wait, value: (), name: "until-wait", on: ex)
+                    current.withLock { $0 = timer }
+                    timer.whenSettled(on: ex) { t in
+                        if case .success = t, resolver.promise.isPending { attempt(n + 1, rerun(), wait: exponential ? wait * 2 : wait) }
+                    }
+                }
+            }
+        }
+        attempt(1, upstream, wait: every)
+        return promise
+    }
+}
+
+/// Seconds as a duration is written: `200ms`, `1.5s`.
+func formatDuration(_ s: Double) -> String {
+    if s < 1 { return "\(Int((s * 1000).rounded()))ms" }
+    return s == s.rounded() ? "\(Int(s))s" : "\(s)s"
+}
