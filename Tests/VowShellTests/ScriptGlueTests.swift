@@ -132,4 +132,69 @@ final class ScriptGlueTests: XCTestCase {
         XCTAssertEqual(failed.out, "http\n")
         XCTAssertEqual(server.hits("/status/500"), 1)
     }
+
+    /// `ask`, `confirm` and `choose` read one line of standard input each, in the order asked,
+    /// when it is not a terminal; the twin reads them with readline alike.
+    func test_questionsReadLinesInOrder() throws {
+        let source = """
+            let n = ask Name
+            ask Colour | format "${n} likes {}"
+            confirm "Go on?" | assert @ | then choose Pick --from [red, green, blue]
+            ask Missing --default none
+            """
+        let vow = try piped(REPLTests.binary, ["-c", source], input: "Ada\nblue\nyes\n2\n")
+        XCTAssertEqual(vow.out, "Ada likes blue\ngreen\nnone\n")
+        let path = NSTemporaryDirectory() + "vow-ask-\(UUID().uuidString).js"
+        try Runner.emitJavaScript(source, name: "t").output.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertEqual(try piped("/usr/bin/env", ["node", path], input: "Ada\nblue\nyes\n2\n").out, vow.out)
+        // A standard input that ends rejects, naming the question; a wrong answer is an error.
+        let ended = try piped(REPLTests.binary, ["-c", "ask Name"], input: "")
+        XCTAssertEqual(ended.status, 1)
+        XCTAssertTrue(ended.err.contains("ask: standard input ended before an answer to 'Name'"), ended.err)
+        XCTAssertTrue(try piped(REPLTests.binary, ["-c", "confirm Sure"], input: "maybe\n").err.contains("answer yes or no"))
+        XCTAssertTrue(try piped(REPLTests.binary, ["-c", "choose Pick --from [a, b]"], input: "c\n").err.contains("is not one of the 2 choices"))
+    }
+
+    /// `glob` lists the paths a pattern names, `**` included, sorted; the twin agrees.
+    func test_glob() throws {
+        let dir = NSTemporaryDirectory() + "vow-glob-\(UUID().uuidString)"
+        for f in ["a/b/z.txt", "a/y.txt", "x.txt", "a/.hidden.txt", "a/b/w.md"] {
+            let path = dir + "/" + f
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data()))
+        }
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let source = "glob '\(dir)/**/*.txt' | to-json\nglob '\(dir)/a/*' | len\nglob '\(dir)/nothing*' | to-json"
+        let r = runVow(source)
+        XCTAssertEqual(r.out, "[\"\(dir)/a/b/z.txt\",\"\(dir)/a/y.txt\",\"\(dir)/x.txt\"]\n2\n[]\n", r.err)
+        let path = NSTemporaryDirectory() + "vow-glob-\(UUID().uuidString).js"
+        try Runner.emitJavaScript(source, name: "t").output.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertEqual(try runCommand("node", [path]).out, r.out)
+    }
+
+    /// `quiet` ends a statement that prints nothing.
+    func test_quiet() {
+        XCTAssertEqual(runVow("echo 1 | quiet\necho done").out, "done\n")
+        XCTAssertEqual(runVow("reject no | quiet").status, 1)
+    }
+
+    /// `program` run with `arguments` and `input` on its standard input.
+    func piped(_ program: String, _ arguments: [String], input: String) throws -> (out: String, err: String, status: Int32) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: program)
+        p.arguments = arguments
+        let (out, err, inp) = (Pipe(), Pipe(), Pipe())
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = inp
+        try p.run()
+        inp.fileHandleForWriting.write(Data(input.utf8))
+        try inp.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), p.terminationStatus)
+    }
 }

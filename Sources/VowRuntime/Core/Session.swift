@@ -113,6 +113,8 @@ public final class Session: @unchecked Sendable {
     public let http = HTTPEngine()
     /// The HTTP sessions (`--session NAME`) this session has opened.
     public let httpSessions = HTTPSessions()
+    /// The answers `ask`, `confirm` and `choose` read from standard input, in the order asked.
+    let questions = Questions()
     /// JavaScript mode (`vow --js`, `:mode js`): combinators and `timeout` cancel nothing they no
     /// longer need, so every program of offline stages prints what node prints for its twin.
     /// Ctrl-C and `cancel %N` still cancel. Read and written on the executor and by the shell

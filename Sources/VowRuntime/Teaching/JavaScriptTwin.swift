@@ -108,7 +108,7 @@ public struct JavaScriptTwin {
         }
         out += "let $$;\n(async () => {\n"
         for b in body { out += "  " + b.replacingOccurrences(of: "\n", with: "\n  ") + "\n" }
-        out += "})().catch(vow.fail);\n"
+        out += "})().catch(vow.fail).finally(() => vow.endQuestions());\n"
         return out
     }
 

@@ -269,6 +269,7 @@ enum TwinPrelude {
               return v;
             },
             resolve: (v, ...a) => (a.length ? a[0] : v),
+            quiet: () => "",
             // JMESPath's truthiness: false, null, "", [] and {} are false (`if`, `assert`).
             holds: (r) => !(r === false || r === null || r === undefined || r === "" || (Array.isArray(r) && r.length === 0)
                 || (typeof r === "object" && r !== null && !Array.isArray(r) && Object.keys(r).length === 0)),
@@ -354,6 +355,81 @@ enum TwinPrelude {
               return linesOf(fs.createReadStream(null, { fd }));
             },
             env: (v, name) => process.env[name] ?? null,
+            // `ask`, `confirm`, `choose`: one line of standard input each, in the order asked
+            // (readline's lines, read in turn); on a terminal the question goes to stderr first.
+            async answer(shown) {
+              if (!vow.answerLines) {
+                vow.answerReader = require("readline").createInterface({ input: process.stdin, terminal: false });
+                vow.answerLines = vow.answerReader[Symbol.asyncIterator]();
+              }
+              if (process.stdin.isTTY) process.stderr.write(shown);
+              const r = await vow.answerLines.next();
+              return r.done ? null : r.value;
+            },
+            endQuestions() { if (vow.answerReader) vow.answerReader.close(); },
+            async ask(v, flags, ...prompt) {
+              const q = joined(prompt);
+              const fallback = flags.default === undefined ? undefined : text(flags.default);
+              const line = await vow.answer(q + (fallback === undefined ? "" : ` [${fallback}]`) + ": ");
+              if (line) return line;
+              if (fallback !== undefined) return fallback;
+              if (line !== null) return line;
+              throw error("io", `ask: standard input ended before an answer to '${q}'`, { question: q });
+            },
+            async confirm(v, flags, ...prompt) {
+              const q = joined(prompt);
+              const yes = flags.default !== undefined && ["yes", "y", "true"].includes(text(flags.default).toLowerCase());
+              const line = await vow.answer(q + (yes ? " [Y/n] " : " [y/N] "));
+              const a = line === null ? "" : line.trim().toLowerCase();
+              if (a === "") return yes;
+              if (a === "y" || a === "yes") return true;
+              if (a === "n" || a === "no") return false;
+              throw error("type", `confirm: answer yes or no to '${q}', got '${a}'`);
+            },
+            async choose(v, flags, ...prompt) {
+              const q = joined(prompt);
+              const items = flags.from;
+              const texts = items.map(text);
+              const listing = process.stdin.isTTY ? texts.map((t, i) => `  ${i + 1}) ${t}\n`).join("") : "";
+              const line = await vow.answer(listing + `${q} [1-${items.length}]: `);
+              if (line === null) throw error("io", `choose: standard input ended before an answer to '${q}'`, { question: q });
+              const a = line.trim();
+              const n = Number(a);
+              if (Number.isInteger(n) && n >= 1 && n <= items.length) return items[n - 1];
+              const i = texts.indexOf(a);
+              if (i >= 0) return items[i];
+              throw error("type", `choose: '${a}' is not one of the ${items.length} choices of '${q}' (a number from 1 to ${items.length}, or one of them)`);
+            },
+            // `glob PATTERN`: `*`, `?`, `[…]` within a name (a leading dot only by a dot), `**` any
+            // number of directories; sorted, empty when nothing matches.
+            glob(v, pattern) {
+              const found = new Set();
+              const isDir = (p, follow) => { try { return (follow ? fs.statSync(p) : fs.lstatSync(p)).isDirectory(); } catch { return false; } };
+              const names = (d) => { try { return fs.readdirSync(d); } catch { return []; } };
+              const matcher = (part) => new RegExp("^" + part.replace(/[.+^${}()|\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]") + "$");
+              const walk = (base, parts) => {
+                if (parts.length === 0) { if (base) found.add(base.length > 1 && base.endsWith("/") ? base.slice(0, -1) : base); return; }
+                const [part, ...rest] = parts;
+                const dir = base || ".";
+                if (part === "**") {
+                  walk(base, rest);
+                  for (const n of names(dir)) if (!n.startsWith(".") && isDir(base + n, false)) walk(base + n + "/", parts);
+                  return;
+                }
+                if (!/[*?[]/.test(part)) {
+                  const p = base + part;
+                  if (rest.length === 0 ? fs.existsSync(p) || isDir(p, false) : isDir(p, true)) walk(p + "/", rest);
+                  return;
+                }
+                const re = matcher(part);
+                for (const n of names(dir)) {
+                  if (n.startsWith(".") && !part.startsWith(".")) continue;
+                  if (re.test(n) && (rest.length === 0 || isDir(base + n, true))) walk(base + n + "/", rest);
+                }
+              };
+              walk(pattern.startsWith("/") ? "/" : "", pattern.split("/").filter((x) => x));
+              return [...found].sort();
+            },
             // `write PATH`: the input written to PATH and passed on; a stream a line per item as
             // it arrives, fulfilling with the number of lines.
             write(v, flags, p) {
