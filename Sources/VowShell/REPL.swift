@@ -134,6 +134,8 @@ public final class REPL: @unchecked Sendable {
         defer {
             removeHandler()
             saveHistory()
+            // `defer`'s clean-up runs when the REPL ends.
+            runner.runDeferred()
         }
         while true {
             var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]

@@ -17,6 +17,8 @@ public enum ExitStatus {
     public static let syntax: Int32 = 2
     /// Interrupted (Ctrl-C).
     public static let interrupted: Int32 = 130
+    /// Ended by SIGTERM (128 + 15).
+    public static let terminated: Int32 = 143
 }
 
 /// Runs vow programs non-interactively (`vow FILE`, `vow -c`, a script on stdin) and prints
@@ -33,6 +35,14 @@ public final class Runner: @unchecked Sendable {
     /// The stream a statement's result is printing, item by item (Ctrl-C stops it).
     private let streaming = Locked<ValueStream?>(nil)
     private let interrupted = Atomic<Bool>(false)
+    /// SIGTERM ended the run.
+    private let terminated = Atomic<Bool>(false)
+    /// `defer`'s clean-up is running; a Ctrl-C then skips the rest of it.
+    private let cleaning = Atomic<Bool>(false)
+    private let skipCleanup = Atomic<Bool>(false)
+    private let cleanup = Locked<Promise<Value>?>(nil)
+    /// How long the clean-up of `defer` may take in all.
+    static let cleanupGrace: Double = 5
     /// Where background job reports go (text, and whether it is an error); by default straight
     /// to stdout or stderr. The REPL routes them above the line being edited.
     public var reportJob: (@Sendable (String, Bool) -> Void)?
@@ -87,8 +97,20 @@ public final class Runner: @unchecked Sendable {
         if renderer.terminal { session.showText = { TerminalText.visible($0) } }
     }
 
-    /// Cancels the statement that is running (Ctrl-C) and marks the run interrupted.
+    /// SIGTERM: as Ctrl-C, and the script's status is 143 (128 + SIGTERM), as a shell's.
+    public func terminate() {
+        terminated.store(true, ordering: .relaxed)
+        interrupt()
+    }
+
+    /// Cancels the statement that is running (Ctrl-C) and marks the run interrupted; during the
+    /// clean-up of `defer`, skips what is left of it.
     public func interrupt() {
+        if cleaning.load(ordering: .relaxed) {
+            skipCleanup.store(true, ordering: .relaxed)
+            cleanup.withLock { $0 }?.cancel(reason: "cancelled: interrupted")
+            return
+        }
         interrupted.store(true, ordering: .relaxed)
         running.withLock { $0 }?.promise.cancel(reason: "cancelled: interrupted")
         streaming.withLock { $0 }?.cancel()
@@ -341,7 +363,41 @@ public final class Runner: @unchecked Sendable {
         }
         clearSpinner {}
         if session.javaScriptMode && waitsForJobs { waitUntilQuiescent() }
+        if waitsForJobs { runDeferred() }
+        if terminated.load(ordering: .relaxed) { return ExitStatus.terminated }
         return final.load(ordering: .acquiring)
+    }
+
+    /// Runs the clean-up that `defer` registered, last first, within `cleanupGrace` seconds in
+    /// all; a Ctrl-C skips the rest. A clean-up that fails says so on stderr. The REPL calls it
+    /// when it ends; a script, when its statements and jobs are done or it was interrupted.
+    public func runDeferred() {
+        let steps = session.onExecutor { self.session.takeDeferred() }
+        guard !steps.isEmpty else { return }
+        cleaning.store(true, ordering: .relaxed)
+        defer { cleaning.store(false, ordering: .relaxed) }
+        let deadline = DispatchTime.now() + Self.cleanupGrace
+        let ex = session.executor
+        for step in steps {
+            if skipCleanup.load(ordering: .relaxed) { break }
+            let finished = DispatchSemaphore(value: 0)
+            ex.enqueue { [self] in
+                let p = step()
+                cleanup.withLock { $0 = p }
+                p.whenSettled(on: ex) { [self] r in
+                    if case .failure(let e) = r, toVowError(e).kind != .cancelled {
+                        clearSpinner { errorSink(renderer.error(toVowError(e))) }
+                    }
+                    finished.signal()
+                }
+            }
+            if finished.wait(timeout: deadline) == .timedOut {
+                cleanup.withLock { $0 }?.cancel(reason: "cancelled: the clean-up took longer than \(Int(Self.cleanupGrace))s")
+                errorSink("defer: the clean-up took longer than \(Int(Self.cleanupGrace))s; the rest is skipped")
+                break
+            }
+        }
+        cleanup.withLock { $0 = nil }
     }
 
     /// JavaScript mode: like node, a script does not end while a timer it started is pending, a

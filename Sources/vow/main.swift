@@ -99,7 +99,7 @@ struct Vow: ParsableCommand {
         let session = Session(options: options)
         session.javaScriptMode = js
         let runner = Runner(session: session, renderer: Renderer(colors: colors, jsonLines: json, terminal: tty))
-        installInterrupt { runner.interrupt() }
+        installInterrupt({ runner.interrupt() }, terminate: { runner.terminate() })
         try startTrace(runner)
         let status = runner.run(text, name: name)
         runner.tracer?.stopFile()
@@ -111,12 +111,21 @@ struct Vow: ParsableCommand {
 
 nonisolated(unsafe) var interruptSource: DispatchSourceSignal?
 
-/// Ctrl-C cancels the running statement instead of killing vow.
-func installInterrupt(_ handler: @escaping @Sendable () -> Void) {
+nonisolated(unsafe) var terminateSource: DispatchSourceSignal?
+
+/// Ctrl-C cancels the running statement instead of killing vow; for a script, SIGTERM is
+/// `terminate` (the statement cancelled, `defer`'s clean-up run, status 143).
+func installInterrupt(_ handler: @escaping @Sendable () -> Void, terminate: (@Sendable () -> Void)? = nil) {
     signal(SIGINT, SIG_IGN)
     let src = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
     src.setEventHandler(handler: handler)
     src.resume()
     interruptSource = src
+    guard let terminate else { return }
+    signal(SIGTERM, SIG_IGN)
+    let term = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
+    term.setEventHandler(handler: terminate)
+    term.resume()
+    terminateSource = term
 }
 Vow.main()

@@ -197,4 +197,30 @@ final class ScriptGlueTests: XCTestCase {
         p.waitUntilExit()
         return (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), p.terminationStatus)
     }
+
+    /// `defer` runs its clean-up, last registered first, when the script ends: normally, on a
+    /// rejection, and on SIGINT (status 130) or SIGTERM (status 143) in the middle of a wait.
+    func test_deferCleansUpOnEveryEnding() throws {
+        XCTAssertEqual(runVow("defer (print second)\ndefer (print first)\necho work").out, "work\nfirst\nsecond\n")
+        let rejected = runVow("defer (print cleaned)\nreject boom")
+        XCTAssertEqual(rejected.out, "cleaned\n")
+        XCTAssertEqual(rejected.status, 1)
+        for (signal, status) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
+            let dir = NSTemporaryDirectory() + "vow-defer-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: REPLTests.binary)
+            p.arguments = ["-c", "defer (run rm -rf \(dir))\nprint started\ndelay 10s"]
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            // Signalled once it has started its wait (its first line printed).
+            _ = out.fileHandleForReading.availableData
+            kill(p.processIdentifier, signal)
+            p.waitUntilExit()
+            XCTAssertEqual(p.terminationStatus, status, "signal \(signal)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dir), "signal \(signal): the clean-up did not run")
+        }
+    }
 }

@@ -115,6 +115,15 @@ public final class Session: @unchecked Sendable {
     public let httpSessions = HTTPSessions()
     /// The answers `ask`, `confirm` and `choose` read from standard input, in the order asked.
     let questions = Questions()
+    /// The clean-up `defer` registered, in order; run last first when the script ends. On the
+    /// executor.
+    var deferred: [@Sendable () -> Promise<Value>] = []
+
+    /// Takes the registered clean-up, last registered first (on the executor).
+    public func takeDeferred() -> [@Sendable () -> Promise<Value>] {
+        defer { deferred = [] }
+        return deferred.reversed()
+    }
     /// JavaScript mode (`vow --js`, `:mode js`): combinators and `timeout` cancel nothing they no
     /// longer need, so every program of offline stages prints what node prints for its twin.
     /// Ctrl-C and `cancel %N` still cancel. Read and written on the executor and by the shell

@@ -92,6 +92,7 @@ public struct JavaScriptTwin {
             case "settle": return "`Promise.allSettled([A, B])`, with each reason as a record: `vow.settle([A, B])`"
             case "cancel": return "`vow.cancel(N)`: cancels job N when its promise is a lone delay or sim"
             case "each": return "`vow.each(v, {limit}, (x) => X(x))`: X on every element, at most `limit` at once, each result settled a turn after X's promise; on an async iterable, `for await` with the same bound"
+            case "defer": return "`vow.defer(() => P)`: P is kept, and run (last first) when the main function has ended, or on SIGINT or SIGTERM before node exits"
             case "if": return "a conditional in a handler: `.then((v) => vow.holds(vow.pick(v, COND)) ? THEN(v) : ELSE(v))`, a group branch a promise that is adopted; a group COND `.then((v) => COND(v).then((c) => vow.holds(c) ? THEN(v) : ELSE(v)))`"
             default: return "no stand-in in the twin's prelude"
             }
@@ -108,7 +109,7 @@ public struct JavaScriptTwin {
         }
         out += "let $$;\n(async () => {\n"
         for b in body { out += "  " + b.replacingOccurrences(of: "\n", with: "\n  ") + "\n" }
-        out += "})().catch(vow.fail).finally(() => vow.endQuestions());\n"
+        out += "})().catch(vow.fail).finally(() => { vow.endQuestions(); return vow.runDeferred(); });\n"
         return out
     }
 
@@ -329,6 +330,9 @@ public struct JavaScriptTwin {
                 return ("vow.cancel(\(n))", false)
             case "if":
                 return conditional(s, input: input, depth: depth)
+            case "defer":
+                guard case .group(let p)? = positional(s).first?.kind else { return ("vow.missing(\"defer\")()", false) }
+                return ("vow.defer(() => \(pipeline(p, input: "null", depth: depth)))", false)
             case "each":
                 let limit = flag("limit", in: s).map { value($0, input: input, depth: depth) }
                 let inner = Stage(head: s.head, arguments: Self.removing(flag: "limit", from: s.arguments), span: s.span)

@@ -355,6 +355,24 @@ enum TwinPrelude {
               return linesOf(fs.createReadStream(null, { fd }));
             },
             env: (v, name) => process.env[name] ?? null,
+            // `defer (P)`: clean-up run last first when the program ends, or on SIGINT/SIGTERM.
+            deferred: [],
+            defer(f) {
+              if (vow.deferred.length === 0 && !vow.trapped) {
+                vow.trapped = true;
+                for (const [signal, status] of [["SIGINT", 130], ["SIGTERM", 143]]) {
+                  process.on(signal, () => { vow.runDeferred().finally(() => process.exit(status)); });
+                }
+              }
+              vow.deferred.push(f);
+              return "";
+            },
+            async runDeferred() {
+              while (vow.deferred.length) {
+                const f = vow.deferred.pop();
+                try { await f(); } catch (e) { const r = rec(e); console.error(`error[${r.kind}]: ${r.message}`); }
+              }
+            },
             // `ask`, `confirm`, `choose`: one line of standard input each, in the order asked
             // (readline's lines, read in turn); on a terminal the question goes to stderr first.
             async answer(shown) {
