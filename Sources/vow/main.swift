@@ -98,6 +98,7 @@ struct Vow: ParsableCommand {
         }
         let session = Session(options: options)
         session.javaScriptMode = js
+        session.autoProgress = isatty(2) == 1
         let runner = Runner(session: session, renderer: Renderer(colors: colors, jsonLines: json, terminal: tty))
         installInterrupt({ runner.interrupt() }, terminate: { runner.terminate() })
         try startTrace(runner)

@@ -223,4 +223,20 @@ final class ScriptGlueTests: XCTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: dir), "signal \(signal): the clean-up did not run")
         }
     }
+
+    /// `each --progress` draws done/total on a terminal's stderr and erases it; never in a pipe.
+    func test_eachProgressOnATerminalOnly() throws {
+        let source = "run seq 30 | lines | each (delay 40ms) --limit 2 --progress | len"
+        let t = try PseudoTerminal(REPLTests.binary, ["-c", source])
+        XCTAssertTrue(t.waitFor("30\n", timeout: 10), t.plainOutput)
+        XCTAssertTrue(t.plainOutput.contains("each: "), t.plainOutput)
+        XCTAssertTrue(t.plainOutput.range(of: #"each: [0-9]+/30 done, [0-9.]+/s"#, options: .regularExpression) != nil, t.plainOutput)
+        // Erased at the end: the last erase comes after the last progress line.
+        let lastLine = try XCTUnwrap(t.output.range(of: "each: ", options: .backwards))
+        let lastErase = try XCTUnwrap(t.output.range(of: "\u{1B}[2K", options: .backwards))
+        XCTAssertGreaterThan(lastErase.lowerBound, lastLine.lowerBound, "the line was not erased: \(t.output)")
+        let piped = try self.piped(REPLTests.binary, ["-c", source], input: "")
+        XCTAssertEqual(piped.out, "30\n")
+        XCTAssertEqual(piped.err, "")
+    }
 }

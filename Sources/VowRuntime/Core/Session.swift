@@ -115,6 +115,8 @@ public final class Session: @unchecked Sendable {
     public let httpSessions = HTTPSessions()
     /// The answers `ask`, `confirm` and `choose` read from standard input, in the order asked.
     let questions = Questions()
+    /// A script on a terminal draws `each`'s progress by itself (set by the command line).
+    public var autoProgress = false
     /// The clean-up `defer` registered, in order; run last first when the script ends. On the
     /// executor.
     var deferred: [@Sendable () -> Promise<Value>] = []

@@ -335,7 +335,9 @@ public struct JavaScriptTwin {
                 return ("vow.defer(() => \(pipeline(p, input: "null", depth: depth)))", false)
             case "each":
                 let limit = flag("limit", in: s).map { value($0, input: input, depth: depth) }
-                let inner = Stage(head: s.head, arguments: Self.removing(flag: "limit", from: s.arguments), span: s.span)
+                let inner = Stage(head: s.head, arguments: Self.removing(flag: "limit", from: s.arguments).filter {
+                    if case .flag("progress") = $0.kind { return false } else { return true }
+                }, span: s.span)
                 guard let h = handler(inner, depth: depth) else { return ("vow.missing(\"each\")()", false) }
                 return ("vow.each(\(input), {\(limit.map { " limit: \($0) " } ?? "")}, \(h.code))", false)
             case "sim":

@@ -17,7 +17,10 @@ struct EachStage: StageDefinition {
         handled as it arrives (at most N at once, the stream waiting while N are in flight) and the
         results, in order, fulfil `each` when the stream ends; a rejection stops the stream.
         """
-    static let flags = [FlagSpec("limit", value: "N", help: "how many elements run at once (default 16)")]
+    static let flags = [
+        FlagSpec("limit", value: "N", help: "how many elements run at once (default 16)"),
+        FlagSpec("progress", help: "a line on stderr (a terminal only): done/total, failures, rate, time left; automatic in a script for more than 20 elements that run over a second"),
+    ]
     static let argumentStyle = ArgumentStyle.stage
     static let examples = [
         StageExample("echo [1, 2, 3] | each (then format \"n{}\") --limit 2 | to-json", "[\"n1\",\"n2\",\"n3\"]"),
@@ -31,15 +34,16 @@ struct EachStage: StageDefinition {
         return call.chain { input, _ in
             let limit = try call.integerFlag("limit", default: 16, minimum: 1, input: input)
             if let stream = input.stream {
-                guard let inner = call.innerStagePromise(own: ["limit"]) else { throw VowError(.type, "each: missing STAGE") }
+                guard let inner = call.innerStagePromise(own: ["limit", "progress"]) else { throw VowError(.type, "each: missing STAGE") }
                 return .promise(StreamEachRunner(stream: stream, limit: limit, inner: inner, ex: ex, cancelsOthers: cancelsOthers).start())
             }
             guard case .list(let items) = Pick.target(input) else {
                 throw VowError(.type, "each: expected a list, got \(input.typeName)")
             }
-            guard let inner = call.innerStagePromise(own: ["limit"]) else { throw VowError(.type, "each: missing STAGE") }
+            guard let inner = call.innerStagePromise(own: ["limit", "progress"]) else { throw VowError(.type, "each: missing STAGE") }
             if items.isEmpty { return .value(.list([])) }
-            return .promise(EachRunner(items: items, limit: limit, inner: inner, ex: ex, cancelsOthers: cancelsOthers).start())
+            let progress = EachProgress.make(total: items.count, asked: call.flagNodes["progress"] != nil, session: call.session)
+            return .promise(EachRunner(items: items, limit: limit, inner: inner, ex: ex, cancelsOthers: cancelsOthers, progress: progress).start())
         }
     }
 }
@@ -80,7 +84,14 @@ final class EachRunner: @unchecked Sendable {
     /// Whether a rejection cancels the elements still running (vow's mode; not JavaScript's).
     let cancelsOthers: Bool
 
-    init(items: [Value], limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, ex: any PromiseExecutor, cancelsOthers: Bool) {
+    /// The progress line, when one is drawn.
+    let progress: EachProgress?
+
+    init(
+        items: [Value], limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, ex: any PromiseExecutor, cancelsOthers: Bool,
+        progress: EachProgress? = nil
+    ) {
+        self.progress = progress
         self.cancelsOthers = cancelsOthers
         self.items = items
         self.limit = limit
@@ -105,16 +116,19 @@ final class EachRunner: @unchecked Sendable {
         inFlight[i] = p
         p.whenSettled(on: ex) { [self] r in
             inFlight[i] = nil
+            if let progress { progress.finished(ok: { if case .success = r { return true } else { return false } }()) }
             switch r {
             case .success(let v):
                 results[i] = v
                 done += 1
                 if done == items.count {
+                    progress?.end()
                     resolver.fulfill(.list(results.map { $0! }))
                 } else {
                     launch()
                 }
             case .failure(let e):
+                progress?.end()
                 if resolver.reject(EachStage.naming(e, "element \(i + 1) of each", element: i + 1)), cancelsOthers { for case let q? in inFlight { q.cancel() } }
             }
         }

@@ -1,0 +1,63 @@
+import Foundation
+import VowValue
+
+/// `each … --progress`: one line on stderr, redrawn at most ten times a second, saying how many
+/// elements are done of how many, how many failed, the rate and the time left; erased at the end.
+/// Drawn only when stderr is a terminal (never into a pipe or a file). Automatic in a script on a
+/// terminal for more than 20 elements once they have run for a second. Used on the session's
+/// executor only.
+final class EachProgress: @unchecked Sendable {
+    let total: Int
+    /// Drawn only after a second (the automatic kind), or at once (`--progress`).
+    let automatic: Bool
+    private let began = ContinuousClock.now
+    private var lastDraw: ContinuousClock.Instant?
+    private var done = 0
+    private var failed = 0
+    private var shown = false
+
+    /// A progress line for `total` elements, or nil when none is to be drawn: `asked` is
+    /// `--progress`; otherwise only for more than 20 elements when the session draws progress
+    /// by itself (a script on a terminal).
+    static func make(total: Int, asked: Bool, session: Session) -> EachProgress? {
+        guard isatty(2) == 1, asked || (session.autoProgress && total > 20) else { return nil }
+        return EachProgress(total: total, automatic: !asked)
+    }
+
+    private init(total: Int, automatic: Bool) {
+        self.total = total
+        self.automatic = automatic
+    }
+
+    /// One element ended, fulfilled or not.
+    func finished(ok: Bool) {
+        done += 1
+        if !ok { failed += 1 }
+        let now = ContinuousClock.now
+        if automatic && now - began < .seconds(1) { return }
+        if let lastDraw, now - lastDraw < .milliseconds(100) { return }
+        lastDraw = now
+        let elapsed = max(0.001, ProgressBarSeconds.of(now - began))
+        let rate = Double(done) / elapsed
+        var line = "each: \(done)/\(total) done"
+        if failed > 0 { line += ", \(failed) failed" }
+        line += String(format: ", %.1f/s", rate)
+        if rate > 0, done < total {
+            let left = Int((Double(total - done) / rate).rounded())
+            line += ", " + (left >= 3600 ? String(format: "%d:%02d:%02d", left / 3600, left / 60 % 60, left % 60) : String(format: "%d:%02d", left / 60, left % 60)) + " left"
+        }
+        OutputSink.writeError("\r\u{1B}[2K" + line)
+        shown = true
+    }
+
+    /// The run ended: the line is erased.
+    func end() {
+        if shown { OutputSink.writeError("\r\u{1B}[2K") }
+        shown = false
+    }
+}
+
+/// Seconds of a duration.
+enum ProgressBarSeconds {
+    static func of(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+}
