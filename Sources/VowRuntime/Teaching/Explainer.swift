@@ -165,6 +165,14 @@ public enum Explainer {
             return "races \(prev) against a \(k.args) timer; on expiry \(id) rejects with kind timeout" + (javaScriptMode ? cancelNote : "\(cancelNote): \(prev) is cancelled back to its source")
         case "retry":
             return "when \(prev) rejects, runs the stages before it again, up to \(k.args.split(separator: " ").first.map(String.init) ?? "N") more times; rejects with the last error"
+        case "until":
+            return "when \(prev) fulfils with a value on which its condition does not hold, waits and runs the stages before it again; \(id) fulfils with the first value on which it holds, or rejects with kind timeout when --timeout or --max is reached; a rejection of \(prev) ends it"
+        case "if":
+            return "when \(prev) fulfils, its handler runs one branch on the value, as the condition holds or not: a group branch is a pipeline, a promise that \(id) adopts (two extra turns); a plain branch is a value, in the same turn"
+        case "exit":
+            return "ends the script (process.exit) when \(prev) fulfils; no later stage or statement runs"
+        case "defer":
+            return "keeps its pipeline to run when the script ends (last registered first) and fulfils with the empty string at once"
         case "each":
             let note = "runs \(k.args) on every element of the list, or every item of a stream as it arrives (`for await`), at most --limit at once (16); it returns a promise of the results in order, which \(id) adopts (two extra turns); an empty list gives [] in the same turn"
             return k.first ? note : "when \(prev) fulfils, its handler \(note); a rejection of \(prev) skips it"
@@ -208,7 +216,8 @@ public enum Explainer {
         case "sim": return "settles after its simulated delay, fulfilled or (with --fail) rejected"
         case "run": return "settles when the process exits; rejects on a non-zero status"
         case "await": return "settles when the job does"
-        case "all", "race", "any", "settle", "each", "iterate", "retry", "timeout": return "settles when its inputs do"
+        case "all", "race", "any", "settle", "each", "iterate", "retry", "timeout", "until": return "settles when its inputs do"
+        case "ask", "confirm", "choose": return "settles when the answer (a line of standard input) has arrived"
         default: return "settles later"
         }
     }
