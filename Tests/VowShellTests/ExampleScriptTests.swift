@@ -1,0 +1,99 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The everyday chores of examples/scripts/, each run as a user runs it (the vow binary, with
+/// arguments and standard input) against the fixture server where it needs one.
+final class ExampleScriptTests: ServerTestCase {
+    func script(_ name: String) -> String { projectRoot.appendingPathComponent("examples/scripts/\(name)").path }
+
+    /// Runs a script with `arguments` and `input`; stdout, stderr and the exit status.
+    func run(_ name: String, _ arguments: [String] = [], input: String = "") throws -> (out: String, err: String, status: Int32) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: REPLTests.binary)
+        p.arguments = [script(name)] + arguments
+        let (out, err, inp) = (Pipe(), Pipe(), Pipe())
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = inp
+        try p.run()
+        inp.fileHandleForWriting.write(Data(input.utf8))
+        try inp.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), p.terminationStatus)
+    }
+
+    func temporaryDirectory() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vow-chore-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+        return dir
+    }
+
+    func test_pollAJob() throws {
+        let r = try run("poll-job.vow", ["\(base)/job?key=chore&after=600"])
+        XCTAssertEqual(r.out, "done\n", r.err)
+    }
+
+    func test_downloadMany() throws {
+        let dir = try temporaryDirectory()
+        let r = try run("download-many.vow", [base, dir + "/out"])
+        XCTAssertEqual(r.out, "30 files in \(dir)/out\n", r.err)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir + "/out").count, 30)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: dir + "/out/file-7.bin")[.size] as? Int, 2000)
+        XCTAssertEqual(r.err, "", "no progress line into a pipe")
+    }
+
+    func test_deployWithABranch() throws {
+        let prod = try run("deploy-branch.vow", ["prod"])
+        XCTAssertEqual(prod.out, "prod\n")
+        XCTAssertEqual(prod.err, "deploying to production\n")
+        XCTAssertEqual(try run("deploy-branch.vow", ["dev"]).out, "staging\n")
+    }
+
+    func test_validateArguments() throws {
+        let none = try run("validate-args.vow")
+        XCTAssertEqual(none.status, 2)
+        XCTAssertEqual(none.err, "usage: validate-args.vow NAME [TIMES]\n")
+        XCTAssertEqual(none.out, "")
+        XCTAssertEqual(try run("validate-args.vow", ["Ada"]).out, "hello Ada\n")
+        XCTAssertTrue(try run("validate-args.vow", ["a", "b", "c"]).err.contains("error[assert]: too many arguments"))
+    }
+
+    func test_confirmADestructiveStep() throws {
+        let dir = try temporaryDirectory()
+        let kept = try run("confirm-delete.vow", [dir], input: "no\n")
+        XCTAssertEqual(kept.status, 1)
+        XCTAssertTrue(kept.err.contains("not confirmed: nothing deleted"), kept.err)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir))
+        XCTAssertEqual(try run("confirm-delete.vow", [dir], input: "yes\n").out, "deleted \(dir)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir))
+    }
+
+    func test_tailAndReact() throws {
+        let dir = try temporaryDirectory()
+        try "start\nERROR disk full\nok\nERROR again\n".write(toFile: dir + "/app.log", atomically: true, encoding: .utf8)
+        let r = try run("tail-and-react.vow", [dir + "/app.log"])
+        XCTAssertEqual(r.out, "2 errors\n")
+        XCTAssertEqual(r.err, "alert: ERROR disk full\nalert: ERROR again\n")
+    }
+
+    func test_cleanUpOnInterrupt() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: REPLTests.binary)
+        p.arguments = [script("cleanup-on-interrupt.vow")]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        let tmp = try XCTUnwrap(line.split(separator: " ").dropFirst(2).first.map(String.init), line)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: tmp + "/work"), line)
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 130)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tmp), "the scratch directory is left: \(tmp)")
+    }
+}
