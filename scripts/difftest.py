@@ -48,7 +48,7 @@ MAX_WORLDS = 16            # ways a program can go (race/any ties); more is re-d
 
 class Stage:
     """One stage. kind is one of: resolve reject echo print delay group call then catch finally
-    tap all race any settle each var."""
+    tap all race any settle each var if."""
 
     def __init__(self, kind, **kw):
         self.kind = kind
@@ -62,6 +62,8 @@ class Stage:
         self.arg = kw.get("arg", NOVAL)   # call argument
         self.items = kw.get("items")      # each: the list it maps (its body is `pipe`)
         self.limit = kw.get("limit")      # each: --limit, or None for the default (16)
+        self.yes = kw.get("yes", NOVAL)   # if: the branch when '@' holds (a group Stage or a value)
+        self.no = kw.get("no", NOVAL)     # if: the else branch, or NOVAL for none
 
 
 class _NoVal:
@@ -138,7 +140,15 @@ def vow_stage(st):
         return "(echo [" + ", ".join(vval(x) for x in st.items) + "] | each (" + vow_pipe(st.pipe) + ")" + limit + ")"
     if k == "var":
         return "$" + st.name
+    if k == "if":
+        # if '@' THEN [else ELSE]: a branch is a group or a plain value.
+        out = "if '@' " + vow_branch(st.yes)
+        return out if st.no is NOVAL else out + " else " + vow_branch(st.no)
     raise ValueError(k)
+
+
+def vow_branch(b):
+    return "(" + vow_pipe(b.pipe) + ")" if isinstance(b, Stage) else vval(b)
 
 
 def vow_pipe(p):
@@ -197,6 +207,10 @@ const each = (xs, limit, f) => {
     for (let k = 0; k < Math.min(limit, xs.length); k++) launch();
   });
 };
+// if '@': JMESPath's truthiness (false, null, "", [] and {} are false; 0 is true). An error is a
+// record with fields in vow (an AggregateError has none of its own here): it holds.
+const holds = (r) => r instanceof Error || !(r === false || r === null || r === undefined || r === "" || (Array.isArray(r) && r.length === 0)
+  || (typeof r === "object" && r !== null && !Array.isArray(r) && Object.keys(r).length === 0));
 // P & : nothing waits for it; a rejection makes the exit status 1.
 const job = (p) => { p.catch(() => { process.exitCode = 1; }); };
 // Warm-up: the first write to stdout and the first timer load parts of node that take
@@ -238,6 +252,12 @@ def js_call(st, v, d):
         return f"{st.name}({v}, {'undefined' if st.arg is NOVAL else jval(st.arg)})"
     if k == "then":
         return js_call(st.handler, v, d)
+    if k == "if":
+        def branch(b):
+            if b is NOVAL:
+                return v
+            return js_pipe(b.pipe, v, d + 1) if isinstance(b, Stage) else jval(b)
+        return f"(holds({v}) ? {branch(st.yes)} : {branch(st.no)})"
     if k == "each":
         xs, x = f"xs{d}", f"e{d}"
         items = "[" + ", ".join(jval(i) for i in st.items) + "]"
@@ -354,6 +374,11 @@ class World:
         self.awaited = []   # per awaited statement index: value (None if rejected)
 
 
+def holds(v):
+    """JMESPath's truthiness, as `if` reads it."""
+    return not (v is None or v is False or v == "" or v == [] or v == {})
+
+
 def printable(v):
     if v is ERR:
         return False
@@ -386,6 +411,13 @@ def sim_apply(w, st, t, v, env):
         return sim_pipe(w, body, t, v, e)
     if k == "then":
         return sim_apply(w, st.handler, t, v, env)
+    if k == "if":
+        b = st.yes if holds(v) else st.no
+        if b is NOVAL:
+            return True, t, v
+        if isinstance(b, Stage):
+            return sim_pipe(w, b.pipe, t, v, env)
+        return True, t, resolve_val(b, env)
     if k == "each":
         return sim_each(w, st, t, env)
     if k in COMBINATORS:
@@ -689,7 +721,16 @@ class Gen:
             (14, lambda: Stage("catch", handler=self.handler(depth, param, "catch"))),
             (5 if full else 0, lambda: Stage("finally", handler=self.handler(depth, param, "finally"))),
             (6, lambda: Stage("tap", handler=self.handler(depth, param, "tap"))),
+            (5 if full and depth < 2 else 0, lambda: self.if_stage(depth, param)),
         ])
+
+    def if_stage(self, depth, param):
+        """`if '@' THEN [else ELSE]`: each branch a group (a pipeline, adopted) or a plain value."""
+        def branch():
+            if self.r.random() < 0.7:
+                return Stage("group", pipe=self.pipe(depth + 1, param))
+            return self.value()
+        return Stage("if", yes=branch(), no=branch() if self.r.random() < 0.6 else NOVAL)
 
     def pipe(self, depth, param=None, top=False):
         p = [self.first(depth, param, top)]
@@ -735,6 +776,9 @@ def delays_of(prog):
             walk_stage(st.handler)
         for p in st.elems or []:
             walk_pipe(p)
+        for b in (st.yes, st.no):
+            if isinstance(b, Stage):
+                walk_stage(b)
 
     def walk_pipe(p):
         for st in p:
