@@ -9,20 +9,7 @@ final class ExampleScriptTests: ServerTestCase {
 
     /// Runs a script with `arguments` and `input`; stdout, stderr and the exit status.
     func run(_ name: String, _ arguments: [String] = [], input: String = "") throws -> (out: String, err: String, status: Int32) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: REPLTests.binary)
-        p.arguments = [script(name)] + arguments
-        let (out, err, inp) = (Pipe(), Pipe(), Pipe())
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = inp
-        try p.run()
-        inp.fileHandleForWriting.write(Data(input.utf8))
-        try inp.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), p.terminationStatus)
+        try runWithInput(REPLTests.binary, [script(name)] + arguments, input: input)
     }
 
     func temporaryDirectory() throws -> String {

@@ -180,22 +180,8 @@ final class ScriptGlueTests: XCTestCase {
         XCTAssertEqual(runVow("reject no | quiet").status, 1)
     }
 
-    /// `program` run with `arguments` and `input` on its standard input.
     func piped(_ program: String, _ arguments: [String], input: String) throws -> (out: String, err: String, status: Int32) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: program)
-        p.arguments = arguments
-        let (out, err, inp) = (Pipe(), Pipe(), Pipe())
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = inp
-        try p.run()
-        inp.fileHandleForWriting.write(Data(input.utf8))
-        try inp.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), p.terminationStatus)
+        try runWithInput(program, arguments, input: input)
     }
 
     /// `defer` runs its clean-up, last registered first, when the script ends: normally, on a
@@ -239,4 +225,22 @@ final class ScriptGlueTests: XCTestCase {
         XCTAssertEqual(piped.out, "30\n")
         XCTAssertEqual(piped.err, "")
     }
+}
+
+/// Runs `program` with `arguments` and `input` on its standard input; stdout, stderr and status.
+func runWithInput(_ program: String, _ arguments: [String], input: String) throws -> (out: String, err: String, status: Int32) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: program)
+    p.arguments = arguments
+    let (out, err, inp) = (Pipe(), Pipe(), Pipe())
+    p.standardOutput = out
+    p.standardError = err
+    p.standardInput = inp
+    try p.run()
+    inp.fileHandleForWriting.write(Data(input.utf8))
+    try inp.fileHandleForWriting.close()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), p.terminationStatus)
 }

@@ -241,6 +241,18 @@ public final class StageCall: @unchecked Sendable {
     /// The whole number given with `--FLAG` (the last one, evaluated against `input`; a pipeline
     /// there is refused and cancelled), or `defaultValue` when the flag is absent. Below
     /// `minimum` is a type error naming the flag.
+    /// An argument of a stage that reads its arguments itself (`retry`, `until`), as a plain
+    /// value, evaluated with no input; a pipeline argument is refused.
+    func plain(_ a: Argument) throws -> Value {
+        try Evaluator(session: session).plainArgument(a, input: .null, scope: scope, site: site, problem: "\(name): arguments must be plain values")
+    }
+
+    /// The last value of flag `name` as a plain value (as `plain`), or nil when it is not given.
+    func plainFlag(_ name: String) throws -> Value? {
+        guard let node = flagNodes[name]?.last, let node else { return nil }
+        return try plain(node)
+    }
+
     func integerFlag(_ flag: String, default defaultValue: Int, minimum: Int, input: Value) throws -> Int {
         guard let node = flagNodes[flag]?.last ?? nil else { return defaultValue }
         let v = try Evaluator(session: session).plainArgument(

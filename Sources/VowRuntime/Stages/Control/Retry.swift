@@ -32,17 +32,10 @@ struct RetryStage: StageDefinition {
         guard let upstream = call.upstream, let rerun = call.rerunUpstream else {
             throw VowError(.type, "retry: put it after the stages to retry: … | retry 3")
         }
-        let ev = Evaluator(session: call.session)
-        func plain(_ a: Argument) throws -> Value {
-            try ev.plainArgument(a, input: .null, scope: call.scope, site: call.site, problem: "retry: arguments must be plain values")
-        }
         let args = StageArguments(positional: [], flags: [:], stage: "retry")
         guard let nArg = call.positional.first else { throw VowError(.type, "retry: missing N (e.g. retry 3)") }
-        let n = try args.integer(try plain(nArg), "N")
-        func flag(_ name: String) throws -> Value? {
-            guard let node = call.flagNodes[name]?.last, let node else { return nil }
-            return try plain(node)
-        }
+        let n = try args.integer(try call.plain(nArg), "N")
+        let flag = call.plainFlag
         let delay = try flag("delay").map { try args.seconds($0, "--delay") } ?? 0
         let backoff: RetryBackoff = try flag("backoff")?.stringValue == "exp" ? .exponential : .constant
         let kinds: Set<String>? = try flag("on").map { Set(($0.stringValue ?? "").split(separator: ",").map(String.init)) }

@@ -37,17 +37,10 @@ struct UntilStage: StageDefinition {
         guard let upstream = call.upstream, let rerun = call.rerunUpstream else {
             throw VowError(.type, "until: put it after the stages to run again: … | until COND")
         }
-        let ev = Evaluator(session: call.session)
-        func plain(_ a: Argument) throws -> Value {
-            try ev.plainArgument(a, input: .null, scope: call.scope, site: call.site, problem: "until: arguments must be plain values")
-        }
         let args = StageArguments(positional: [], flags: [:], stage: "until")
         guard let condArg = call.positional.first else { throw VowError(.type, "until: missing COND (e.g. until \"status == 'done'\")") }
-        let condition = try args.asString(try plain(condArg), "COND")
-        func flag(_ name: String) throws -> Value? {
-            guard let node = call.flagNodes[name]?.last, let node else { return nil }
-            return try plain(node)
-        }
+        let condition = try args.asString(try call.plain(condArg), "COND")
+        let flag = call.plainFlag
         let every = try flag("every").map { try args.seconds($0, "--every") } ?? 1
         let limit = try flag("timeout").map { try args.seconds($0, "--timeout") }
         let max = try flag("max").map { try args.integer($0, "--max") }
