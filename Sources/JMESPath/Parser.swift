@@ -121,9 +121,12 @@ struct Parser {
         syntax("expression nested too deeply (more than \(Self.maxDepth) levels)", at: current.offset)
     }
 
-    /// `left` followed by the step `right`, kept as one flat chain.
-    private func chain(_ left: P, _ right: P) throws(JMESPathError) -> P {
+    /// `left` followed by the step `right`, kept as one flat chain. `left` is taken, so that its
+    /// steps are appended to in place: a chain of n steps is built in linear time, not quadratic.
+    private func chain(_ given: consuming P, _ right: P) throws(JMESPathError) -> P {
+        var left = given
         if case .subexpression(var steps) = left.node {
+            left.node = .current  // lets go of the old node: `steps` is now the array's one owner
             steps.append(right.node)
             let d = max(left.depth, right.depth + 1)
             guard d <= Self.maxDepth else { throw tooDeep() }
@@ -144,7 +147,8 @@ struct Parser {
         while bindingPower < current.kind.bindingPower {
             let t = current
             advance()
-            left = try led(t, left)
+            // Moved, not copied: a chain `a.b.c…` then grows its one array in place.
+            left = try led(t, consume left)
         }
         return left
     }
@@ -205,7 +209,7 @@ struct Parser {
         }
     }
 
-    private mutating func led(_ t: Token, _ left: P) throws(JMESPathError) -> P {
+    private mutating func led(_ t: Token, _ left: consuming P) throws(JMESPathError) -> P {
         switch t.kind {
         case .dot:
             if case .star = current.kind {
@@ -213,7 +217,8 @@ struct Parser {
                 let right = try projectionRHS(40)
                 return try make(.objectProjection(left.node, right.node), left, right)
             }
-            return try chain(left, try dotRHS(40))
+            let right = try dotRHS(40)
+            return try chain(consume left, right)
         case .pipe:
             let right = try expression(1)
             return try make(.pipe(left.node, right.node), left, right)
