@@ -22,10 +22,20 @@ final class ScriptGlueTests: XCTestCase {
         XCTAssertTrue(runVow("exit 300").err.contains("STATUS must be 0 to 255"))
     }
 
-    /// `reject --status N` ends a script with N, and is caught like any rejection.
-    func test_rejectCarriesAnExitStatus() {
+    /// `reject --status N` ends a script with N, and is caught like any rejection; the twin too.
+    func test_rejectCarriesAnExitStatus() throws {
         XCTAssertEqual(runVow("reject \"no config\" --status 4").status, 4)
         XCTAssertEqual(runVow("reject x --status 4 | catch echo fine").status, 0)
+        let source = "resolve 1 | then reject x --status 5 | catch pick exitStatus\nresolve 1 | reject y --status 6"
+        let vow = runVow(source)
+        XCTAssertEqual(vow.out, "5\n")
+        XCTAssertEqual(vow.status, 6)
+        let path = NSTemporaryDirectory() + "vow-status-\(UUID().uuidString).js"
+        try Runner.emitJavaScript(source, name: "t").output.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let node = try runCommand("node", [path])
+        XCTAssertEqual(node.out, vow.out)
+        XCTAssertEqual(node.status, 6)
     }
 
     /// `assert` passes the input on, or rejects with kind assert, the message and the value.

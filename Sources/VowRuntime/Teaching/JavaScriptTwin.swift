@@ -197,7 +197,11 @@ public struct JavaScriptTwin {
                 return "Promise.resolve(\(args.first.map { value($0, input: input, depth: depth) } ?? input))"
             }
             if name == "reject" || name == "fail", !args.contains(where: { isPending($0) }) {
-                return "vow.start(() => vow.reject(\(([input] + args.map { value($0, input: input, depth: depth) }).joined(separator: ", "))))"
+                let values = ([input] + args.map { value($0, input: input, depth: depth) }).joined(separator: ", ")
+                if let status = flag("status", in: s) {
+                    return "vow.start(() => vow.rejectWithStatus(\(value(status, input: input, depth: depth)), \(values)))"
+                }
+                return "vow.start(() => vow.reject(\(values)))"
             }
             if name == "then", let inner = innerStage(s) {
                 return firstStage(inner, input: input, depth: depth)
@@ -354,7 +358,11 @@ public struct JavaScriptTwin {
                 case .handler(let f), .promise(let f):
                     let isPromise: Bool
                     if case .promise = def.twin { isPromise = true } else { isPromise = false }
-                    let callee = f.contains("-") ? "vow[\(jsString(f))]" : "vow.\(f)"
+                    var callee = f.contains("-") ? "vow[\(jsString(f))]" : "vow.\(f)"
+                    // `reject --status N`: the one handler that reads a flag, for the script's exit status.
+                    if def.name == "reject", let status = flag("status", in: s) {
+                        callee = "vow.rejectWithStatus.bind(null, \(value(status, input: input, depth: depth)))"
+                    }
                     let r = withArguments(positional(s), input: input, depth: depth) { vals in
                         "\(callee)(\(([input] + vals).joined(separator: ", ")))"
                     }

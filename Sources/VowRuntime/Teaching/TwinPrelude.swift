@@ -203,7 +203,11 @@ enum TwinPrelude {
               });
             },
             jobPromise(n) { return jobs.get(n); },
-            fail(e) { const r = rec(e); console.error(`error[${r.kind}]: ${r.message}`); process.exitCode = 1; },
+            fail(e) { const r = rec(e); console.error(`error[${r.kind}]: ${r.message}`); process.exitCode = r.exitStatus ?? 1; },
+            // `reject … --status N`: the rejection carries the exit status of a script it ends.
+            rejectWithStatus(status, v, ...a) {
+              try { return vow.reject(v, ...a); } catch (e) { e.exitStatus = status; throw e; }
+            },
             missing: (name) => () => { throw error("type", `${name} has no JavaScript stand-in in the twin`); },
             // HTTP: node's fetch; a response is {status, statusText, url, headers, body}, a 4xx/5xx
             // status rejects with kind http, as vow does. Of the flags, only --stream is followed:
