@@ -170,7 +170,7 @@ final class ProgressBar: @unchecked Sendable {
         let now = ContinuousClock.now
         guard now - lastDraw >= .milliseconds(100) else { return }
         lastDraw = now
-        let elapsed = max(0.001, Self.seconds(now - began))
+        let elapsed = max(0.001, (now - began).inSeconds)
         let rate = Double(bytes - start) / elapsed
         var line = "  " + Self.size(bytes)
         if let total {
@@ -178,7 +178,7 @@ final class ProgressBar: @unchecked Sendable {
             let width = 20, filled = width * percent / 100
             line = "  [" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] \(percent)%  "
                 + Self.size(bytes) + " / " + Self.size(total)
-            if rate > 0 { line += "  " + Self.size(Int(rate)) + "/s  " + Self.clock(Double(total - bytes) / rate) + " left" }
+            if rate > 0 { line += "  " + Self.size(Int(rate)) + "/s  " + TimeText.clock(Double(total - bytes) / rate) + " left" }
         } else if rate > 0 {
             line += "  " + Self.size(Int(rate)) + "/s"
         }
@@ -186,8 +186,6 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     func finish() { draw("\r\u{1B}[K") }
-
-    static func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 
     /// `812 B`, `1.4 MB`, `2.1 GB`.
     static func size(_ n: Int) -> String {
@@ -198,11 +196,5 @@ final class ProgressBar: @unchecked Sendable {
             i += 1
         }
         return i == 0 ? "\(n) B" : String(format: "%.1f %@", v, units[i])
-    }
-
-    /// `0:07`, `12:30`, `1:02:03`.
-    static func clock(_ s: Double) -> String {
-        let t = Int(s.rounded())
-        return t >= 3600 ? String(format: "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60) : String(format: "%d:%02d", t / 60, t % 60)
     }
 }

@@ -399,12 +399,11 @@ public final class HTTPEngine: Sendable {
         _ status: HTTPResponseStatus, _ version: HTTPVersion, _ headers: HTTPHeaders, _ current: HTTPRequestSpec, body: [UInt8],
         start: ContinuousClock.Instant, headArrived: ContinuousClock.Instant? = nil
     ) -> HTTPResponse {
-        func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
-        return HTTPResponse(
+        HTTPResponse(
             status: Int(status.code), statusText: status.reasonPhrase, url: current.url, method: current.method,
-            headers: headers.map { (name: $0.name, value: $0.value) }, elapsed: seconds(ContinuousClock.now - start), body: body,
+            headers: headers.map { (name: $0.name, value: $0.value) }, elapsed: (ContinuousClock.now - start).inSeconds, body: body,
             version: version.major == 2 ? "HTTP/2" : "HTTP/\(version.major).\(version.minor)",
-            firstByte: headArrived.map { seconds($0 - start) })
+            firstByte: headArrived.map { ($0 - start).inSeconds })
     }
 
     func httpError(_ r: HTTPResponse, message: String, extra: Record = Record()) -> VowError {
@@ -539,7 +538,7 @@ public final class HTTPEngine: Sendable {
         var d = details
         d["limit"] = .double(spec.timeout)
         d["url"] = .string(redactURL(spec.url))
-        return VowError(.timeout, "no complete response within \(formatSeconds(spec.timeout)) — \(spec.method) \(redactURL(spec.url))", details: d)
+        return VowError(.timeout, "no complete response within \(TimeText.duration(spec.timeout)) — \(spec.method) \(redactURL(spec.url))", details: d)
     }
 
     static func ioFailure(_ errno: Int32, target: String, what: String, details: Record) -> VowError {
@@ -586,13 +585,6 @@ public func redactURL(_ s: String) -> String {
         return String(s[..<colon]) + ":***" + String(s[at...])
     }
     return s
-}
-
-/// Seconds as vow writes durations: `200ms`, `1.5s`.
-func formatSeconds(_ s: Double) -> String {
-    if s < 1 { return "\(Int((s * 1000).rounded()))ms" }
-    if s == s.rounded() { return "\(Int(s))s" }
-    return "\(s)s"
 }
 
 /// A Retry-After value: seconds, or an HTTP date.

@@ -37,14 +37,13 @@ final class EachProgress: @unchecked Sendable {
         if automatic && now - began < .seconds(1) { return }
         if let lastDraw, now - lastDraw < .milliseconds(100) { return }
         lastDraw = now
-        let elapsed = max(0.001, ProgressBarSeconds.of(now - began))
+        let elapsed = max(0.001, (now - began).inSeconds)
         let rate = Double(done) / elapsed
         var line = "each: \(done)/\(total) done"
         if failed > 0 { line += ", \(failed) failed" }
         line += String(format: ", %.1f/s", rate)
         if rate > 0, done < total {
-            let left = Int((Double(total - done) / rate).rounded())
-            line += ", " + (left >= 3600 ? String(format: "%d:%02d:%02d", left / 3600, left / 60 % 60, left % 60) : String(format: "%d:%02d", left / 60, left % 60)) + " left"
+            line += ", " + TimeText.clock(Double(total - done) / rate) + " left"
         }
         OutputSink.writeError("\r\u{1B}[2K" + line)
         shown = true
@@ -55,9 +54,4 @@ final class EachProgress: @unchecked Sendable {
         if shown { OutputSink.writeError("\r\u{1B}[2K") }
         shown = false
     }
-}
-
-/// Seconds of a duration.
-enum ProgressBarSeconds {
-    static func of(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 }

@@ -69,8 +69,7 @@ struct RetryStage: StageDefinition {
             var error = toVowError(e)
             guard error.kind != .cancelled else { return r }
             let attempts = made.withLock { $0 }
-            let elapsed = ContinuousClock.now - began
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = (ContinuousClock.now - began).inSeconds
             let note = "after \(attempts) attempt\(attempts == 1 ? "" : "s") in \(String(format: "%.2f", seconds))s (retry \(n))"
             if error.details["attempts"] == nil {
                 error.details["attempts"] = .int(attempts)

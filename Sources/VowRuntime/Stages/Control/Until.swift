@@ -68,10 +68,9 @@ struct UntilStage: StageDefinition {
                         resolver.reject(error)
                         return
                     }
-                    let elapsed = ContinuousClock.now - began
-                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    let seconds = (ContinuousClock.now - began).inSeconds
                     if (max.map { n >= $0 } ?? false) || (limit.map { seconds + wait > $0 } ?? false) {
-                        let why = max.map { n >= $0 } ?? false ? "--max \(max!)" : "--timeout \(formatDuration(limit!))"
+                        let why = max.map { n >= $0 } ?? false ? "--max \(max!)" : "--timeout \(TimeText.duration(limit!))"
                         let last = JSONWriter.compact(v)
                         resolver.reject(VowError(
                             .timeout,
@@ -90,10 +89,4 @@ struct UntilStage: StageDefinition {
         attempt(1, upstream, wait: every)
         return promise
     }
-}
-
-/// Seconds as a duration is written: `200ms`, `1.5s`.
-func formatDuration(_ s: Double) -> String {
-    if s < 1 { return "\(Int((s * 1000).rounded()))ms" }
-    return s == s.rounded() ? "\(Int(s))s" : "\(s)s"
 }
