@@ -23,11 +23,17 @@ final class BodyDecoder {
     /// Which zlib layers have seen the end of their stream.
     private var ended: [Bool] = []
 
-    /// The codings of `encodings` (the `Content-Encoding` header values) that the transport
-    /// left, in the order they are undone; empty when it left none. An unknown coding throws.
-    static func remaining(_ encodings: [String], what: @autoclosure () -> String) throws -> [String] {
-        var all = encodings.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
+    /// Every coding that `encodings` (the `Content-Encoding` header values) name, in the order
+    /// they were applied, `identity` left out.
+    static func codings(of encodings: [String]) -> [String] {
+        encodings.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
             .filter { !$0.isEmpty && $0 != "identity" }
+    }
+
+    /// The codings of `encodings` that the transport left, in the order they are undone; empty
+    /// when it left none. An unknown coding throws.
+    static func remaining(_ encodings: [String], what: @autoclosure () -> String) throws -> [String] {
+        var all = codings(of: encodings)
         if let first = all.first, ["gzip", "x-gzip", "deflate"].contains(first) { all.removeFirst() }
         for coding in all where !["gzip", "x-gzip", "deflate", "br"].contains(coding) {
             throw VowError(

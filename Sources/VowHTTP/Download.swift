@@ -74,7 +74,7 @@ public struct Download: Sendable {
         // held to --max-size, or to 64 MiB when none was given (a small coded body can decode to
         // gigabytes).
         let encodings = response.headers["Content-Encoding"]
-        let coded = encodings.contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty && $0.lowercased() != "identity" }
+        let coded = !BodyDecoder.codings(of: encodings).isEmpty
         let what = "\(spec.method) \(redactURL(url))"
         let codings = try BodyDecoder.remaining(encodings, what: what)
         let limit = coded ? spec.maxDecodedSize : maxSize
@@ -86,15 +86,8 @@ public struct Download: Sendable {
             if written + bytes.count > limit {
                 throw VowError(.http, "the body is over the limit of \(limit) bytes (--max-size) — \(what)", details: ["limit": .int(limit)])
             }
-            var done = 0
-            while done < bytes.count {
-                let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw VowError.file("write", destination, errno)
-                }
-                done += n
-            }
+            let code = FileWriter.writeAll(bytes, to: fd)
+            if code != 0 { throw VowError.file("write", destination, code) }
             written += bytes.count
         }
         do {

@@ -75,21 +75,21 @@ public final class FileWriter {
 
     /// Writes all of `bytes`; a failure names the reason.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(VowError) {
-        let code = bytes.isEmpty ? 0 : writeAll(bytes.baseAddress!, bytes.count)
+        let code = Self.writeAll(bytes, to: fd)
         if code != 0 { throw VowError.file("write", path, code) }
     }
 
     /// Writes all of `bytes`.
     public func write(_ bytes: [UInt8]) throws(VowError) {
-        let code = bytes.withUnsafeBytes { b in b.isEmpty ? 0 : writeAll(b.baseAddress!, b.count) }
+        let code = bytes.withUnsafeBytes { Self.writeAll($0, to: fd) }
         if code != 0 { throw VowError.file("write", path, code) }
     }
 
-    /// Writes `count` bytes from `base`; 0, or the system's error.
-    private func writeAll(_ base: UnsafeRawPointer, _ count: Int) -> Int32 {
+    /// Writes all of `bytes` to `fd`, again after an interruption; 0, or the system's error.
+    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32 {
         var done = 0
-        while done < count {
-            let n = Glibc.write(fd, base + done, count - done)
+        while done < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 return errno
