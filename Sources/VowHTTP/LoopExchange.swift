@@ -91,9 +91,10 @@ final class LoopExchange: Sendable {
         let host = url.host ?? ""
         let port = url.port ?? 80
         let proxy = current.proxy
+        let authority = port == 80 ? bracketed(host) : "\(bracketed(host)):\(port)"
         var headers = HTTPHeaders()
         if !current.hasHeader("Host") {
-            headers.add(name: "Host", value: port == 80 ? bracketed(host) : "\(bracketed(host)):\(port)")
+            headers.add(name: "Host", value: authority)
         }
         for h in HTTPEngine.headers(current) where !["content-length", "transfer-encoding"].contains(h.name.lowercased()) {
             headers.add(name: h.name, value: h.value)
@@ -109,7 +110,7 @@ final class LoopExchange: Sendable {
         if let query = url.query(percentEncoded: true) { uri += "?" + query }
         var origin = HTTP1Pool.Origin(host: host, port: port)
         if let proxy {
-            uri = "http://" + (port == 80 ? bracketed(host) : "\(bracketed(host)):\(port)") + uri
+            uri = "http://" + authority + uri
             origin = HTTP1Pool.Origin(host: proxy.host, port: proxy.port)
             if let credentials = proxy.credentials, !current.hasHeader("Proxy-Authorization") {
                 let plain = credentials.removingPercentEncoding ?? credentials
