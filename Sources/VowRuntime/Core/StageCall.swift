@@ -238,9 +238,6 @@ public final class StageCall: @unchecked Sendable {
         }
     }
 
-    /// The whole number given with `--FLAG` (the last one, evaluated against `input`; a pipeline
-    /// there is refused and cancelled), or `defaultValue` when the flag is absent. Below
-    /// `minimum` is a type error naming the flag.
     /// An argument of a stage that reads its arguments itself (`retry`, `until`), as a plain
     /// value, evaluated with no input; a pipeline argument is refused.
     func plain(_ a: Argument) throws -> Value {
@@ -253,6 +250,9 @@ public final class StageCall: @unchecked Sendable {
         return try plain(node)
     }
 
+    /// The whole number given with `--FLAG` (the last one, evaluated against `input`; a pipeline
+    /// there is refused and cancelled), or `defaultValue` when the flag is absent. Below
+    /// `minimum` is a type error naming the flag.
     func integerFlag(_ flag: String, default defaultValue: Int, minimum: Int, input: Value) throws -> Int {
         guard let node = flagNodes[flag]?.last ?? nil else { return defaultValue }
         let v = try Evaluator(session: session).plainArgument(
