@@ -418,9 +418,11 @@ public final class Runner: @unchecked Sendable {
 
     /// Runs `body` (which prints) after erasing the spinner line, if one is on screen; inside
     /// another `clearSpinner` on the same thread (a result whose printing goes through the
-    /// guarded output), runs it as it is.
+    /// guarded output), runs it as it is. With no spinner (a script, a pipe) the thread is not
+    /// asked: only the guarded output of a spinner nests.
     @discardableResult
     func clearSpinner<R>(_ body: () -> R) -> R {
+        guard spinner else { return spinnerLine.withLock { _ in body() } }
         if Thread.current.threadDictionary[Self.clearingKey] != nil { return body() }
         return spinnerLine.withLock { drawn in
             if drawn {
