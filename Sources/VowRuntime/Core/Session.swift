@@ -142,6 +142,10 @@ public final class Session: @unchecked Sendable {
     /// standard output is a terminal, with its control characters made visible (`TerminalText`).
     public var showText: @Sendable (String) -> String = { $0 }
 
+    /// What `print` and `tap` write for `v`: a string raw (`showText`), any other value as
+    /// results print it (`renderValue`).
+    func printed(_ v: Value) -> String { v.stringValue.map(showText) ?? renderValue(v) }
+
     var globals: [String: Binding] = [:]
     /// The promises a `$name` has been read from (a handler attached, an `await`): a rejection
     /// of one of them has been seen. On the executor.

@@ -22,7 +22,7 @@ struct TapStage: StageDefinition {
         let ex = call.executor
         return call.chain { input, ctx in
             guard let inner else {
-                let text = input.stringValue.map(ctx.session.showText) ?? ctx.session.renderValue(input)
+                let text = ctx.session.printed(input)
                 ctx.session.output.emit(text + "\n")
                 return .value(input)
             }

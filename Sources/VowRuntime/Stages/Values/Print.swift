@@ -40,14 +40,13 @@ struct PrintStage: ValueStage {
             let items = Locked([Value]())
             return .promise(stream.forEach(on: ex) { item in
                 items.withLock { $0.append(item) }
-                let text = item.stringValue.map(session.showText) ?? session.renderValue(item)
+                let text = session.printed(item)
                 sink.emit(text.hasSuffix("\n") ? text : text + ending)
                 return Promise.resolve((), on: ex)
             }.then(on: ex) { _ in Value.list(items.withLock { $0 }) })
         }
         let v = args.count == 0 ? input : (args.count == 1 ? args[0]! : .string(args.positional.map(Evaluator.interpolationText).joined(separator: " ")))
-        let text: String
-        if case .string(let s) = v { text = ctx.session.showText(s) } else { text = ctx.session.renderValue(v) }
+        let text = ctx.session.printed(v)
         sink.emit(text.hasSuffix("\n") ? text : text + ending)
         return .value(input)
     }
