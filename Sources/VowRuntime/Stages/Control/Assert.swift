@@ -26,20 +26,9 @@ struct AssertStage: ValueStage {
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let condition = try args.string(0, "COND")
-        if Self.truthy(try Pick.search(condition, in: input)) { return .value(input) }
+        if try Pick.search(condition, in: input).isTruthy { return .value(input) }
         let message = args.count > 1
             ? args.positional.dropFirst().map(Evaluator.interpolationText).joined(separator: " ") : "assertion failed: \(condition)"
         throw VowError(.assert, message, details: ["value": input.toJSONValue(), "condition": .string(condition)])
-    }
-
-    /// JMESPath's truthiness: false, null, "", [] and {} are false; everything else is true.
-    static func truthy(_ v: Value) -> Bool {
-        switch v {
-        case .null, .bool(false): return false
-        case .string(let s): return !s.isEmpty
-        case .list(let l): return !l.isEmpty
-        case .record(let r): return r.count > 0
-        default: return true
-        }
     }
 }

@@ -61,7 +61,7 @@ struct IfStage: StageDefinition {
         }
         return call.chain { input, _ in
             let decide: @Sendable (Value) throws -> Resolution<Value> = { value in
-                if AssertStage.truthy(value) { return try run(parts.then, input, "then") }
+                if value.isTruthy { return try run(parts.then, input, "then") }
                 guard let otherwise = parts.otherwise else { return .value(input) }
                 return try run(otherwise, input, "else")
             }

@@ -60,7 +60,7 @@ struct UntilStage: StageDefinition {
                     resolver.settle(r)
                 case .success(let v):
                     do {
-                        if AssertStage.truthy(try Pick.search(condition, in: v)) {
+                        if try Pick.search(condition, in: v).isTruthy {
                             resolver.fulfill(v)
                             return
                         }
