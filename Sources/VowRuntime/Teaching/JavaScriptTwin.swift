@@ -93,7 +93,7 @@ public struct JavaScriptTwin {
             case "cancel": return "`vow.cancel(N)`: cancels job N when its promise is a lone delay or sim"
             case "each": return "`vow.each(v, {limit}, (x) => X(x))`: X on every element, at most `limit` at once, each result settled a turn after X's promise; on an async iterable, `for await` with the same bound"
             case "defer": return "`vow.defer(() => P)`: P is kept, and run (last first) when the main function has ended, or on SIGINT or SIGTERM before node exits"
-            case "if": return "a conditional in a handler: `.then((v) => vow.holds(vow.pick(v, COND)) ? THEN(v) : ELSE(v))`, a group branch a promise that is adopted; a group COND `.then((v) => COND(v).then((c) => vow.holds(c) ? THEN(v) : ELSE(v)))`"
+            case "if": return "a conditional in a handler: `.then((v) => vow.condition(v, COND) ? THEN(v) : ELSE(v))` (a text COND picked from v), a group branch a promise that is adopted; a group COND `.then((v) => COND(v).then((c) => vow.holds(c) ? THEN(v) : ELSE(v)))`"
             default: return "no stand-in in the twin's prelude"
             }
         }
@@ -273,10 +273,8 @@ public struct JavaScriptTwin {
             return ("\(pipeline(p, input: input, depth: depth)).then((c) => vow.holds(c) ? \(yes.code) : \(no.code))", true)
         }
         let condition = argument(parts.condition, input: input, depth: depth).code
-        let test = { if case .string = parts.condition.kind { return true }; if case .word = parts.condition.kind { return true }; if case .rawString = parts.condition.kind { return true }; return false }()
-            ? "vow.holds(vow.pick(\(input), \(condition)))" : "vow.holds(\(condition))"
         // Both branches promises, or neither: a mix is still one handler's value, adopted when it is a promise.
-        return ("(\(test) ? \(yes.code) : \(no.code))", yes.isPromise && (parts.otherwise == nil ? false : no.isPromise))
+        return ("(vow.condition(\(input), \(condition)) ? \(yes.code) : \(no.code))", yes.isPromise && no.isPromise)
     }
 
     /// The handler of `then X`, `catch X`, `finally X`, `tap X`: a function, and whether it

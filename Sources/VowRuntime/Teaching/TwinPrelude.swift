@@ -293,6 +293,8 @@ enum TwinPrelude {
                 attempt(1, make(), every);
               });
             },
+            // `if COND …`: a text COND is a JMESPath expression on the value; any other value decides itself.
+            condition: (v, c) => vow.holds(typeof c === "string" ? vow.pick(v, c) : c),
             // `assert COND [MESSAGE]`.
             assert(v, cond, ...a) {
               if (vow.holds(vow.pick(v, cond))) return v;
