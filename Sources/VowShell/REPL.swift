@@ -262,7 +262,9 @@ public final class REPL: @unchecked Sendable {
             for f in stage.flags { out.append(f.name) }
             return out
         }
-        return Completer.candidates(word: word, before: before, stages: stageNames, flags: flagNames, variables: variables, jobs: jobIDs)
+        return Completer.candidates(
+            word: word, before: before, stages: stageNames, flags: flagNames, variables: variables, jobs: jobIDs,
+            wrappers: registry.namesTakingAStage)
     }
 
     private func ensureHistoryFile() {
@@ -284,12 +286,12 @@ public final class REPL: @unchecked Sendable {
 public enum Completer {
     /// The meta-commands.
     public static let metaCommands = [":help", ":explain", ":mode", ":trace", ":timeline", ":vars", ":jobs", ":session", ":set", ":load", ":history", ":clear", ":quit"]
-    /// Stages whose arguments start another stage.
-    static let wrappers: Set<String> = ["then", "catch", "finally", "tap", "each", "iterate"]
-
     /// The candidates that start with `word`, sorted; nil to complete file names instead.
+    /// `wrappers` are the stages whose arguments start another stage (`then`, `each`: after
+    /// them come stage names, and their flags join the inner stage's).
     public static func candidates(
-        word: String, before: String, stages: [String], flags: (String) -> [String], variables: [String], jobs: [Int]
+        word: String, before: String, stages: [String], flags: (String) -> [String], variables: [String], jobs: [Int],
+        wrappers: Set<String>
     ) -> [String]? {
         func matching(_ all: [String]) -> [String] { Array(Set(all.filter { $0.hasPrefix(word) })).sorted() }
         if word.hasPrefix("$") { return matching(variables.map { "$" + $0 }) }

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+@testable import VowRuntime
 import XCTest
 
 @testable import VowShell
@@ -272,11 +273,15 @@ final class REPLTests: XCTestCase {
 
 /// Completion candidates, rule by rule.
 final class CompleterTests: XCTestCase {
+    func test_theStagesThatTakeAStageAreThoseThatDeclareIt() {
+        XCTAssertEqual(StageRegistry.builtins.namesTakingAStage, ["then", "catch", "finally", "tap", "each", "iterate"])
+    }
+
     func candidates(_ word: String, _ before: String) -> [String]? {
         Completer.candidates(
             word: word, before: before, stages: ["fetch", "format", "then", "each", "json"],
             flags: { $0 == "fetch" ? ["header", "timeout"] : $0 == "each" ? ["limit"] : [] },
-            variables: ["user", "url"], jobs: [1, 12])
+            variables: ["user", "url"], jobs: [1, 12], wrappers: StageRegistry.builtins.namesTakingAStage)
     }
 
     func test_stagesAtTheStartAndAfterAPipe() {

@@ -10,7 +10,9 @@ final class PipelineRun: @unchecked Sendable {
         let name: String
         let span: SourceSpan
         let promise: Promise<Value>
-        let isHandler: Bool
+        /// A rejection that reaches it is not reported as having skipped it: a handler
+        /// (`StageDefinition.handlesRejections`) or a stage that acts on it (`seesRejections`).
+        let seesRejections: Bool
     }
     let site: Site
     let input: Value
@@ -56,10 +58,6 @@ final class PipelineRun: @unchecked Sendable {
             sourceName: site.source.name, line: line, input: input, context: site.context)
     }
 
-    /// Stages that act on a rejection that reaches them (they ran, they were not skipped):
-    /// `retry` runs the pipeline again, `timeout` passes the rejection on.
-    static let seeRejections: Set<String> = ["retry", "timeout"]
-
     /// The stages after the origin that the rejection skipped (handlers, and the stages that act
     /// on a rejection, ran: they are not listed).
     func skipped(after error: VowError, before limit: Int? = nil) -> [String] {
@@ -74,10 +72,10 @@ final class PipelineRun: @unchecked Sendable {
                 return []
             }
             guard k + 1 < end else { return [] }
-            return entries[(k + 1)..<end].filter { !$0.isHandler && !Self.seeRejections.contains($0.name) }.map { site.source.slice($0.span) }
+            return entries[(k + 1)..<end].filter { !$0.seesRejections }.map { site.source.slice($0.span) }
         }
         guard j + 1 < end else { return [] }
-        return entries[(j + 1)..<end].filter { !$0.isHandler && !Self.seeRejections.contains($0.name) }.map { site.source.slice($0.span) }
+        return entries[(j + 1)..<end].filter { !$0.seesRejections }.map { site.source.slice($0.span) }
     }
 }
 
@@ -127,25 +125,16 @@ struct Evaluator: Sendable {
     private func stages(
         _ stages: ArraySlice<Stage>, plans: [StagePlan]?, nullEnds: Bool = false, input: Value, scope: Scope, site: Site, run: PipelineRun
     ) -> Promise<Value> {
+        let plans = plans ?? Planner(session: session).plan(stages)
         var current: Promise<Value>? = nil
         for (offset, node) in stages.enumerated() {
             let i = run.entries.count
+            let plan = plans[offset]
             let priorRange = stages.startIndex..<(stages.startIndex + offset)
-            // Only `retry` and `until` re-run what is upstream of them: no closure for any other stage.
-            let rerun: (@Sendable () -> Promise<Value>)? = offset == 0 || (node.name != "retry" && node.name != "until") ? nil : { @Sendable [stages] in
+            // Only a stage that re-runs its upstream (`retry`, `until`) gets a closure for it.
+            let rerun: (@Sendable () -> Promise<Value>)? = offset == 0 || plan.definition?.rerunsUpstream != true ? nil : { @Sendable [stages] in
                 let again = PipelineRun(site: site, input: input)
                 return self.stages(stages[priorRange], plans: nil, input: input, scope: scope, site: site, run: again)
-            }
-            var plan: StagePlan
-            if let plans {
-                plan = plans[offset]
-            } else {
-                plan = self.plan(node)
-                if plan.name == "json", offset + 1 < stages.count {
-                    plan.pickAhead = PickAhead(plan, next: self.plan(stages[stages.startIndex + offset + 1]))
-                } else if plan.name == "read", offset + 1 < stages.count {
-                    plan.feedsJSON = StagePlan.readFeedsJSON(plan, next: self.plan(stages[stages.startIndex + offset + 1]))
-                }
             }
             if nullEnds, offset > 0, let before = current {
                 let text = site.source.slice(node.span)
@@ -154,9 +143,10 @@ struct Evaluator: Sendable {
                     return v
                 }
             }
-            let (name, promise, isHandler) = execute(
+            let (name, promise) = execute(
                 plan, upstream: current, input: input, rerun: rerun, scope: scope, site: site, run: run, index: i)
-            run.entries.append(.init(name: name, span: node.span, promise: promise, isHandler: isHandler))
+            let sees = plan.onRejection.seesRejection
+            run.entries.append(.init(name: name, span: node.span, promise: promise, seesRejections: sees))
             current = promise
         }
         return current ?? Promise.resolve(input, on: session.executor)
@@ -174,73 +164,14 @@ struct Evaluator: Sendable {
         toVowError(error).details["nothingToWorkOn"] == .bool(true)
     }
 
-    /// Every stage of `p` resolved (`plan(_:)`), for running `p` many times.
-    func plans(_ p: Pipeline) -> [StagePlan] {
-        var made = p.stages.map(plan)
-        for i in made.indices.dropLast() {
-            made[i].pickAhead = PickAhead(made[i], next: made[i + 1])
-            made[i].feedsJSON = StagePlan.readFeedsJSON(made[i], next: made[i + 1])
-        }
-        return made
-    }
-
-    /// Resolves one stage: its name (a `def`, a built-in, an external `vow-NAME`), `then X`
-    /// rewritten to X, its flags bound by the stage's declaration. Nothing here depends on the
-    /// input, so a pipeline run many times is resolved once.
-    func plan(_ node: Stage) -> StagePlan {
-        switch node.head {
-        case .value(let arg):
-            // `$x | …`, `%2 | …`, `[a, b] | …`: the value itself, evaluated against the input.
-            return StagePlan(reportedName: "", name: "", node: node, kind: .value(arg))  // named by its source text when run
-        case .named("then", _) where session.defs["then"] == nil:
-            // `then X …` is `| X …`: the inner stage is applied to the upstream itself, with the
-            // same promise and the same turns, instead of running a one-stage pipeline per input.
-            // The span and name stay those of the whole `then` stage, for error origins.
-            if let first = node.arguments.first, case .word(let t) = first.kind, let inner = t.literalText,
-                session.defs[inner] != nil || session.registry.stage(named: inner)?.argumentStyle == .values
-            {
-                let rewritten = Stage(
-                    head: .named(inner, first.span), arguments: Array(node.arguments.dropFirst()),
-                    span: SourceSpan(start: first.span.start, end: node.span.end))
-                var p = named(inner, rewritten)
-                p.reportedName = "then"
-                p.rewrittenThen = node.span
-                return p
-            }
-            return named("then", node)
-        case .named(let name, _):
-            return named(name, node)
-        }
-    }
-
-    /// Resolves a named stage (built-in, `def`, or external).
-    private func named(_ name: String, _ node: Stage) -> StagePlan {
-        if let user = session.defs[name] {
-            return StagePlan(reportedName: name, name: name, node: node, kind: .user(user))
-        }
-        let def: any StageDefinition.Type
-        if let d = session.registry.stage(named: name) {
-            def = d
-        } else if ExternalStage.find(name) != nil {
-            def = ExternalStage.self
-        } else {
-            let hint = session.registry.suggestion(for: name, extra: session.userStageNames).map { " (did you mean '\($0)'?)" } ?? ""
-            return StagePlan(reportedName: name, name: name, node: node, kind: .refused(VowError(.syntax, "unknown stage '\(name)'\(hint)")))
-        }
-        let isHandler = def.name == "catch" || def.name == "finally"
-        switch bind(name, node: node, def: def) {
-        case .success(let (positional, flags)):
-            return StagePlan(reportedName: name, name: name, node: node, kind: .builtin(def, positional, flags), isHandler: isHandler)
-        case .failure(let e):
-            return StagePlan(reportedName: name, name: name, node: node, kind: .refused(e), isHandler: isHandler)
-        }
-    }
+    /// Every stage of `p` planned (`Planner`), for running `p` many times.
+    func plans(_ p: Pipeline) -> [StagePlan] { Planner(session: session).plan(p) }
 
     /// Applies one resolved stage to the upstream promise.
     private func execute(
         _ plan: StagePlan, upstream: Promise<Value>?, input: Value, rerun: (@Sendable () -> Promise<Value>)?,
         scope: Scope, site: Site, run: PipelineRun, index: Int
-    ) -> (String, Promise<Value>, Bool) {
+    ) -> (String, Promise<Value>) {
         let ex = session.executor
         let name = plan.name
         // A stage that cannot start rejects the pipeline here; what runs upstream of it is
@@ -258,18 +189,18 @@ struct Evaluator: Sendable {
                 try self.argument(arg, input: v, scope: scope, site: site)
             }
             if let upstream {
-                return (name, upstream.then(name: name, on: ex, resolving: body), false)
+                return (name, upstream.then(name: name, on: ex, resolving: body))
             }
             do {
                 switch try body(input) {
                 case .value(let v):
                     run.immediate = .success(v)
-                    return (name, Promise.resolve(v, name: name, on: ex), false)
-                case .promise(let p): return (name, p, false)
+                    return (name, Promise.resolve(v, name: name, on: ex))
+                case .promise(let p): return (name, p)
                 }
             } catch {
                 run.immediate = .failure(error)
-                return (name, Promise.reject(error, name: name, on: ex), false)
+                return (name, Promise.reject(error, name: name, on: ex))
             }
         case .user(let user):
             promise = applyUser(user, node: plan.node, upstream: upstream, input: input, scope: scope, site: site, run: run, index: index)
@@ -280,79 +211,20 @@ struct Evaluator: Sendable {
             call.labelsAdoptedPromise = plan.rewrittenThen != nil
             call.pickAhead = plan.pickAhead
             call.feedsJSON = plan.feedsJSON
+            call.innerPlan = plan.inner
             do {
                 promise = try def.init().apply(call)
             } catch {
                 promise = cannotStart(error)
             }
-        case .refused(let error):
-            promise = cannotStart(error)
+        case .refused(let problem):
+            promise = cannotStart(problem.error)
         }
         if let span = plan.rewrittenThen, PromiseObservation.isActive {
             let (line, col) = site.source.lineColumn(of: span.start)
             PromiseObservation.label(promise, StageTraceInfo(stage: "then", text: site.source.slice(span), line: line, column: col))
         }
-        return (plan.reportedName, promise, plan.isHandler)
-    }
-
-    /// Sorts a stage's arguments into positional arguments and flags, by the stage's declaration.
-    func bind(_ name: String, node: Stage, def: any StageDefinition.Type) -> Result<([Argument], [String: [Argument?]]), VowError> {
-        var positional: [Argument] = []
-        var flags: [String: [Argument?]] = [:]
-        let declared = def.flags
-        // A stage declares a handful of flags at most: a linear search, no dictionary per call.
-        func spec(_ name: String) -> FlagSpec? { declared.first { $0.name == name } }
-        var i = 0
-        let args = node.arguments
-        var passThrough = false
-        if def.argumentStyle == .passthrough {
-            positional = args
-            i = args.count
-        }
-        while i < args.count {
-            let a = args[i]
-            if passThrough {
-                positional.append(a)
-                i += 1
-                continue
-            }
-            if case .flag(let f) = a.kind {
-                if let spec = spec(f) {
-                    if spec.value != nil {
-                        guard i + 1 < args.count, !isFlag(args[i + 1]) else {
-                            return .failure(VowError(.syntax, "\(name): --\(f) needs a value (\(spec.value!))"))
-                        }
-                        flags[f, default: []].append(args[i + 1])
-                        i += 2
-                    } else if i + 1 < args.count, case .word(let t) = args[i + 1].kind, let word = t.literalText,
-                        spec.choices.contains(word)
-                    {
-                        flags[f, default: []].append(args[i + 1])
-                        i += 2
-                    } else {
-                        flags[f, default: []].append(nil)
-                        i += 1
-                    }
-                    continue
-                }
-                if def.argumentStyle == .stage && !positional.isEmpty {
-                    positional.append(a)  // belongs to the inner stage
-                    i += 1
-                    continue
-                }
-                let hint = closest(to: f, among: def.flags.map(\.name)).map { " (did you mean --\($0)?)" } ?? ""
-                return .failure(VowError(.syntax, "\(name): unknown flag --\(f)\(hint)"))
-            }
-            positional.append(a)
-            if def.argumentStyle == .stage, positional.count == 1, case .word = a.kind { passThrough = false }
-            i += 1
-        }
-        return .success((positional, flags))
-    }
-
-    private func isFlag(_ a: Argument) -> Bool {
-        if case .flag = a.kind { return true }
-        return false
+        return (plan.reportedName, promise)
     }
 
     /// How deep `def` stages may nest (a def whose body calls itself, directly or through
@@ -627,15 +499,4 @@ public enum Pick {
         }
         return VowError(.pick, msg, details: d)
     }
-}
-
-/// The place-holder type used for `def` stages in `apply` dispatch.
-struct UserStageDefinition: StageDefinition {
-    static let name = "def"
-    static let group = StageGroup.control
-    static let synopsis = "def NAME(A, B) = PIPELINE"
-    static let summary = "Defines a stage."
-    static let help = "Defines a stage called NAME whose arguments are bound to $A, $B."
-    static let examples: [StageExample] = []
-    func apply(_ call: StageCall) throws -> Promise<Value> { throw VowError(.syntax, "def is a statement") }
 }

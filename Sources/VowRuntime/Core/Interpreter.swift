@@ -102,73 +102,14 @@ public struct Interpreter: Sendable {
 
     /// Checks a program before anything runs: every stage name and flag must be known (built in,
     /// defined by `def` in the program or the session, or a `vow-NAME` executable on PATH).
-    /// Returns the problems as syntax errors with their spans.
+    /// Returns the problems as syntax errors with their spans (`Planner.problems(in:)`).
     public func check(_ program: Program) -> [(message: String, span: SourceSpan)] {
-        var known = Set(session.onExecutor { self.session.userStageNames })
+        var defs = session.onExecutor { self.session.defs }
         for st in program.statements {
-            if case .def(let name, _, _) = st.kind { known.insert(name) }
-        }
-        var problems: [(String, SourceSpan)] = []
-        func visit(_ p: Pipeline) {
-            for s in p.stages {
-                switch s.head {
-                case .named(let name, let span):
-                    if known.contains(name) {
-                    } else if let def = session.registry.stage(named: name) {
-                        checkFlags(def, s)
-                    } else if ExternalStage.find(name) != nil {
-                        // An external stage takes any arguments.
-                    } else {
-                        let hint = session.registry.suggestion(for: name, extra: Array(known)).map { " (did you mean '\($0)'?)" } ?? ""
-                        problems.append(("unknown stage '\(name)'\(hint)", span))
-                    }
-                case .value(let a): visit(a)
-                }
-                for a in s.arguments { visit(a) }
+            if case .def(let name, let params, let body) = st.kind {
+                defs[name] = UserStage(name: name, params: params, body: body, source: program.source)
             }
         }
-        func visit(_ a: Argument) {
-            switch a.kind {
-            case .list(let ps): ps.forEach(visit)
-            case .record(let fields): fields.forEach { visit($0.value) }
-            case .group(let p): visit(p)
-            default: break
-            }
-        }
-        func checkFlags(_ def: any StageDefinition.Type, _ s: Stage, outer: [String] = []) {
-            // Stages whose arguments form another stage check that stage instead.
-            if def.argumentStyle == .passthrough { return }
-            if def.argumentStyle == .stage {
-                let own = Set(def.flags.map(\.name))
-                var rest = s.arguments
-                rest.removeAll { if case .flag(let f) = $0.kind { return own.contains(f) } else { return false } }
-                if let first = rest.first, case .word(let t) = first.kind, let inner = t.literalText,
-                    let innerDef = session.registry.stage(named: inner)
-                {
-                    let innerStage = Stage(head: .named(inner, first.span), arguments: Array(rest.dropFirst()), span: s.span)
-                    checkFlags(innerDef, innerStage, outer: outer + def.flags.map(\.name))
-                    for a in innerStage.arguments { visit(a) }
-                } else if let first = rest.first, case .word(let t) = first.kind, t.literalText != nil {
-                    visit(Pipeline(stages: [Stage(head: .named(t.literalText!, first.span), arguments: Array(rest.dropFirst()), span: s.span)], span: s.span))
-                }
-                return
-            }
-            for a in s.arguments {
-                if case .flag(let f) = a.kind, !def.flags.contains(where: { $0.name == f }) {
-                    // A misspelt flag may be meant for the stage around this one (`each … --limt`).
-                    let hint = closest(to: f, among: def.flags.map(\.name) + outer).map { " (did you mean --\($0)?)" } ?? ""
-                    problems.append(("\(def.name): unknown flag --\(f)\(hint)", a.span))
-                }
-            }
-        }
-        for st in program.statements {
-            switch st.kind {
-            case .pipeline(let p, _): visit(p)
-            case .letBinding(_, _, let p): visit(p)
-            case .def(_, _, let body): visit(body)
-            case .meta: break
-            }
-        }
-        return problems
+        return Planner(registry: session.registry, defs: defs).problems(in: program).map { ($0.message, $0.span) }
     }
 }

@@ -18,6 +18,12 @@ public struct StageRegistry: Sendable {
     /// The stage named `name` (or aliased so).
     public func stage(named name: String) -> (any StageDefinition.Type)? { byName[name] }
 
+    /// The names and aliases of the stages whose arguments form another stage (`then`, `catch`,
+    /// `each` …: `ArgumentStyle.stage`).
+    public var namesTakingAStage: Set<String> {
+        Set(stages.filter { $0.argumentStyle == .stage }.flatMap { [$0.name] + $0.aliases })
+    }
+
     /// Every name and alias.
     public var names: [String] { byName.keys.sorted() }
 

@@ -104,6 +104,8 @@ public final class StageCall: @unchecked Sendable {
     var pickAhead: PickAhead? = nil
     /// For `read` followed by `json`: the file's bytes go to `json` as they are (`FileText`).
     var feedsJSON = false
+    /// The inner stage of `then X…`, `catch X…`, `each X…`, as the planner planned it.
+    var innerPlan: StagePlan? = nil
 
     init(
         session: Session, name: String, node: Stage, positional: [Argument], flagNodes: [String: [Argument?]],
@@ -176,18 +178,18 @@ public final class StageCall: @unchecked Sendable {
     /// input to what the stage does with it, or nil when no stage was given. A stage that finishes
     /// at once returns `.value` (or throws), one that waits returns `.promise`, which the caller
     /// adopts; a group `( … )` always returns a promise, as a function that runs a pipeline does
-    /// in JavaScript (see docs/javascript-twin.md). Flags named in `own` belong to the calling
-    /// stage (e.g. `each`'s `--limit`) and are not passed on. With `nullEnds` (`iterate`), a null
-    /// between the stages of a group skips the rest (`Evaluator.pipeline`).
-    public func innerStage(context: [String] = [], own: Set<String> = [], nullEnds: Bool = false) -> (@Sendable (Value) throws -> Resolution<Value>)? {
+    /// in JavaScript (see docs/javascript-twin.md). The calling stage's own flags (`each`'s
+    /// `--limit`) were bound to it by the planner and are not passed on. With `nullEnds`
+    /// (`iterate`), a null between the stages of a group skips the rest (`Evaluator.pipeline`).
+    public func innerStage(context: [String] = [], nullEnds: Bool = false) -> (@Sendable (Value) throws -> Resolution<Value>)? {
         guard let first = positional.first else { return nil }
         let ev = Evaluator(session: session)
         let site = Site(source: self.site.source, statement: self.site.statement, context: self.site.context + context, depth: self.site.depth)
         let scope = self.scope
-        // The pipeline is resolved once, when it first runs, not once per input.
-        let cache = PlanCache()
         let ex = executor
         if positional.count == 1, case .group(let p) = first.kind {
+            // The pipeline is planned once, when it first runs, not once per input.
+            let cache = PlanCache()
             return { input in
                 // A group is a promise, always: the direct value is given as one, in the same
                 // turn as the pipeline's own would settle.
@@ -197,19 +199,9 @@ public final class StageCall: @unchecked Sendable {
             }
         }
         // The rest of the arguments form a stage: its name is the first word.
-        let inner: Stage
-        if case .word(let t) = first.kind, let n = t.literalText {
-            let rest = Array(positional.dropFirst()) + flagNodes.filter { !own.contains($0.key) }.flatMap { name, values in
-                values.flatMap { v -> [Argument] in
-                    let flag = Argument(kind: .flag(name), span: v?.span ?? first.span)
-                    return v.map { [flag, $0] } ?? [flag]
-                }
-            }
-            inner = Stage(head: .named(n, first.span), arguments: rest, span: SourceSpan(start: first.span.start, end: node.span.end))
-        } else {
-            inner = Stage(head: .value(first), arguments: [], span: first.span)
-        }
-        let pipe = Pipeline(stages: [inner], span: inner.span)
+        let plan = innerPlan ?? Planner(session: session).plan(Self.innerNode(first: first, rest: positional.dropFirst(), end: node.span.end))
+        let pipe = Pipeline(stages: [plan.node], span: plan.node.span)
+        let cache = PlanCache(plans: [plan])
         return { input in
             if let v = cache.pureStage(pipe, ev, scope: scope, site: site)?.value(input) { return .value(v) }
             let (promise, run) = ev.pipeline(pipe, plans: cache.plans(pipe, ev), input: input, scope: scope, site: site)
@@ -222,9 +214,18 @@ public final class StageCall: @unchecked Sendable {
         }
     }
 
+    /// The inner stage's syntax: `first` names it and `rest` are its arguments; a first argument
+    /// that is not a word is a value.
+    static func innerNode(first: Argument, rest: ArraySlice<Argument>, end: Int) -> Stage {
+        if case .word(let t) = first.kind, let n = t.literalText {
+            return Stage(head: .named(n, first.span), arguments: Array(rest), span: SourceSpan(start: first.span.start, end: end))
+        }
+        return Stage(head: .value(first), arguments: [], span: first.span)
+    }
+
     /// `innerStage` as a promise in every case, for stages that collect promises (`each`).
-    public func innerStagePromise(context: [String] = [], own: Set<String> = [], nullEnds: Bool = false) -> (@Sendable (Value) -> Promise<Value>)? {
-        guard let inner = innerStage(context: context, own: own, nullEnds: nullEnds) else { return nil }
+    public func innerStagePromise(context: [String] = [], nullEnds: Bool = false) -> (@Sendable (Value) -> Promise<Value>)? {
+        guard let inner = innerStage(context: context, nullEnds: nullEnds) else { return nil }
         let ex = executor
         return { input in
             do {

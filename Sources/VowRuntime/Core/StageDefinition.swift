@@ -64,6 +64,26 @@ public struct StageExample: Sendable {
     }
 }
 
+/// What a stage does with a rejection that reaches it from upstream.
+public enum RejectionRole: Sendable {
+    /// It does not run: the rejection skips it (most stages).
+    case skipped
+    /// It runs its handler on the error, and the chain goes on with what that gives (`catch`).
+    case recovers
+    /// It runs its handler, then passes the rejection on (`finally`).
+    case runsThenPassesOn
+    /// It runs everything upstream again while attempts remain (`retry`).
+    case reruns
+    /// It passes the rejection on, having waited for it (`timeout`).
+    case passesOn
+
+    /// True for a handler that runs on a rejection (`catch`, `finally`): no look-ahead fuses
+    /// into it.
+    public var isHandler: Bool { self == .recovers || self == .runsThenPassesOn }
+    /// False when the rejection skips the stage: it is not listed among the skipped stages.
+    public var seesRejection: Bool { self != .skipped }
+}
+
 /// How a stage takes its arguments.
 public enum ArgumentStyle: Sendable {
     /// Arguments are values, evaluated against the stage's input before it runs.
@@ -76,11 +96,15 @@ public enum ArgumentStyle: Sendable {
     case passthrough
 }
 
-/// One stage of vow: its name, flags, help and behaviour, in one type.
+/// One stage of vow: its name, flags, help, capabilities, twin, explanation and behaviour, in
+/// one type.
 ///
-/// Add a stage by writing one type that conforms and adding it to `StageRegistry.builtins`:
-/// nothing else needs to change. Most stages conform to `ValueStage`, which handles chaining;
-/// control stages implement `apply` to act on the upstream promise itself.
+/// Add a stage by writing one type that conforms and adding it to `StageRegistry.builtins`: the
+/// planning pass (`Planner`), the evaluator, the twin writer, the explainer and completion read
+/// what it declares, and never ask for a stage by its name. Most stages conform to `ValueStage`,
+/// which handles chaining; control stages implement `apply` to act on the upstream promise
+/// itself, and write their twin and their explanation themselves (`ControlTwin`,
+/// `StageExplaining`). `StageCapabilityTests` fails for a stage that lacks either.
 public protocol StageDefinition: Sendable {
     /// The name typed in a pipeline.
     static var name: String { get }
@@ -103,10 +127,27 @@ public protocol StageDefinition: Sendable {
     /// What it is in the JavaScript twin: a handler that finishes at once, one that returns a
     /// promise, or a control stage (docs/javascript-twin.md).
     static var twin: StageTwin { get }
-    /// True when this call of the stage takes a stream as it is (`take`, `write`, `print` with no
-    /// argument); any other value stage gets a stream's items as a list, once it has ended
-    /// (docs/streams.md).
-    static func acceptsStream(_ call: StageCall) -> Bool
+    /// True when the stage, called with these positional arguments, takes a stream as it is
+    /// (`take`, `write`, `each`, `print` with no argument); any other stage gets a stream's items
+    /// as a list, once it has ended (docs/streams.md). The evaluator and the twin both ask it.
+    static func takesStream(_ positional: [Argument]) -> Bool
+    /// True for a stage that runs again what is upstream of it (`retry`, `until`): the
+    /// evaluator hands it a way to (`StageCall.rerunUpstream`), the twin makes its upstream a
+    /// function.
+    static var rerunsUpstream: Bool { get }
+    /// What the stage does with a rejection that reaches it: most are skipped; `catch`
+    /// recovers, `finally` runs and passes it on, `retry` runs its upstream again, `timeout`
+    /// passes it on.
+    static var onRejection: RejectionRole { get }
+    /// False for a stage that never starts a rejection of its own (`resolve`, `echo`, `print`),
+    /// or only through its handler (`then`, `tap`, `catch`, `finally`): what `:explain` says.
+    static var rejectsOnItsOwn: Bool { get }
+    /// For a stage whose twin returns a promise: when that promise settles, in words, after
+    /// "settles" or "fulfils" (`:explain`). Nil for the others.
+    static var settlement: String? { get }
+    /// True for a stage after which a stream is still the same stream (`tap`, `catch`,
+    /// `finally`, `timeout`, `retry` pass their upstream's value on).
+    static var passesStream: Bool { get }
     /// True for a value stage whose run is a pure function of its input and arguments: it
     /// finishes at once, has no effect, and gives the same value or the same error every time.
     /// A stage that runs a one-stage pipeline on many inputs (`each`) runs such a stage
@@ -127,10 +168,18 @@ extension StageDefinition {
     public static var flags: [FlagSpec] { [] }
     /// Arguments are values by default.
     public static var argumentStyle: ArgumentStyle { .values }
-    /// No stand-in in the twin's prelude by default.
-    public static var twin: StageTwin { .none }
     /// A stream is collected into a list first, by default.
-    public static func acceptsStream(_ call: StageCall) -> Bool { false }
+    public static func takesStream(_ positional: [Argument]) -> Bool { false }
+    /// Does not run its upstream again, by default.
+    public static var rerunsUpstream: Bool { false }
+    /// Skipped by a rejection, by default.
+    public static var onRejection: RejectionRole { .skipped }
+    /// May reject on its own, by default.
+    public static var rejectsOnItsOwn: Bool { true }
+    /// No settlement sentence by default.
+    public static var settlement: String? { nil }
+    /// Makes a value of its own, by default.
+    public static var passesStream: Bool { false }
     /// Not pure by default.
     public static var isPure: Bool { false }
 }
@@ -149,7 +198,7 @@ extension ValueStage {
     /// Chains `run` on the upstream promise (or runs at once on the pipeline's input).
     public func apply(_ call: StageCall) throws -> Promise<Value> {
         call.chain { input, ctx in
-            if let stream = input.stream, !Self.acceptsStream(call) {
+            if let stream = input.stream, !Self.takesStream(call.positional) {
                 // A stream that ends fulfils what waits on it with its items as a list.
                 let ex = ctx.session.executor
                 return .promise(stream.collect(on: ex).then(on: ex, resolving: { list in try self.runEvaluated(list, call, ctx) }))

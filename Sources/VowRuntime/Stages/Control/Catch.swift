@@ -6,6 +6,8 @@ struct CatchStage: StageDefinition {
     static let name = "catch"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static let onRejection = RejectionRole.recovers
+    static let passesStream = true
     static let group = StageGroup.control
     static let synopsis = "catch [HANDLER…]"
     static let summary = "Recovers from a rejection: HANDLER gets the error as $_ and its value continues the chain."

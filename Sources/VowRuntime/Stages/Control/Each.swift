@@ -1,4 +1,5 @@
 import VowPromises
+import VowSyntax
 import VowValue
 
 /// `each STAGE… [--limit N]`: maps a list.
@@ -6,6 +7,7 @@ struct EachStage: StageDefinition {
     static let name = "each"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static func takesStream(_ positional: [Argument]) -> Bool { true }
     static let group = StageGroup.control
     static let synopsis = "each STAGE… [--limit N]"
     static let summary = "Runs STAGE on every element of the input list, at most N at once; results in input order."
@@ -34,13 +36,13 @@ struct EachStage: StageDefinition {
         return call.chain { input, _ in
             let limit = try call.integerFlag("limit", default: 16, minimum: 1, input: input)
             if let stream = input.stream {
-                guard let inner = call.innerStagePromise(own: ["limit", "progress"]) else { throw VowError(.type, "each: missing STAGE") }
+                guard let inner = call.innerStagePromise() else { throw VowError(.type, "each: missing STAGE") }
                 return .promise(StreamEachRunner(stream: stream, limit: limit, inner: inner, ex: ex, cancelsOthers: cancelsOthers).start())
             }
             guard case .list(let items) = Pick.target(input) else {
                 throw VowError(.type, "each: expected a list, got \(input.typeName)")
             }
-            guard let inner = call.innerStagePromise(own: ["limit", "progress"]) else { throw VowError(.type, "each: missing STAGE") }
+            guard let inner = call.innerStagePromise() else { throw VowError(.type, "each: missing STAGE") }
             if items.isEmpty { return .value(.list([])) }
             let progress = EachProgress.make(total: items.count, asked: call.flagNodes["progress"] != nil, session: call.session)
             return .promise(EachRunner(items: items, limit: limit, inner: inner, ex: ex, cancelsOthers: cancelsOthers, progress: progress).start())

@@ -6,6 +6,8 @@ struct FinallyStage: StageDefinition {
     static let name = "finally"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static let onRejection = RejectionRole.runsThenPassesOn
+    static let passesStream = true
     static let group = StageGroup.control
     static let synopsis = "finally HANDLER…"
     static let summary = "Runs HANDLER whether the chain fulfilled or rejected, then passes the outcome on."

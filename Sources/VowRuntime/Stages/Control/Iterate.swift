@@ -4,6 +4,8 @@ import VowValue
 /// `iterate STAGE…`: repeat while non-null (pagination).
 struct IterateStage: StageDefinition {
     static let name = "iterate"
+    /// In the JavaScript twin: no stand-in: the twin of a loop that feeds each result back in as the next input is not written yet, so the twin throws `vow.missing("iterate")`.
+    static let twin = StageTwin.none
     static let group = StageGroup.control
     static let synopsis = "iterate STAGE… [--max N]"
     static let summary = "Runs STAGE on the input, then on its result, and so on while it yields non-null; fulfils with every result."
@@ -28,7 +30,7 @@ struct IterateStage: StageDefinition {
         let ex = call.executor
         return call.chain { input, _ in
             let max = try call.integerFlag("max", default: 1000, minimum: 0, input: input)
-            guard let inner = call.innerStagePromise(own: ["max"], nullEnds: true) else { throw VowError(.type, "iterate: missing STAGE") }
+            guard let inner = call.innerStagePromise(nullEnds: true) else { throw VowError(.type, "iterate: missing STAGE") }
             let (p, r) = Promise<Value>.pending(name: "iterate", on: ex)
             // Only the step in flight is cancelled with `iterate`; finished steps are not kept.
             let current = Locked<Promise<Value>?>(nil)

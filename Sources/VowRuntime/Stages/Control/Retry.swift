@@ -8,6 +8,9 @@ struct RetryStage: StageDefinition {
     static let name = "retry"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static let rerunsUpstream = true
+    static let onRejection = RejectionRole.reruns
+    static let passesStream = true
     static let group = StageGroup.control
     static let synopsis = "retry N [--delay D] [--backoff exp] [--on KINDS]"
     static let summary = "Re-runs everything upstream up to N more times while it rejects."

@@ -6,6 +6,7 @@ struct TapStage: StageDefinition {
     static let name = "tap"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static let passesStream = true
     static let group = StageGroup.control
     static let synopsis = "tap [HANDLER…]"
     static let summary = "Runs HANDLER on the value for its effect and passes the value on unchanged."

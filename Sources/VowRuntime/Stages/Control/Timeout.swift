@@ -8,6 +8,8 @@ struct TimeoutStage: StageDefinition {
     static let name = "timeout"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static let onRejection = RejectionRole.passesOn
+    static let passesStream = true
     static let group = StageGroup.control
     static let synopsis = "timeout DURATION"
     static let summary = "Rejects with kind timeout if everything upstream has not settled in DURATION, and cancels it."

@@ -8,6 +8,7 @@ struct UntilStage: StageDefinition {
     static let name = "until"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static let rerunsUpstream = true
     static let group = StageGroup.control
     static let synopsis = "until COND [--every D] [--timeout D] [--max N] [--backoff exp]"
     static let summary = "Re-runs everything upstream, waiting between runs, until COND holds on its value."

@@ -2,10 +2,15 @@ import VowPromises
 import VowValue
 
 /// `json`: parses text, bytes or a response body.
-struct JsonStage: ValueStage {
+struct JsonStage: ValueStage, LooksAhead {
     static let name = "json"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("json")
+    /// Followed by `pick` with a literal expression, it builds only what the expression can
+    /// look at (`PickAhead`).
+    static func lookAhead(_ plan: inout StagePlan, next: StagePlan) {
+        plan.pickAhead = PickAhead(plan, next: next)
+    }
     static let group = StageGroup.data
     static let synopsis = "json"
     static let summary = "Parses its input (text, bytes or a response body) as JSON."

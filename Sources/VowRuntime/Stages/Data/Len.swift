@@ -1,4 +1,5 @@
 import VowPromises
+import VowSyntax
 import VowValue
 
 /// `len`: length of a list, record, string or bytes.
@@ -19,7 +20,7 @@ struct LenStage: ValueStage {
     ]
 
     /// A stream is counted as it goes, keeping none of its items.
-    static func acceptsStream(_ call: StageCall) -> Bool { true }
+    static func takesStream(_ positional: [Argument]) -> Bool { true }
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         if let stream = input.stream {

@@ -7,6 +7,8 @@ import VowValue
 /// arguments (flags included) as its argv; its standard output, parsed as JSON, is the value.
 struct ExternalStage: StageDefinition {
     static let name = "vow-NAME"
+    /// In the JavaScript twin: no stand-in: an external `vow-NAME` program is not known to the twin.
+    static let twin = StageTwin.none
     static let group = StageGroup.files
     static let synopsis = "NAME ARG…"
     static let summary = "An executable vow-NAME on PATH, run as stage NAME."

@@ -4,10 +4,19 @@ import VowPromises
 import VowValue
 
 /// `read PATH`: a file's contents.
-struct ReadStage: ValueStage {
+struct ReadStage: ValueStage, LooksAhead {
     static let name = "read"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handlerTakingFlags("read")
+    /// Without flags and followed by `json` without arguments, it hands the file's bytes on as
+    /// they are (`StagePlan.feedsJSON`).
+    static func lookAhead(_ plan: inout StagePlan, next: StagePlan) {
+        guard case .builtin(_, _, let flags) = plan.kind, flags.isEmpty,
+            case .builtin(let nextDef, let positional, let nextFlags) = next.kind, nextDef == JsonStage.self,
+            positional.isEmpty, nextFlags.isEmpty, !next.isHandler
+        else { return }
+        plan.feedsJSON = true
+    }
     static let group = StageGroup.files
     static let synopsis = "read [PATH]"
     static let summary = "Reads a file: text when it is valid UTF-8, bytes otherwise; with --stream, its lines as they are read."

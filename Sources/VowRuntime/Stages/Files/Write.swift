@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import VowPromises
+import VowSyntax
 import VowValue
 
 /// `write PATH`: writes the input, passes it on.
@@ -14,7 +15,7 @@ struct WriteStage: ValueStage {
     static let help = "Writes the input to PATH, replacing it: a string as is, bytes as is, any other value as pretty JSON with a final newline. Fulfils with the input. A stream is written one line per item as the items arrive (text as is, other values as one-line JSON); it fulfils with the number of lines once the stream ends. The text goes to a temporary file beside PATH, renamed over it when complete, so PATH is never half-written (a failed write leaves the old file and names the reason); a device or FIFO (/dev/stderr, a named pipe) is written through instead. With --append the text is added to the end of PATH (created when missing), as shell's >> does: a value as it is written (a string as is, other values as one-line JSON, each with a final line break), a stream line by line as the items arrive."
     static let flags = [FlagSpec("append", help: "add to the end of PATH instead of replacing it; a stream's lines as they arrive")]
     /// A stream is written a line per item as it arrives.
-    static func acceptsStream(_ call: StageCall) -> Bool { true }
+    static func takesStream(_ positional: [Argument]) -> Bool { true }
     static let examples = [
         StageExample("echo hi | write /tmp/vow-example.txt | then read /tmp/vow-example.txt", "hi"),
         StageExample(#"echo "one\n" | write /tmp/vow-example.log | then echo two | write /tmp/vow-example.log --append | then read /tmp/vow-example.log | lines | to-json"#, #"["one","two"]"#),

@@ -5,6 +5,8 @@ import VowValue
 /// `jobs`: the job table.
 struct JobsStage: ValueStage {
     static let name = "jobs"
+    /// In the JavaScript twin: no stand-in: the job table belongs to the shell, not to a program.
+    static let twin = StageTwin.none
     static let group = StageGroup.jobs
     static let synopsis = "jobs"
     static let summary = "Lists background jobs: id, statement, state, elapsed seconds."

@@ -1,4 +1,5 @@
 import VowPromises
+import VowSyntax
 import VowValue
 
 /// `print [VALUE]`: writes at once, passes the input on.
@@ -29,7 +30,7 @@ struct PrintStage: ValueStage {
     ]
 
     /// With no argument, a stream is printed item by item.
-    static func acceptsStream(_ call: StageCall) -> Bool { call.positional.isEmpty }
+    static func takesStream(_ positional: [Argument]) -> Bool { positional.isEmpty }
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let sink = args.has("stderr") ? ctx.session.diagnostics : ctx.session.output

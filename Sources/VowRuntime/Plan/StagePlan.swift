@@ -18,8 +18,8 @@ struct StagePlan {
         case builtin(any StageDefinition.Type, [Argument], [String: [Argument?]])
         /// A `def` stage.
         case user(UserStage)
-        /// A stage that cannot start (unknown name, bad flags): it rejects with this error.
-        case refused(VowError)
+        /// A stage that cannot start (unknown name, bad flags): it rejects with this problem's error.
+        case refused(PlanProblem)
     }
 
     /// The name the pipeline's records give the stage (`then` for a rewritten `then X`).
@@ -30,10 +30,21 @@ struct StagePlan {
     let node: Stage
     /// What the stage is.
     let kind: Kind
+    /// What the stage does with a rejection that reaches it (its definition's `onRejection`,
+    /// kept when the stage cannot start, so that it is still not listed as skipped).
+    var onRejection = RejectionRole.skipped
     /// `catch` and `finally`: handlers that run only on a rejection or on either outcome.
-    var isHandler = false
+    var isHandler: Bool { onRejection.isHandler }
     /// For a rewritten `then X`, the span of the whole `then` stage (traces label its promise).
     var rewrittenThen: SourceSpan? = nil
+    /// The inner stage of `then X…`, `catch X…`, `each X…` (X with the rest of the arguments),
+    /// planned; nil when the stage takes none, or takes a group.
+    var inner: StagePlan? {
+        get { innerPlans.first }
+        set { innerPlans = newValue.map { [$0] } ?? [] }
+    }
+    /// Storage of `inner` (a struct cannot hold itself but through an array).
+    private var innerPlans: [StagePlan] = []
     /// For `json` followed by `pick EXPR` with a literal expression: what `json` needs to build
     /// only what EXPR can look at (`JSONPathScan`), or to find a simple path's value itself.
     var pickAhead: PickAhead? = nil
@@ -41,14 +52,33 @@ struct StagePlan {
     /// (`FileText`), without making a String of them, which would check the UTF-8 a second time.
     var feedsJSON = false
 
-    /// True when `plan` is `read` without flags and `next` is `json` without arguments.
-    static func readFeedsJSON(_ plan: StagePlan, next: StagePlan) -> Bool {
-        guard case .builtin(let def, _, let flags) = plan.kind, def == ReadStage.self, flags.isEmpty,
-            case .builtin(let nextDef, let positional, let nextFlags) = next.kind, nextDef == JsonStage.self,
-            positional.isEmpty, nextFlags.isEmpty, !next.isHandler
-        else { return false }
-        return true
+    /// A plan of `node`: `name` runs, `reportedName` names it in the pipeline's records.
+    init(reportedName: String, name: String, node: Stage, kind: Kind) {
+        self.reportedName = reportedName
+        self.name = name
+        self.node = node
+        self.kind = kind
     }
+
+    /// The built-in stage that runs, or nil for a `def`, a value or a refused stage.
+    var definition: (any StageDefinition.Type)? {
+        if case .builtin(let def, _, _) = kind { return def }
+        return nil
+    }
+
+    /// Lets the stage look at the stage after it (`LooksAhead`): `json | pick`, `read | json`.
+    mutating func fuse(next: StagePlan) {
+        guard let def = definition as? any LooksAhead.Type else { return }
+        def.lookAhead(&self, next: next)
+    }
+}
+
+/// A stage that does less work when it knows the stage after it, declared by the stage itself
+/// (`JsonStage`, `ReadStage`); the planner asks it once per pipeline, when it plans it. Both
+/// stages keep their promises and their turns.
+protocol LooksAhead: StageDefinition {
+    /// Sets what `plan` hands on to `next` (`StagePlan.pickAhead`, `StagePlan.feedsJSON`).
+    static func lookAhead(_ plan: inout StagePlan, next: StagePlan)
 }
 
 /// The `pick` that follows a `json` stage, when its expression is literal text that does not
@@ -64,7 +94,7 @@ struct PickAhead: Sendable {
     /// The lookahead for `plan` when it is `json` and `next` is `pick` with a literal expression
     /// that does not need the whole document.
     init?(_ plan: StagePlan, next: StagePlan) {
-        guard case .builtin(let def, let positional, let flags) = plan.kind, def == JsonStage.self, flags.isEmpty,
+        guard case .builtin(_, let positional, let flags) = plan.kind, flags.isEmpty,
             case .builtin(let nextDef, let arguments, let nextFlags) = next.kind, nextDef == PickStage.self,
             nextFlags.isEmpty, arguments.count == 1, positional.isEmpty, !next.isHandler,
             let text = Self.text(arguments[0]),
@@ -91,6 +121,9 @@ struct PickAhead: Sendable {
 final class PlanCache: @unchecked Sendable {
     private var plans: [StagePlan]?
     private var pure: PureStage??
+
+    /// A cache that plans on first use, or holds `plans` already made.
+    init(plans: [StagePlan]? = nil) { self.plans = plans }
 
     /// The plans of `pipeline`, made by `evaluator` on the first call.
     func plans(_ pipeline: Pipeline, _ evaluator: Evaluator) -> [StagePlan] {

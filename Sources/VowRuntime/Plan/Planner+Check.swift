@@ -1,0 +1,47 @@
+import VowSyntax
+
+extension Planner {
+    /// What a program is refused for before anything runs: every stage of every pipeline in it
+    /// (statements, `def` bodies, groups, list elements, record fields, inner stages) planned,
+    /// and the problems marked `beforeRun` (an unknown stage or flag), in source order.
+    func problems(in program: Program) -> [PlanProblem] {
+        var found: [PlanProblem] = []
+        for st in program.statements {
+            switch st.kind {
+            case .pipeline(let p, _): collect(p, into: &found)
+            case .letBinding(_, _, let p): collect(p, into: &found)
+            case .def(_, _, let body): collect(body, into: &found)
+            case .meta: break
+            }
+        }
+        return found
+    }
+
+    /// The problems of `p`'s plans and of the pipelines inside them.
+    private func collect(_ p: Pipeline, into found: inout [PlanProblem]) {
+        for plan in plan(p) { collect(plan, into: &found) }
+    }
+
+    /// The problems of one plan: its own, then those of its inner stage, or else of the
+    /// pipelines its arguments hold. An external stage's arguments are its own business.
+    private func collect(_ plan: StagePlan, into found: inout [PlanProblem]) {
+        if case .refused(let problem) = plan.kind, problem.beforeRun { found.append(problem) }
+        if plan.definition?.argumentStyle == .passthrough { return }
+        if let inner = plan.inner {
+            collect(inner, into: &found)
+            return
+        }
+        if case .value(let a) = plan.node.head { collect(a, into: &found) }
+        for a in plan.node.arguments { collect(a, into: &found) }
+    }
+
+    /// The problems of the pipelines an argument holds.
+    private func collect(_ a: Argument, into found: inout [PlanProblem]) {
+        switch a.kind {
+        case .list(let ps): ps.forEach { collect($0, into: &found) }
+        case .record(let fields): fields.forEach { collect($0.value, into: &found) }
+        case .group(let p): collect(p, into: &found)
+        default: break
+        }
+    }
+}

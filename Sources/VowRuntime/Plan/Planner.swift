@@ -1,0 +1,139 @@
+import VowSyntax
+import VowValue
+
+/// The planning pass: a pipeline's syntax becomes plans (`StagePlan`), every stage name
+/// resolved (a `def`, a built-in, an external `vow-NAME`), `then X` rewritten to X, flags bound
+/// by the stage's declaration, the inner stage of `then`/`catch`/`each …` planned, look-ahead
+/// fused (`LooksAhead`), and what cannot start given as a `PlanProblem` with its span.
+///
+/// It is the one place names are resolved: the evaluator runs plans, `Interpreter.check` reports
+/// their problems before anything runs (`Planner+Check.swift`), the JavaScript twin and the
+/// explainer write from them, and completion reads the registry through the same declarations.
+/// Nothing in a plan depends on the input, so a pipeline run many times is planned once.
+struct Planner: Sendable {
+    /// The stages known by name.
+    let registry: StageRegistry
+    /// The `def` stages known by name: the session's, or, for a program not yet run, also the
+    /// program's own.
+    let defs: [String: UserStage]
+
+    /// A planner for the stages a session knows now; call it on the session executor.
+    init(session: Session) {
+        self.registry = session.registry
+        self.defs = session.defs
+    }
+
+    /// A planner for `registry` and `defs`.
+    init(registry: StageRegistry, defs: [String: UserStage]) {
+        self.registry = registry
+        self.defs = defs
+    }
+
+    /// Every stage of `stages` planned, each followed stage given its look-ahead.
+    func plan<S: Collection>(_ stages: S) -> [StagePlan] where S.Element == Stage {
+        var made = stages.map { plan($0) }
+        for i in made.indices.dropLast() {
+            made[i].fuse(next: made[i + 1])
+        }
+        return made
+    }
+
+    /// Every stage of `p` planned (`plan(_:)` of its stages).
+    func plan(_ p: Pipeline) -> [StagePlan] { plan(p.stages) }
+
+    /// One stage planned. `outerFlags` are the flags of the stage around it (`each`'s
+    /// `--limit` for the inner stage of `each fetch …`), offered when a flag is misspelt.
+    func plan(_ node: Stage, outerFlags: [String] = []) -> StagePlan {
+        switch node.head {
+        case .value(let arg):
+            // `$x | …`, `%2 | …`, `[a, b] | …`: the value itself, evaluated against the input.
+            return StagePlan(reportedName: "", name: "", node: node, kind: .value(arg))  // named by its source text when run
+        case .named("then", _) where defs["then"] == nil:
+            // `then X …` is `| X …`: the inner stage is applied to the upstream itself, with the
+            // same promise and the same turns, instead of running a one-stage pipeline per input.
+            // The span and name stay those of the whole `then` stage, for error origins.
+            if let first = node.arguments.first, case .word(let t) = first.kind, let inner = t.literalText,
+                defs[inner] != nil || registry.stage(named: inner)?.argumentStyle == .values
+            {
+                let rewritten = Stage(
+                    head: .named(inner, first.span), arguments: Array(node.arguments.dropFirst()),
+                    span: SourceSpan(start: first.span.start, end: node.span.end))
+                var p = named(inner, rewritten, outerFlags: outerFlags)
+                p.reportedName = "then"
+                p.rewrittenThen = node.span
+                return p
+            }
+            return named("then", node, outerFlags: outerFlags)
+        case .named(let name, _):
+            return named(name, node, outerFlags: outerFlags)
+        }
+    }
+
+    /// Resolves a named stage (built-in, `def`, or external).
+    private func named(_ name: String, _ node: Stage, outerFlags: [String]) -> StagePlan {
+        if let user = defs[name] {
+            return StagePlan(reportedName: name, name: name, node: node, kind: .user(user))
+        }
+        let def: any StageDefinition.Type
+        if let d = registry.stage(named: name) {
+            def = d
+        } else if ExternalStage.find(name) != nil {
+            def = ExternalStage.self
+        } else {
+            let hint = registry.suggestion(for: name, extra: Array(defs.keys)).map { " (did you mean '\($0)'?)" } ?? ""
+            let span: SourceSpan
+            if case .named(_, let nameSpan) = node.head { span = nameSpan } else { span = node.span }
+            return StagePlan(
+                reportedName: name, name: name, node: node,
+                kind: .refused(PlanProblem("unknown stage '\(name)'\(hint)", span: span, beforeRun: true)))
+        }
+        var plan: StagePlan
+        switch FlagBinding.bind(def, node: node, outerFlags: outerFlags) {
+        case .success(let bound):
+            plan = StagePlan(reportedName: name, name: name, node: node, kind: .builtin(def, bound.positional, bound.flags))
+            plan.inner = innerPlan(def, node: node, positional: bound.positional)
+        case .failure(let problem):
+            plan = StagePlan(reportedName: name, name: name, node: node, kind: .refused(problem))
+        }
+        plan.onRejection = def.onRejection
+        return plan
+    }
+
+    /// The stage that `then X…`, `catch X…`, `each X…` name: X with the rest of their arguments
+    /// (a value when the first argument is not a word), planned; nil for a stage that takes no
+    /// inner stage, none given, or a group (a pipeline of its own, planned when it runs).
+    private func innerPlan(_ def: any StageDefinition.Type, node: Stage, positional: [Argument]) -> StagePlan? {
+        guard def.argumentStyle == .stage, let first = positional.first else { return nil }
+        if case .word(let t) = first.kind, let name = t.literalText {
+            let inner = Stage(
+                head: .named(name, first.span), arguments: Array(positional.dropFirst()),
+                span: SourceSpan(start: first.span.start, end: node.span.end))
+            return plan(inner, outerFlags: def.flags.map(\.name))
+        }
+        if positional.count == 1, case .group = first.kind { return nil }
+        return plan(Stage(head: .value(first), arguments: [], span: first.span))
+    }
+}
+
+/// Why a stage cannot start: an unknown name, an unknown flag, a flag without its value. The
+/// stage rejects with it (kind `syntax`) when it runs; `Interpreter.check` reports it before
+/// anything runs when `beforeRun` says so.
+struct PlanProblem: Error, Sendable {
+    /// What is wrong, in words (`unknown stage 'fetc' (did you mean 'fetch'?)`).
+    let message: String
+    /// Where: the stage's name, or the flag.
+    let span: SourceSpan
+    /// True for what a program is refused for before it runs (an unknown stage or flag); a
+    /// missing flag value is found when the stage runs, as it always was.
+    let beforeRun: Bool
+
+    /// A problem at `span`.
+    init(_ message: String, span: SourceSpan, beforeRun: Bool) {
+        self.message = message
+        self.span = span
+        self.beforeRun = beforeRun
+    }
+
+    /// The error the stage rejects with.
+    var error: VowError { VowError(.syntax, message) }
+}
