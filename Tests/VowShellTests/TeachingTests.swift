@@ -152,12 +152,16 @@ final class TeachingTests: XCTestCase {
         XCTAssertTrue(each.contains("p2 = p1.then((v1) => vow.each(v1, {}, (v2) => vow.format("), each)
         XCTAssertTrue(each.contains("returns a promise of the results in order, which p2 adopts"), each)
         XCTAssertFalse(each.contains("(each format \"<{}>\") returns a plain value"), each)
-        // take reads the stream; len gets its items collected first, as the twin writes it.
+        // take and len read the stream as it is (`StageDefinition.takesStream`); format gets its
+        // items collected first, as the twin writes it.
         let take = runVow(":explain run seq 1 3 --stream | take 2").out
         XCTAssertTrue(take.contains("its handler (take 2) reads it with `for await` and returns a promise, which p2 adopts"), take)
         let len = runVow(":explain run seq 1 3 --stream | len").out
-        XCTAssertTrue(len.contains("p2 = p1.then((v1) => vow.whole(v1, (v1) => vow.len(v1)))"), len)
-        XCTAssertTrue(len.contains("collects the items into a list"), len)
+        XCTAssertTrue(len.contains("p2 = p1.then((v1) => vow.len(v1))"), len)
+        XCTAssertTrue(len.contains("its handler (len) reads it with `for await`"), len)
+        let format = runVow(":explain run seq 1 3 --stream | format \"{}\"").out
+        XCTAssertTrue(format.contains("p2 = p1.then((v1) => vow.whole(v1, (v1) => vow.format("), format)
+        XCTAssertTrue(format.contains("collects the items into a list"), format)
     }
 
     /// Under a trace, `json` followed by `pick` builds the whole document: the trace shows the

@@ -104,12 +104,7 @@ public struct Interpreter: Sendable {
     /// defined by `def` in the program or the session, or a `vow-NAME` executable on PATH).
     /// Returns the problems as syntax errors with their spans (`Planner.problems(in:)`).
     public func check(_ program: Program) -> [(message: String, span: SourceSpan)] {
-        var defs = session.onExecutor { self.session.defs }
-        for st in program.statements {
-            if case .def(let name, let params, let body) = st.kind {
-                defs[name] = UserStage(name: name, params: params, body: body, source: program.source)
-            }
-        }
-        return Planner(registry: session.registry, defs: defs).problems(in: program).map { ($0.message, $0.span) }
+        let planner = Planner.checking(program, registry: session.registry, defs: session.onExecutor { self.session.defs })
+        return planner.problems(in: program).map { ($0.message, $0.span) }
     }
 }

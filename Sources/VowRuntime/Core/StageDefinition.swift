@@ -142,9 +142,14 @@ public protocol StageDefinition: Sendable {
     /// False for a stage that never starts a rejection of its own (`resolve`, `echo`, `print`),
     /// or only through its handler (`then`, `tap`, `catch`, `finally`): what `:explain` says.
     static var rejectsOnItsOwn: Bool { get }
-    /// For a stage whose twin returns a promise: when that promise settles, in words, after
-    /// "settles" or "fulfils" (`:explain`). Nil for the others.
+    /// For a stage that waits: what its promise does and when, as a phrase after the promise's
+    /// name (`fulfils when the timer fires`), for `:explain`. Nil for the others.
     static var settlement: String? { get }
+    /// True for a stage that runs the handler it is given (`then X`, `catch X`, `tap X`,
+    /// `finally X`) rather than doing work of its own: `:explain` reads X.
+    static var innerIsHandler: Bool { get }
+    /// True for a stage that always rejects (`reject`).
+    static var alwaysRejects: Bool { get }
     /// True for a stage after which a stream is still the same stream (`tap`, `catch`,
     /// `finally`, `timeout`, `retry` pass their upstream's value on).
     static var passesStream: Bool { get }
@@ -178,6 +183,10 @@ extension StageDefinition {
     public static var rejectsOnItsOwn: Bool { true }
     /// No settlement sentence by default.
     public static var settlement: String? { nil }
+    /// Does work of its own, by default.
+    public static var innerIsHandler: Bool { false }
+    /// Does not always reject, by default.
+    public static var alwaysRejects: Bool { false }
     /// Makes a value of its own, by default.
     public static var passesStream: Bool { false }
     /// Not pure by default.

@@ -1,6 +1,18 @@
 import VowSyntax
 
 extension Planner {
+    /// A planner for checking `program` before it runs: the session's `def` stages and the
+    /// program's own, wherever they are written in it.
+    static func checking(_ program: Program, registry: StageRegistry, defs: [String: UserStage]) -> Planner {
+        var all = defs
+        for st in program.statements {
+            if case .def(let name, let params, let body) = st.kind {
+                all[name] = UserStage(name: name, params: params, body: body, source: program.source)
+            }
+        }
+        return Planner(registry: registry, defs: all)
+    }
+
     /// What a program is refused for before anything runs: every stage of every pipeline in it
     /// (statements, `def` bodies, groups, list elements, record fields, inner stages) planned,
     /// and the problems marked `beforeRun` (an unknown stage or flag), in source order.

@@ -338,7 +338,9 @@ enum TwinPrelude {
               p.cancel = timer.cancel;
               return p;
             },
-            len: (v) => (typeof v === "string" ? [...v].length : Array.isArray(v) ? v.length : v && typeof v === "object" ? Object.keys(v).length : 0),
+            // `len` counts a stream's items as they are read, without keeping them.
+            len: (v) => (isStream(v) ? (async () => { let n = 0; for await (const _ of v) n++; return n; })()
+              : typeof v === "string" ? [...v].length : Array.isArray(v) ? v.length : v && typeof v === "object" ? Object.keys(v).length : 0),
             // `take N`: the first N of a list, or of a stream, which then stops.
             take(v, n) {
               if (Array.isArray(v)) return v.slice(0, n);

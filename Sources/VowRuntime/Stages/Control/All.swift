@@ -1,5 +1,6 @@
 import VowPromises
 import VowValue
+import VowSyntax
 
 /// `all`: every value, fail-fast.
 struct AllStage: CombinatorStage {
@@ -29,5 +30,21 @@ struct AllStage: CombinatorStage {
                 return .record(Record(zip(keys, values).map { ($0, $1) }))
             }
         }
+    }
+}
+
+extension AllStage: TwinWriting {
+    static let twinReference: String? = "`Promise.all([A, B])`; a record gives `vow.keyed([\"a\", \"b\"], [A, B])` (keys set in Promise.all's own turn); vow's mode also cancels the others on the first rejection"
+
+    /// The combinator over its elements (`JavaScriptTwin.combinator`).
+    static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
+        TwinCode(twin.combinator(name, plan, input: input, depth: depth), isPromise: true)
+    }
+}
+
+extension AllStage: StageExplaining {
+    /// What it starts and how it settles.
+    static func explanation(_ c: Explainer.Context) -> String? {
+        combinatorExplanation(c) { what in "starts \(what); fulfils with every value in order once all fulfil; the first rejection rejects it at once" + (c.javaScriptMode ? c.cancelNote : "\(c.cancelNote): the others are cancelled (fail-fast)") }
     }
 }

@@ -1,5 +1,6 @@
 import VowPromises
 import VowValue
+import VowSyntax
 
 /// `any`: the first to fulfil.
 struct AnyStage: CombinatorStage {
@@ -20,5 +21,21 @@ struct AnyStage: CombinatorStage {
 
     func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor, cancels: Bool) -> Promise<Value> {
         Promise.any(promises, on: ex, cancelsOthers: cancels)
+    }
+}
+
+extension AnyStage: TwinWriting {
+    static let twinReference: String? = "`Promise.any([A, B])`; vow's mode also cancels the others once one fulfils"
+
+    /// The combinator over its elements (`JavaScriptTwin.combinator`).
+    static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
+        TwinCode(twin.combinator(name, plan, input: input, depth: depth), isPromise: true)
+    }
+}
+
+extension AnyStage: StageExplaining {
+    /// What it starts and how it settles.
+    static func explanation(_ c: Explainer.Context) -> String? {
+        combinatorExplanation(c) { what in "starts \(what); fulfils with the first to fulfil; rejects with an aggregate error only when all reject" + (c.javaScriptMode ? c.cancelNote : "\(c.cancelNote): the others are cancelled") }
     }
 }

@@ -1,11 +1,13 @@
 import VowPromises
 import VowValue
+import VowSyntax
 
 /// `catch [HANDLER…]`: recovers from a rejection.
 struct CatchStage: StageDefinition {
     static let name = "catch"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static let innerIsHandler = true
     static let onRejection = RejectionRole.recovers
     static let passesStream = true
     static let group = StageGroup.control
@@ -39,5 +41,25 @@ struct CatchStage: StageDefinition {
             guard let inner else { return .value(.null) }
             return try inner(record)
         })
+    }
+}
+
+extension CatchStage: TwinWriting {
+    static let twinReference: String? = "`.catch((e) => X(record of e))`; with no handler `.catch(() => null)`"
+
+    /// `.catch(vow.onError(X, at))`: X gets the error as a record.
+    static func twinChained(
+        _ plan: StagePlan, upstream: String, depth: Int, origin: TwinOrigin?, collects: Bool, in twin: JavaScriptTwin
+    ) -> String? {
+        guard let h = twin.handler(plan, depth: depth) else { return "\(upstream)\n.catch(() => null)" }
+        return "\(upstream)\n.catch(vow.onError(\(h.code)\(origin.map { ", \(jsString($0.previous))" } ?? "")))"
+    }
+}
+
+extension CatchStage: StageExplaining {
+    /// Recovers: the handler's outcome continues the chain; a fulfilment passes through.
+    static func explanation(_ c: Explainer.Context) -> String? {
+        if c.kind.args.isEmpty { return "when \(c.prev) rejects, \(c.id) fulfils with null; a fulfilment passes through" }
+        return "when an earlier promise rejects, runs \(c.kind.args) with the error as a record: " + c.outcome("the handler", " (the chain recovers)") + "; a fulfilment passes through untouched"
     }
 }

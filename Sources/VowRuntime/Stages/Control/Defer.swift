@@ -35,3 +35,20 @@ struct DeferStage: StageDefinition {
         }
     }
 }
+
+extension DeferStage: TwinWriting {
+    static let twinReference: String? = "`vow.defer(() => P)`: P is kept, and run (last first) when the main function has ended, or on SIGINT or SIGTERM before node exits"
+
+    /// `vow.defer(() => P)`.
+    static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
+        guard case .group(let p)? = twin.positional(plan).first?.kind else { return twin.missing(name) }
+        return TwinCode("vow.defer(() => \(twin.pipeline(p, input: "null", depth: depth)))", isPromise: false)
+    }
+}
+
+extension DeferStage: StageExplaining {
+    /// Kept for the end of the script.
+    static func explanation(_ c: Explainer.Context) -> String? {
+        "keeps its pipeline to run when the script ends (last registered first) and fulfils with the empty string at once"
+    }
+}

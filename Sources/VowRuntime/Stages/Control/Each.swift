@@ -7,6 +7,7 @@ struct EachStage: StageDefinition {
     static let name = "each"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static let settlement: String? = "settles when its inputs do"
     static func takesStream(_ positional: [Argument]) -> Bool { true }
     static let group = StageGroup.control
     static let synopsis = "each STAGE… [--limit N]"
@@ -217,5 +218,24 @@ final class StreamEachRunner: @unchecked Sendable {
 
     private func finishIfDone() {
         if ended && running == 0 { resolver.fulfill(.list(results.map { $0 ?? .null })) }
+    }
+}
+
+extension EachStage: TwinWriting {
+    static let twinReference: String? = "`vow.each(v, {limit}, (x) => X(x))`: X on every element, at most `limit` at once, each result settled a turn after X's promise; on an async iterable, `for await` with the same bound"
+
+    /// `vow.each(input, {limit}, (x) => X(x))`.
+    static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
+        let limit = twin.flag("limit", in: plan).map { twin.value($0, input: input, depth: depth) }
+        guard let h = twin.handler(plan, depth: depth) else { return twin.missing(name) }
+        return TwinCode("vow.each(\(input), {\(limit.map { " limit: \($0) " } ?? "")}, \(h.code))", isPromise: false)
+    }
+}
+
+extension EachStage: StageExplaining {
+    /// Every element or item, bounded, the results adopted.
+    static func explanation(_ c: Explainer.Context) -> String? {
+        let note = "runs \(c.kind.args) on every element of the list, or every item of a stream as it arrives (`for await`), at most --limit at once (16); it returns a promise of the results in order, which \(c.id) adopts (two extra turns); an empty list gives [] in the same turn"
+        return c.kind.first ? note : "when \(c.prev) fulfils, its handler \(note); a rejection of \(c.prev) skips it"
     }
 }

@@ -33,3 +33,10 @@ struct ExitStage: ValueStage {
         throw VowError(.exit, words.map(Evaluator.interpolationText).joined(separator: " "), details: ["status": .int(status)])
     }
 }
+
+extension ExitStage: StageExplaining {
+    /// Ends the script.
+    static func explanation(_ c: Explainer.Context) -> String? {
+        "ends the script (process.exit) when \(c.prev) fulfils; no later stage or statement runs"
+    }
+}

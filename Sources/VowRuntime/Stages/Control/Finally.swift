@@ -1,11 +1,13 @@
 import VowPromises
 import VowValue
+import VowSyntax
 
 /// `finally HANDLER…`: runs on both paths.
 struct FinallyStage: StageDefinition {
     static let name = "finally"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static let innerIsHandler = true
     static let onRejection = RejectionRole.runsThenPassesOn
     static let passesStream = true
     static let group = StageGroup.control
@@ -49,5 +51,24 @@ struct FinallyStage: StageDefinition {
                 }
             }))
         }
+    }
+}
+
+extension FinallyStage: TwinWriting {
+    static let twinReference: String? = "JavaScript's `finally`, with X given the value or the error record: `.then((v) => Promise.resolve(X(v)).then(() => v), (e) => Promise.resolve(X(rec(e))).then(() => { throw e; }))`"
+
+    /// `.then(...vow.finally(X, at))`: both paths, the outcome passed on.
+    static func twinChained(
+        _ plan: StagePlan, upstream: String, depth: Int, origin: TwinOrigin?, collects: Bool, in twin: JavaScriptTwin
+    ) -> String? {
+        guard let h = twin.handler(plan, depth: depth) else { return upstream }
+        return "\(upstream)\n.then(...vow.finally(\(h.code)\(origin.map { ", \(jsString($0.previous))" } ?? "")))"
+    }
+}
+
+extension FinallyStage: StageExplaining {
+    /// Runs on both paths and passes the outcome on.
+    static func explanation(_ c: Explainer.Context) -> String? {
+        "runs \(c.kind.args) on both paths, then passes \(c.prev)'s outcome on (JavaScript's finally: Promise.resolve(handler).then(() => outcome), adopted); if the handler rejects, that rejection passes on instead"
     }
 }

@@ -78,3 +78,31 @@ struct IfStage: StageDefinition {
         }
     }
 }
+
+extension IfStage: TwinWriting {
+    static let twinReference: String? = "a conditional in a handler: `.then((v) => vow.condition(v, COND) ? THEN(v) : ELSE(v))` (a text COND picked from v), a group branch a promise that is adopted; a group COND `.then((v) => COND(v).then((c) => vow.holds(c) ? THEN(v) : ELSE(v)))`"
+
+    /// A ternary on `input`, or, with a group COND, a promise of one.
+    static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
+        guard let parts = try? IfStage.parts(twin.positional(plan)) else { return twin.missing(name) }
+        func branch(_ a: Argument?) -> (code: String, isPromise: Bool) {
+            guard let a else { return (input, false) }
+            if case .group(let p) = a.kind { return (twin.pipeline(p, input: input, depth: depth), true) }
+            return twin.argument(a, input: input, depth: depth)
+        }
+        let (yes, no) = (branch(parts.then), branch(parts.otherwise))
+        if case .group(let p) = parts.condition.kind {
+            return TwinCode("\(twin.pipeline(p, input: input, depth: depth)).then((c) => vow.holds(c) ? \(yes.code) : \(no.code))", isPromise: true)
+        }
+        let condition = twin.argument(parts.condition, input: input, depth: depth).code
+        // Both branches promises, or neither: a mix is still one handler's value, adopted when it is a promise.
+        return TwinCode("(vow.condition(\(input), \(condition)) ? \(yes.code) : \(no.code))", isPromise: yes.isPromise && no.isPromise)
+    }
+}
+
+extension IfStage: StageExplaining {
+    /// One branch, as the condition holds or not.
+    static func explanation(_ c: Explainer.Context) -> String? {
+        "when \(c.prev) fulfils, its handler runs one branch on the value, as the condition holds or not: a group branch is a pipeline, a promise that \(c.id) adopts (two extra turns); a plain branch is a value, in the same turn"
+    }
+}

@@ -6,6 +6,7 @@ struct IterateStage: StageDefinition {
     static let name = "iterate"
     /// In the JavaScript twin: no stand-in: the twin of a loop that feeds each result back in as the next input is not written yet, so the twin throws `vow.missing("iterate")`.
     static let twin = StageTwin.none
+    static let settlement: String? = "settles when its inputs do"
     static let group = StageGroup.control
     static let synopsis = "iterate STAGE… [--max N]"
     static let summary = "Runs STAGE on the input, then on its result, and so on while it yields non-null; fulfils with every result."

@@ -1,5 +1,6 @@
 import VowPromises
 import VowValue
+import VowSyntax
 
 /// `race`: the first to settle.
 struct RaceStage: CombinatorStage {
@@ -16,5 +17,21 @@ struct RaceStage: CombinatorStage {
 
     func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor, cancels: Bool) -> Promise<Value> {
         Promise.race(promises, on: ex, cancelsOthers: cancels)
+    }
+}
+
+extension RaceStage: TwinWriting {
+    static let twinReference: String? = "`Promise.race([A, B])`; vow's mode also cancels the losers"
+
+    /// The combinator over its elements (`JavaScriptTwin.combinator`).
+    static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
+        TwinCode(twin.combinator(name, plan, input: input, depth: depth), isPromise: true)
+    }
+}
+
+extension RaceStage: StageExplaining {
+    /// What it starts and how it settles.
+    static func explanation(_ c: Explainer.Context) -> String? {
+        combinatorExplanation(c) { what in "starts \(what); settles like the first of them to settle" + (c.javaScriptMode ? c.cancelNote : "\(c.cancelNote): the others are cancelled") }
     }
 }

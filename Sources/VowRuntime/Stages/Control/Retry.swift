@@ -8,6 +8,7 @@ struct RetryStage: StageDefinition {
     static let name = "retry"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static let settlement: String? = "settles when its inputs do"
     static let rerunsUpstream = true
     static let onRejection = RejectionRole.reruns
     static let passesStream = true
@@ -81,5 +82,27 @@ struct RetryStage: StageDefinition {
             if error.origin != nil { error.origin?.context.append(note) } else { error.pendingContext.append(note) }
             return .failure(error)
         }
+    }
+}
+
+extension RetryStage: TwinWriting {
+    static let twinReference: String? = "`vow.retry(() => upstream, N + 1, D, exp)`: the upstream runs again while it rejects"
+
+    /// `vow.retry(() => upstream, N + 1, D, exp)`: the upstream becomes a function of no arguments.
+    static func twinChained(
+        _ plan: StagePlan, upstream: String, depth: Int, origin: TwinOrigin?, collects: Bool, in twin: JavaScriptTwin
+    ) -> String? {
+        let n = twin.positional(plan).first.map { twin.value($0, input: "null", depth: depth) } ?? "0"
+        let delay = twin.flag("delay", in: plan).map { twin.value($0, input: "null", depth: depth) } ?? "0"
+        let exp = twin.flag("backoff", in: plan).map { twin.value($0, input: "null", depth: depth) == "\"exp\"" } ?? false
+        let body = upstream.replacingOccurrences(of: "\n", with: "\n  ")
+        return "vow.retry(() => \(body), \(n) + 1, \(delay), \(exp))"
+    }
+}
+
+extension RetryStage: StageExplaining {
+    /// Runs the stages before it again while attempts remain.
+    static func explanation(_ c: Explainer.Context) -> String? {
+        "when \(c.prev) rejects, runs the stages before it again, up to \(c.kind.args.split(separator: " ").first.map(String.init) ?? "N") more times; rejects with the last error"
     }
 }

@@ -1,5 +1,6 @@
 import VowPromises
 import VowValue
+import VowSyntax
 
 /// `settle`: every outcome.
 struct SettleStage: CombinatorStage {
@@ -26,5 +27,21 @@ struct SettleStage: CombinatorStage {
                 return .record(Record(zip(keys, records).map { ($0, $1) }))
             }
         }
+    }
+}
+
+extension SettleStage: TwinWriting {
+    static let twinReference: String? = "`Promise.allSettled([A, B])`, with each reason as a record: `vow.settle([A, B])`"
+
+    /// The combinator over its elements (`JavaScriptTwin.combinator`).
+    static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
+        TwinCode(twin.combinator(name, plan, input: input, depth: depth), isPromise: true)
+    }
+}
+
+extension SettleStage: StageExplaining {
+    /// What it starts and how it settles.
+    static func explanation(_ c: Explainer.Context) -> String? {
+        combinatorExplanation(c) { what in "starts \(what); waits for all of them and never rejects: one {status, value|reason} each" }
     }
 }

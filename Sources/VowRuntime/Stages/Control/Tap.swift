@@ -1,11 +1,13 @@
 import VowPromises
 import VowValue
+import VowSyntax
 
 /// `tap [HANDLER…]`: looks at the value without changing it.
 struct TapStage: StageDefinition {
     static let name = "tap"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static let innerIsHandler = true
     static let passesStream = true
     static let group = StageGroup.control
     static let synopsis = "tap [HANDLER…]"
@@ -34,5 +36,27 @@ struct TapStage: StageDefinition {
             case .promise(let p): return .promise(p.then(on: ex) { _ in input })
             }
         }
+    }
+}
+
+extension TapStage: TwinWriting {
+    static let twinReference: String? = "`.then((v) => { X(v); return v; })`, or `.then((v) => X(v).then(() => v))` when X returns a promise"
+
+    /// `.then(vow.tap(X))`, or `vow.tapAsync` when X returns a promise; with no X, the value printed.
+    static func twinChained(
+        _ plan: StagePlan, upstream: String, depth: Int, origin: TwinOrigin?, collects: Bool, in twin: JavaScriptTwin
+    ) -> String? {
+        guard let h = twin.handler(plan, depth: depth) else {
+            let v = "v\(depth + 1)"
+            return "\(upstream)\n.then(vow.tap((\(v)) => vow.print(\(v), {}))\(twin.skip(origin)))"
+        }
+        return "\(upstream)\n.then(\(h.isPromise ? "vow.tapAsync" : "vow.tap")(\(h.code))\(twin.skip(origin)))"
+    }
+}
+
+extension TapStage: StageExplaining {
+    /// Runs for its effect and passes the value on.
+    static func explanation(_ c: Explainer.Context) -> String? {
+        "runs \(c.kind.args) on \(c.prev)'s value for its effect and passes the value on" + (c.kind.returnsPromise ? ", after the promise it returns fulfils (adopted)" : " in the same turn")
     }
 }

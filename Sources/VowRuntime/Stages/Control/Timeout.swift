@@ -8,6 +8,7 @@ struct TimeoutStage: StageDefinition {
     static let name = "timeout"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static let settlement: String? = "settles when its inputs do"
     static let onRejection = RejectionRole.passesOn
     static let passesStream = true
     static let group = StageGroup.control
@@ -48,5 +49,24 @@ struct TimeoutStage: StageDefinition {
             }
         }
         return limited
+    }
+}
+
+extension TimeoutStage: TwinWriting {
+    static let twinReference: String? = "a race against a timer: `vow.timeout(p, D)`; vow's mode also cancels p on expiry, JavaScript does not"
+
+    /// `vow.timeout(upstream, D)`.
+    static func twinChained(
+        _ plan: StagePlan, upstream: String, depth: Int, origin: TwinOrigin?, collects: Bool, in twin: JavaScriptTwin
+    ) -> String? {
+        let d = twin.positional(plan).first.map { twin.value($0, input: "null", depth: depth) } ?? "0"
+        return "vow.timeout(\(upstream), \(d))"
+    }
+}
+
+extension TimeoutStage: StageExplaining {
+    /// A race against a timer; vow's mode cancels the loser.
+    static func explanation(_ c: Explainer.Context) -> String? {
+        "races \(c.prev) against a \(c.kind.args) timer; on expiry \(c.id) rejects with kind timeout" + (c.javaScriptMode ? c.cancelNote : "\(c.cancelNote): \(c.prev) is cancelled back to its source")
     }
 }

@@ -8,6 +8,7 @@ struct UntilStage: StageDefinition {
     static let name = "until"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static let settlement: String? = "settles when its inputs do"
     static let rerunsUpstream = true
     static let group = StageGroup.control
     static let synopsis = "until COND [--every D] [--timeout D] [--max N] [--backoff exp]"
@@ -89,5 +90,29 @@ struct UntilStage: StageDefinition {
         }
         attempt(1, upstream, wait: every)
         return promise
+    }
+}
+
+extension UntilStage: TwinWriting {
+    static let twinReference: String? = "`vow.until(() => upstream, COND, every, timeout, max, exp)`: the upstream runs again, after a wait, until COND holds on its value"
+
+    /// `vow.until(() => upstream, …)`: polls, the upstream a function of no arguments.
+    static func twinChained(
+        _ plan: StagePlan, upstream: String, depth: Int, origin: TwinOrigin?, collects: Bool, in twin: JavaScriptTwin
+    ) -> String? {
+        func flag(_ name: String, _ otherwise: String) -> String {
+            twin.flag(name, in: plan).map { twin.value($0, input: "null", depth: depth) } ?? otherwise
+        }
+        let cond = twin.positional(plan).first.map { twin.value($0, input: "null", depth: depth) } ?? "\"@\""
+        let exp = twin.flag("backoff", in: plan).map { twin.value($0, input: "null", depth: depth) == "\"exp\"" } ?? false
+        let body = upstream.replacingOccurrences(of: "\n", with: "\n  ")
+        return "vow.until(() => \(body), \(cond), \(flag("every", "1")), \(flag("timeout", "null")), \(flag("max", "null")), \(exp))"
+    }
+}
+
+extension UntilStage: StageExplaining {
+    /// Polls its upstream until the condition holds.
+    static func explanation(_ c: Explainer.Context) -> String? {
+        "when \(c.prev) fulfils with a value on which its condition does not hold, waits and runs the stages before it again; \(c.id) fulfils with the first value on which it holds, or rejects with kind timeout when --timeout or --max is reached; a rejection of \(c.prev) ends it"
     }
 }

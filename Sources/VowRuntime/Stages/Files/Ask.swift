@@ -6,6 +6,7 @@ struct AskStage: ValueStage {
     static let name = "ask"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.promiseTakingFlags("ask", streamsAtOnce: false)
+    static let settlement: String? = "settles when the answer (a line of standard input) has arrived"
     static let group = StageGroup.files
     static let synopsis = "ask PROMPT [--default V] [--secret]"
     static let summary = "Asks PROMPT and fulfils with the line typed (one line of standard input when piped)."

@@ -7,6 +7,7 @@ struct ChooseStage: ValueStage {
     static let name = "choose"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.promiseTakingFlags("choose", streamsAtOnce: false)
+    static let settlement: String? = "settles when the answer (a line of standard input) has arrived"
     static let group = StageGroup.files
     static let synopsis = "choose PROMPT --from LIST"
     static let summary = "Asks for one of LIST (by its number or its text); fulfils with that element."

@@ -7,6 +7,7 @@ struct ConfirmStage: ValueStage {
     static let name = "confirm"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.promiseTakingFlags("confirm", streamsAtOnce: false)
+    static let settlement: String? = "settles when the answer (a line of standard input) has arrived"
     static let group = StageGroup.files
     static let synopsis = "confirm PROMPT [--default yes|no]"
     static let summary = "Asks a yes/no question; fulfils with true or false."

@@ -8,6 +8,7 @@ struct RunStage: ValueStage {
     static let name = "run"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.promiseTakingFlags("run", streamsAtOnce: true)
+    static let settlement: String? = "settles when the process exits; rejects on a non-zero status"
     static let group = StageGroup.files
     static let synopsis = "run CMD ARG…"
     static let summary = "Runs a program with arguments (no shell); fulfils with its stdout, rejects on a non-zero exit."

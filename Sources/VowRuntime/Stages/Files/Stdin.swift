@@ -8,6 +8,7 @@ struct StdinStage: ValueStage {
     static let name = "stdin"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.promiseTakingFlags("stdin", streamsAtOnce: true)
+    static let settlement: String? = "settles when standard input has been read to its end"
     static let group = StageGroup.files
     static let synopsis = "stdin"
     static let summary = "Reads all of standard input as text."

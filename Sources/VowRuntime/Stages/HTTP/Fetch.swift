@@ -7,6 +7,7 @@ struct FetchStage: ValueStage {
     static let name = "fetch"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.promiseTakingFlags("fetch", streamsAtOnce: false)
+    static let settlement: String? = httpSettlement
     static let group = StageGroup.http
     static let synopsis = "fetch [URL] [--header K:V]… [--query {…}] [--json V] [--timeout D] …"
     static let summary = "Sends an HTTP request (GET unless the input record says otherwise)."

@@ -13,9 +13,14 @@ extension HTTPVerbStage {
     static var summary: String { "Sends an HTTP \(method) request to URL." }
     static var help: String { "Sends \(method) to URL with the flags below.\n" + httpHelpTail }
     static var flags: [FlagSpec] { httpFlags }
+    /// What the request's promise does, for `:explain`.
+    static var settlement: String? { httpSettlement }
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let spec = try buildHTTPRequest(method: Self.method, input: input, args: args, environment: ctx.session.environment)
         return try send(spec, args, ctx)
     }
 }
+
+/// What an HTTP stage's promise does, for `:explain`.
+let httpSettlement = "settles when the response has arrived; rejects on a network error, a 4xx/5xx status or a timeout"

@@ -8,6 +8,7 @@ struct PaginateStage: ValueStage {
     static let name = "paginate"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.promise("paginate")
+    static let settlement: String? = "settles when the last page has arrived (or --max-pages is reached); rejects when a page fails"
     static let group = StageGroup.http
     static let synopsis = "paginate [URL] [--items EXPR] [--next EXPR] [--cursor EXPR --param NAME] [--max-pages N] …"
     static let summary = "Walks a paged API (Link headers, a next URL, or a cursor) and fulfils with every item in order."

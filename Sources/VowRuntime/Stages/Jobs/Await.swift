@@ -7,6 +7,7 @@ struct AwaitStage: ValueStage {
     static let name = "await"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("await")
+    static let settlement: String? = "settles when the job does"
     static let group = StageGroup.jobs
     static let synopsis = "await %N"
     static let summary = "Waits for job %N and settles as it did."

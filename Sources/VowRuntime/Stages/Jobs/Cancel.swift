@@ -1,6 +1,7 @@
 import Foundation
 import VowPromises
 import VowValue
+import VowSyntax
 
 /// `cancel %N`: cancels a job.
 struct CancelStage: StageDefinition {
@@ -22,4 +23,19 @@ struct CancelStage: StageDefinition {
             return .value(.int(n))
         }
     }
+}
+
+extension CancelStage: TwinWriting {
+    static let twinReference: String? = "`vow.cancel(N)`: cancels job N when its promise is a lone delay or sim"
+
+    /// `vow.cancel(N)` for `cancel %N`.
+    static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
+        guard case .job(let n)? = twin.positional(plan).first?.kind else { return twin.missing(name) }
+        return TwinCode("vow.cancel(\(n))", isPromise: false)
+    }
+}
+
+extension CancelStage: StageExplaining {
+    /// The generic note serves.
+    static func explanation(_ c: Explainer.Context) -> String? { nil }
 }

@@ -6,6 +6,7 @@ struct DelayStage: ValueStage {
     static let name = "delay"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.promise("delay")
+    static let settlement: String? = "fulfils when the timer fires"
     static let group = StageGroup.values
     static let synopsis = "delay DURATION [VALUE]"
     static let summary = "Fulfils with VALUE (or the input) after DURATION; cancelling it clears the timer."

@@ -1,11 +1,13 @@
 import VowPromises
 import VowValue
+import VowSyntax
 
 /// `echo VALUE`: the value itself, whatever the input.
 struct EchoStage: ValueStage {
     static let name = "echo"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("echo")
+    static let rejectsOnItsOwn = false
     /// A pure function of its input and arguments.
     static let isPure = true
     static let group = StageGroup.values
@@ -29,5 +31,13 @@ struct EchoStage: ValueStage {
         case 1: return .value(args[0]!)
         default: return .value(.string(args.positional.map(Evaluator.interpolationText).joined(separator: " ")))
         }
+    }
+}
+
+extension EchoStage: TwinWriting {
+    /// First in a pipeline: a promise already fulfilled with the value, `Promise.resolve(…)`.
+    static func twinFirst(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> String? {
+        let b = twin.preludeCall(plan, input: input, depth: depth)
+        return b.isPromise ? nil : "Promise.resolve(\(b.code))"
     }
 }

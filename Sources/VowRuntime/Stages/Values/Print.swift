@@ -7,6 +7,7 @@ struct PrintStage: ValueStage {
     static let name = "print"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handlerTakingFlags("print")
+    static let rejectsOnItsOwn = false
     static let group = StageGroup.values
     static let synopsis = "print [VALUE] [--stderr] [--no-newline]"
     static let summary = "Writes its argument, or its input, to stdout at once and passes the input on."
@@ -50,5 +51,13 @@ struct PrintStage: ValueStage {
         let text = ctx.session.printed(v)
         sink.emit(text.hasSuffix("\n") ? text : text + ending)
         return .value(input)
+    }
+}
+
+extension PrintStage: TwinWriting {
+    /// First in a pipeline: a promise already fulfilled with the value, `Promise.resolve(…)`.
+    static func twinFirst(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> String? {
+        let b = twin.preludeCall(plan, input: input, depth: depth)
+        return b.isPromise ? nil : "Promise.resolve(\(b.code))"
     }
 }

@@ -1,11 +1,13 @@
 import VowPromises
 import VowValue
+import VowSyntax
 
 /// `reject MESSAGE` / `fail MESSAGE`: a rejection of kind `user`.
 struct RejectStage: ValueStage {
     static let name = "reject"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("reject")
+    static let alwaysRejects = true
     static let aliases = ["fail"]
     static let group = StageGroup.values
     static let synopsis = "reject MESSAGE  (also: fail MESSAGE)"
@@ -39,5 +41,24 @@ struct RejectStage: ValueStage {
         }
         let msg = args.count == 0 ? "rejected" : args.positional.map(Evaluator.interpolationText).joined(separator: " ")
         throw VowError(.user, msg, details: status.map { ["exitStatus": $0] } ?? Record())
+    }
+}
+
+extension RejectStage: TwinWriting {
+    /// First in a pipeline: a promise that starts rejected, `vow.start(() => vow.reject(…))`.
+    static func twinFirst(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> String? {
+        let args = twin.positional(plan)
+        guard !args.contains(where: { twin.isPending($0) }) else { return nil }
+        let values = ([input] + args.map { twin.value($0, input: input, depth: depth) }).joined(separator: ", ")
+        if let status = twin.flag("status", in: plan) {
+            return "vow.start(() => vow.rejectWithStatus(\(twin.value(status, input: input, depth: depth)), \(values)))"
+        }
+        return "vow.start(() => vow.reject(\(values)))"
+    }
+
+    /// `reject --status N`: the one handler that reads a flag, for the script's exit status.
+    static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
+        guard let status = twin.flag("status", in: plan) else { return nil }
+        return twin.preludeCall(plan, input: input, depth: depth, callee: "vow.rejectWithStatus.bind(null, \(twin.value(status, input: input, depth: depth)))")
     }
 }

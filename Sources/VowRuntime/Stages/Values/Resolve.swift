@@ -1,11 +1,13 @@
 import VowPromises
 import VowValue
+import VowSyntax
 
 /// `resolve VALUE`: a pre-resolved promise.
 struct ResolveStage: ValueStage {
     static let name = "resolve"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("resolve")
+    static let rejectsOnItsOwn = false
     static let group = StageGroup.values
     static let synopsis = "resolve [VALUE]"
     static let summary = "A promise already fulfilled with VALUE (or with the input)."
@@ -20,5 +22,21 @@ struct ResolveStage: ValueStage {
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         .value(args[0] ?? input)
+    }
+}
+
+extension ResolveStage: TwinWriting {
+    /// First in a pipeline: `Promise.resolve(V)`.
+    static func twinFirst(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> String? {
+        let args = twin.positional(plan)
+        guard args.count <= 1, !args.contains(where: { twin.isPending($0) }) else { return nil }
+        return "Promise.resolve(\(args.first.map { twin.value($0, input: input, depth: depth) } ?? input))"
+    }
+}
+
+extension ResolveStage: StageExplaining {
+    /// First in a pipeline, a promise already fulfilled.
+    static func explanation(_ c: Explainer.Context) -> String? {
+        c.kind.first ? "already fulfilled" : nil
     }
 }

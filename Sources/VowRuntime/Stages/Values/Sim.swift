@@ -1,11 +1,13 @@
 import VowPromises
 import VowValue
+import VowSyntax
 
 /// `sim`: a simulated async operation whose delay and outcome come from a seed.
 struct SimStage: ValueStage {
     static let name = "sim"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.promise("sim")
+    static let settlement: String? = "settles after its simulated delay, fulfilled or (with --fail) rejected"
     static let group = StageGroup.values
     static let synopsis = "sim [--delay D] [--fail RATE] [--seed N] [VALUE]"
     static let summary = "A repeatable simulated async operation, for lessons: seeded delay and failure."
@@ -49,5 +51,20 @@ struct SimStage: ValueStage {
             return .promise(Promise<Value>.delay(delay, value: .null, name: "sim", on: ex).then(on: ex) { _ -> Value in throw err })
         }
         return .promise(Promise.delay(delay, value: value, name: "sim", on: ex))
+    }
+}
+
+extension SimStage: TwinWriting {
+    /// `vow.sim(input, KEY, {flags}, args…)`: the stage's text is the key its outcomes are drawn by.
+    static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
+        let args = plan.node.arguments
+        let flags = args.enumerated().compactMap { i, a -> String? in
+            guard case .flag(let f) = a.kind, i + 1 < args.count else { return nil }
+            return "\(f): \(twin.value(args[i + 1], input: input, depth: depth))"
+        }
+        let key = jsString(twin.source.slice(plan.node.span))
+        return twin.withArguments(twin.positional(plan), input: input, depth: depth) { vals in
+            "vow.sim(\(([input, key, flags.isEmpty ? "{}" : "{ \(flags.joined(separator: ", ")) }"] + vals).joined(separator: ", ")))"
+        }.asPromise
     }
 }

@@ -1,0 +1,74 @@
+// The planning pass, rule by rule: what a pipeline's syntax becomes before anything runs.
+import VowSyntax
+import XCTest
+
+@testable import VowRuntime
+
+final class PlannerTests: XCTestCase {
+    func plans(_ source: String, defs: [String: UserStage] = [:]) throws -> [StagePlan] {
+        try Planner(registry: .builtins, defs: defs).plan(Parser.parsePipeline(SourceText(source)))
+    }
+
+    func problems(_ source: String) throws -> [String] {
+        let program = try Parser.parse(SourceText(source))
+        return Planner.checking(program, registry: .builtins, defs: [:]).problems(in: program).map(\.message)
+    }
+
+    func test_namesResolveToBuiltinsDefsAndValues() throws {
+        let p = try plans("echo 1 | $x | double")
+        XCTAssertTrue(p[0].definition == EchoStage.self)
+        guard case .value = p[1].kind else { return XCTFail("a variable is a value stage") }
+        guard case .refused(let problem) = p[2].kind else { return XCTFail("an unknown name is refused") }
+        XCTAssertEqual(problem.message, "unknown stage 'double'")
+        let body = try Parser.parsePipeline(SourceText("format \"<{}>\""))
+        let withDef = try plans("echo 1 | double", defs: ["double": UserStage(name: "double", params: [], body: body, source: SourceText(""))])
+        guard case .user(let user) = withDef[1].kind else { return XCTFail("a def is found by name") }
+        XCTAssertEqual(user.name, "double")
+    }
+
+    func test_thenOfAValueStageIsThatStageReportedAsThen() throws {
+        let p = try plans("echo 1 | then format \"{}\"")
+        XCTAssertTrue(p[1].definition == FormatStage.self)
+        XCTAssertEqual(p[1].reportedName, "then")
+        XCTAssertNotNil(p[1].rewrittenThen)
+        // A control stage after then is not rewritten: then holds it as its inner stage.
+        let q = try plans("echo 1 | then catch pick message")
+        XCTAssertTrue(q[1].definition == ThenStage.self)
+        XCTAssertTrue(q[1].inner?.definition == CatchStage.self)
+    }
+
+    func test_flagsAreBoundAndTheInnerStageKeepsItsOwn() throws {
+        let p = try plans("echo [1] | each fetch http://x --header a:b --limit 2")
+        guard case .builtin(_, let positional, let flags) = p[1].kind else { return XCTFail() }
+        XCTAssertEqual(flags.keys.sorted(), ["limit"])
+        XCTAssertEqual(positional.count, 4)  // fetch http://x --header a:b
+        guard case .builtin(let inner, _, let innerFlags)? = p[1].inner?.kind else { return XCTFail("each plans its inner stage") }
+        XCTAssertTrue(inner == FetchStage.self)
+        XCTAssertEqual(innerFlags.keys.sorted(), ["header"])
+    }
+
+    func test_lookAheadIsAskedOfTheStage() throws {
+        XCTAssertNotNil(try plans("json | pick a.b")[0].pickAhead)
+        XCTAssertNil(try plans("text | pick a.b")[0].pickAhead)
+        XCTAssertEqual(try plans("read f | json")[0].feedsJSON, true)
+        XCTAssertEqual(try plans("read f | catch | json")[0].feedsJSON, false)
+    }
+
+    func test_handlersKeepTheirRoleWhenTheyCannotStart() throws {
+        let p = try plans("echo 1 | catch --nope")
+        guard case .refused = p[1].kind else { return XCTFail("an unknown flag refuses the stage") }
+        XCTAssertTrue(p[1].isHandler)
+    }
+
+    func test_problemsBeforeRunningAreFoundAtAnyDepthWithHints() throws {
+        XCTAssertEqual(try problems("fetc http://x"), ["unknown stage 'fetc' (did you mean 'fetch'?)"])
+        XCTAssertEqual(try problems("echo [1] | each fetch http://x --limt 2"), ["fetch: unknown flag --limt (did you mean --limit?)"])
+        XCTAssertEqual(try problems("echo 1 | then (pcik a)"), ["unknown stage 'pcik' (did you mean 'pick'?)"])
+        XCTAssertEqual(try problems("echo [(jsn), {a: (lenn)}]"), ["unknown stage 'jsn' (did you mean 'json'?)", "unknown stage 'lenn' (did you mean 'len'?)"])
+        XCTAssertEqual(try problems("def twice = (echo 1 | dubble)\necho 1 | twice"), ["unknown stage 'dubble'"])
+        // A missing flag value is the stage's rejection when it runs, as always.
+        XCTAssertEqual(try problems("fetch http://x --timeout"), [])
+        // An external stage's arguments are its own.
+        XCTAssertEqual(try problems("echo 1 | then (echo 2)"), [])
+    }
+}

@@ -1,0 +1,73 @@
+// What every stage must declare for the planner, the twin writer and the explainer to need no
+// switch on its name.
+import VowSyntax
+import XCTest
+
+@testable import VowRuntime
+
+final class StageCapabilityTests: XCTestCase {
+    let stages = StageRegistry.builtins.stages
+
+    /// A control stage writes its twin and its explanation itself.
+    func test_everyControlStageWritesItsTwinAndItsExplanation() {
+        for stage in stages {
+            guard case .control = stage.twin else { continue }
+            XCTAssertTrue(stage is any TwinWriting.Type, "\(stage.name): a control stage must conform to TwinWriting")
+            XCTAssertTrue(stage is any StageExplaining.Type, "\(stage.name): a control stage must conform to StageExplaining")
+            XCTAssertNotNil((stage as? any TwinWriting.Type)?.twinReference, "\(stage.name): no reference line for :help")
+        }
+    }
+
+    /// A stage with no twin says so, and those are few and known.
+    func test_theStagesWithoutATwinAreKnown() {
+        var without: Set<String> = []
+        for stage in stages {
+            let twin: StageTwin = stage.twin
+            if case .none = twin { without.insert(stage.name) }
+        }
+        XCTAssertEqual(without, ["iterate", "jobs"])
+    }
+
+    /// A stage whose twin returns a promise says when it settles (`:explain`), and every prelude
+    /// function a stage names exists in the prelude.
+    func test_everyWaitingStageSaysWhenItSettlesAndNamesAPreludeFunctionThatExists() {
+        for stage in stages {
+            let function: String
+            switch stage.twin {
+            case .promise(let f), .promiseTakingFlags(let f, _):
+                XCTAssertNotNil(stage.settlement, "\(stage.name): a stage that returns a promise must declare its settlement")
+                function = f
+            case .handler(let f), .handlerTakingFlags(let f):
+                function = f
+            case .control, .none:
+                continue
+            }
+            let defined = ["    \(function)(", "    \(function): ", "    async \(function)(", "    \"\(function)\": ", "    \"\(function)\"("]
+            XCTAssertTrue(defined.contains { TwinPrelude.source.contains($0) }, "\(stage.name): vow.\(function) is not in the prelude")
+        }
+    }
+
+    /// The capabilities the evaluator and the twin read, stage by stage.
+    func test_capabilitiesAreDeclaredWhereTheyAreTrue() {
+        var reruns: Set<String> = [], handlers: Set<String> = [], seeing: Set<String> = [], passing: Set<String> = []
+        var wrapping: Set<String> = [], taking: Set<String> = [], looking: Set<String> = []
+        for stage in stages {
+            let name = stage.name
+            if stage.rerunsUpstream { reruns.insert(name) }
+            let role: RejectionRole = stage.onRejection
+            if role.isHandler { handlers.insert(name) }
+            if role.seesRejection { seeing.insert(name) }
+            if stage.passesStream { passing.insert(name) }
+            if stage.innerIsHandler { wrapping.insert(name) }
+            if stage.takesStream([]) { taking.insert(name) }
+            if stage is any LooksAhead.Type { looking.insert(name) }
+        }
+        XCTAssertEqual(reruns, ["retry", "until"])
+        XCTAssertEqual(handlers, ["catch", "finally"])
+        XCTAssertEqual(seeing, ["catch", "finally", "retry", "timeout"])
+        XCTAssertEqual(passing, ["tap", "catch", "finally", "timeout", "retry"])
+        XCTAssertEqual(wrapping, ["then", "catch", "finally", "tap"])
+        XCTAssertEqual(taking, ["each", "take", "write", "print", "len"])
+        XCTAssertEqual(looking, ["json", "read"])
+    }
+}
