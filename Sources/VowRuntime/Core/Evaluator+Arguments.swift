@@ -1,0 +1,174 @@
+import VowPromises
+import VowSyntax
+import VowValue
+
+extension Evaluator {
+    /// Evaluates an argument that must be a value now (a duration, a count, a word for a
+    /// process): a pipeline argument is cancelled at once and the stage rejects with `problem`.
+    func plainArgument(_ a: Argument, input: Value, scope: Scope, site: Site, problem: @autoclosure () -> String) throws -> Value {
+        switch try argument(a, input: input, scope: scope, site: site) {
+        case .value(let v): return v
+        case .promise(let p):
+            p.abandon(reason: "cancelled: not a plain value")
+            throw VowError(.type, problem())
+        }
+    }
+
+    /// Evaluates one argument against `input`: a value now, or a promise of one.
+    func argument(_ a: Argument, input: Value, scope: Scope, site: Site) throws -> Resolution<Value> {
+        switch a.kind {
+        case .word(let t), .string(let t):
+            return try template(t, input: input, scope: scope)
+        case .rawString(let s): return .value(.string(s))
+        case .number(let d, let isInteger, let text):
+            if isInteger, let i = Int(text) { return .value(.int(i)) }
+            return .value(.double(d))
+        case .boolean(let b): return .value(.bool(b))
+        case .null: return .value(.null)
+        case .duration(let s, _): return .value(.double(s))
+        case .list(let elements):
+            var values: [Value] = []
+            var promises: [Promise<Value>] = []
+            var allValues = true
+            for (i, e) in elements.enumerated() {
+                let elementSite = Site(source: site.source, statement: site.statement, context: site.context + ["element \(i + 1) of a list"], depth: site.depth)
+                let r = try sync(e, input: input, scope: scope, site: elementSite)
+                switch r {
+                case .value(let v):
+                    values.append(v)
+                    promises.append(Promise.resolve(v, on: session.executor))
+                case .promise(let p):
+                    allValues = false
+                    promises.append(p)
+                }
+            }
+            if allValues { return .value(.list(values)) }
+            return .promise(Promise.all(promises, on: session.executor, cancelsOthers: !session.javaScriptMode).relay { $0.map(Value.list) })
+        case .record(let fields):
+            var rec = Record()
+            var pairs: [(key: String, value: Promise<Value>)] = []
+            var allValues = true
+            for f in fields {
+                let fieldSite = Site(source: site.source, statement: site.statement, context: site.context + ["field \(f.key) of a record"], depth: site.depth)
+                switch try sync(f.value, input: input, scope: scope, site: fieldSite) {
+                case .value(let v):
+                    rec[f.key] = v
+                    pairs.append((f.key, Promise.resolve(v, on: session.executor)))
+                case .promise(let p):
+                    allValues = false
+                    pairs.append((f.key, p))
+                }
+            }
+            if allValues { return .value(.record(rec)) }
+            let keys = pairs.map(\.key)
+            return .promise(Promise.all(pairs.map(\.value), on: session.executor, cancelsOthers: !session.javaScriptMode).relay { r in
+                r.map { values in Value.record(Record(zip(keys, values).map { ($0, $1) })) }
+            })
+        case .variable(let name, let path):
+            if name == "_" { return .value(try pick(input, path)) }
+            guard let b = scope.lookup(name) else {
+                let hint = closest(to: name, among: Array(session.globals.keys)).map { " (did you mean $\($0)?)" } ?? ""
+                throw VowError(.type, "unknown variable $\(name)\(hint)")
+            }
+            switch b {
+            case .value(let v): return .value(try pick(v, path))
+            case .promise(let p):
+                // `let` holds its promise against cancellation, so chaining on it directly is safe.
+                guard let path else { return .promise(p) }
+                return .promise(p.then(on: session.executor) { v in try self.pick(v, path) })
+            }
+        case .job(let n):
+            guard let job = session.jobs.job(n) else { throw VowError(.type, "no job %\(n)") }
+            return .promise(job.promise)
+        case .group(let p):
+            // A group is a pipeline, and a pipeline is a promise, even one that finishes at once:
+            // `| (resolve 1)` adopts it, as `.then(() => Promise.resolve(1))` does.
+            let (promise, run) = pipeline(p, input: input, scope: scope, site: site)
+            return .promise(Self.annotating(promise, run))
+        case .flag(let f):
+            throw VowError(.syntax, "unexpected flag --\(f) here")
+        }
+    }
+
+    /// A sub-pipeline run on `input`: a value when it finished at once (one plain stage), else its promise.
+    func sync(_ p: Pipeline, input: Value, scope: Scope, site: Site) throws -> Resolution<Value> {
+        let (promise, run) = pipeline(p, input: input, scope: scope, site: site)
+        if p.stages.count == 1, let now = run.immediate {
+            switch now {
+            case .success(let v): return .value(v)
+            case .failure(let e): throw run.annotate(e)
+            }
+        }
+        return .promise(Self.annotating(promise, run))
+    }
+
+    /// `promise`, whose rejection is given its origin within `run` in the same instant (no turn).
+    static func annotating(_ promise: Promise<Value>, _ run: PipelineRun) -> Promise<Value> {
+        // Already fulfilled: there is nothing to annotate, and the relay would settle in this
+        // same instant, so the promise itself serves.
+        if case .success? = promise.result { return promise }
+        return promise.relay { r in
+            if case .failure(let e) = r { return .failure(run.annotate(e)) }
+            return r
+        }
+    }
+
+    /// Interpolates a template: `{}`, `{PATH}`, `$name.PATH`, `${name.PATH}`.
+    func template(_ t: Template, input: Value, scope: Scope) throws -> Resolution<Value> {
+        if let lit = t.literalText { return .value(.string(lit)) }
+        // Variables bound to pending promises make the whole template wait for them.
+        var waits: [String: Promise<Value>]? = nil
+        for part in t.parts {
+            if case .variable(let name, _) = part, name != "_", case .promise(let p)? = scope.lookup(name) {
+                if case .success = p.result {} else { waits = (waits ?? [:]).merging([name: p]) { $1 } }
+            }
+        }
+        guard let waits else { return .value(try render(t, input: input, scope: scope, settled: [:])) }
+        let names = Array(waits.keys)
+        return .promise(Promise.all(names.map { waits[$0]! }, on: session.executor, cancelsOthers: false).relay { r in
+            Result { try self.render(t, input: input, scope: scope, settled: Dictionary(uniqueKeysWithValues: zip(names, try r.get()))) }
+        })
+    }
+
+    /// The text of a template whose variables are all settled (`settled` holds those that were
+    /// pending when it was evaluated).
+    private func render(_ t: Template, input: Value, scope: Scope, settled: [String: Value]) throws -> Value {
+        var out = ""
+        for part in t.parts {
+            switch part {
+            case .literal(let s): out += s
+            case .input(let path): out += Self.interpolationText(try pick(input, path))
+            case .variable(let name, let path):
+                let v: Value
+                if name == "_" {
+                    v = input
+                } else if let s = settled[name] {
+                    v = s
+                } else {
+                    switch scope.lookup(name) {
+                    case .value(let x)?: v = x
+                    case .promise(let p)?: v = (try? p.result?.get()) ?? .null
+                    case nil: throw VowError(.type, "unknown variable $\(name)")
+                    }
+                }
+                out += Self.interpolationText(try pick(v, path))
+            }
+        }
+        return .string(out)
+    }
+
+    /// How a value reads inside a string: text raw, everything else as compact JSON.
+    static func interpolationText(_ v: Value) -> String {
+        switch v {
+        case .string(let s): return s
+        case .int(let i): return String(i)  // what the JSON writer writes, without its buffer
+        default: return JSONWriter.compact(v)
+        }
+    }
+
+    /// `value.PATH` by JMESPath; a response is searched through its parsed body.
+    func pick(_ v: Value, _ path: String?) throws -> Value {
+        guard let path, !path.isEmpty else { return v }
+        return try Pick.search(path, in: v)
+    }
+}

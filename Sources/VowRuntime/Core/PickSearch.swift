@@ -1,0 +1,62 @@
+import JMESPath
+import VowHTTP
+import VowValue
+
+/// JMESPath searches on values, with responses read through their body.
+public enum Pick {
+    /// Searches `value` (a response's parsed body) with the compiled, cached expression.
+    public static func search(_ expression: String, in value: Value) throws -> Value {
+        let expr: JMESPathExpression
+        do { expr = try JMESPathExpression.cached(expression) } catch { throw pickError(error, expression) }
+        let searched = try body(value)
+        do { return try expr.search(searched) } catch { throw pickError(error, expression) }
+    }
+
+    /// What `pick` searches: a response's JSON body, else the value itself. A response whose body
+    /// is not JSON (an HTML page, an empty body) rejects with kind `json`, naming its content type
+    /// and showing the start of the body, rather than giving null.
+    public static func body(_ v: Value) throws -> Value {
+        guard case .response(let r) = v else { return v }
+        do {
+            return try JSON.parse(r.body)
+        } catch {
+            let type = r.header("Content-Type") ?? "none"
+            let start: String
+            if r.body.isEmpty {
+                start = "the body is empty"
+            } else if let text = String(validating: r.body.prefix(200), as: UTF8.self) ?? String(validating: r.body.prefix(197), as: UTF8.self) {
+                let line = text.split(whereSeparator: \.isNewline).prefix(3).joined(separator: " ")
+                start = "it starts: " + String(line.prefix(120)) + (r.body.count > 120 ? "…" : "")
+            } else {
+                start = "it is \(r.body.count) bytes of binary data"
+            }
+            var d = Record()
+            d["contentType"] = .string(type)
+            d["status"] = .int(r.status)
+            d["url"] = .string(redactURL(r.url))
+            throw VowError(.json, "pick: the body is not JSON (Content-Type: \(type)); \(start) — \(r.method) \(redactURL(r.url))", details: d)
+        }
+    }
+
+    /// What `each`, `keys` and `values` read: a response's JSON body (or its text), else the value.
+    public static func target(_ v: Value) -> Value {
+        if case .response(let r) = v {
+            if let parsed = try? JSON.parse(r.body) { return parsed }
+            return .string(String(decoding: r.body, as: UTF8.self))
+        }
+        return v
+    }
+
+    static func pickError(_ e: JMESPathError, _ expression: String) -> VowError {
+        var d = Record()
+        d["reason"] = .string(e.kind.rawValue)
+        d["expression"] = .string(expression)
+        var msg = "\(e.kind.rawValue): \(e.message) in '\(expression)'"
+        if let off = e.offset {
+            d["offset"] = .int(off)
+            let prefix = String(expression.prefix(off))
+            msg += "\n    \(expression)\n    \(String(repeating: " ", count: prefix.count))^"
+        }
+        return VowError(.pick, msg, details: d)
+    }
+}

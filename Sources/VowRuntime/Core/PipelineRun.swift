@@ -1,0 +1,78 @@
+import VowPromises
+import VowSyntax
+import VowValue
+
+/// The stages of one pipeline run and their promises: what error provenance is read from.
+final class PipelineRun: @unchecked Sendable {
+    struct Entry {
+        let name: String
+        let span: SourceSpan
+        let promise: Promise<Value>
+        /// A rejection that reaches it is not reported as having skipped it: a handler
+        /// (`StageDefinition.handlesRejections`) or a stage that acts on it (`seesRejections`).
+        let seesRejections: Bool
+    }
+    let site: Site
+    let input: Value
+    var entries: [Entry] = []
+    /// The outcome of the first stage when it finished at once (a handler that returned a value
+    /// or threw, in JavaScript's terms), nil when it returned a promise. A one-stage pipeline
+    /// that finished at once is a plain value where it is used as a handler: no adoption, no turn.
+    var immediate: Result<Value, any Error>?
+
+    init(site: Site, input: Value) {
+        self.site = site
+        self.input = input
+    }
+
+    /// The error as a `VowError`, its origin found when missing: the stage that started the final
+    /// streak of rejections before `index`.
+    func annotate(_ error: any Error, before index: Int? = nil) -> VowError {
+        var e = toVowError(error)
+        if e.origin != nil { return e }
+        let limit = min(index ?? entries.count, entries.count)
+        guard limit > 0 else { return e }
+        var j = limit - 1
+        while j > 0, let prev = entries[j - 1].promise.result, case .failure(let pe) = prev,
+            let cur = entries[j].promise.result, case .failure(let ce) = cur,
+            String(describing: pe) == String(describing: ce)
+        {
+            j -= 1
+        }
+        let stageInput: Value? = j == 0 ? (input.isNull ? nil : input) : (try? entries[j - 1].promise.result?.get())
+        e.origin = origin(for: j, input: stageInput)
+        e.origin?.context += e.pendingContext
+        e.pendingContext = []
+        return e
+    }
+
+    func origin(for j: Int, input: Value?) -> VowError.Origin {
+        let stmt = site.source.slice(site.statement)
+        let span = entries[j].span
+        let (line, _) = site.source.lineColumn(of: site.statement.start)
+        return VowError.Origin(
+            stage: entries[j].name, statement: stmt,
+            range: (span.start - site.statement.start)..<(span.end - site.statement.start),
+            sourceName: site.source.name, line: line, input: input, context: site.context)
+    }
+
+    /// The stages after the origin that the rejection skipped (handlers, and the stages that act
+    /// on a rejection, ran: they are not listed).
+    func skipped(after error: VowError, before limit: Int? = nil) -> [String] {
+        guard let origin = error.origin else { return [] }
+        let end = min(limit ?? entries.count, entries.count)
+        let stmtStart = site.statement.start
+        guard let j = entries.firstIndex(where: { $0.span.start - stmtStart == origin.range.lowerBound && origin.context == site.context })
+        else {
+            // Born deeper (inside a def or a sub-pipeline): find the top-level stage that contains it.
+            let at = origin.range.lowerBound + stmtStart
+            guard let k = entries.firstIndex(where: { $0.span.start <= at && at < max($0.span.end, $0.span.start + 1) }) else {
+                return []
+            }
+            guard k + 1 < end else { return [] }
+            return entries[(k + 1)..<end].filter { !$0.seesRejections }.map { site.source.slice($0.span) }
+        }
+        guard j + 1 < end else { return [] }
+        return entries[(j + 1)..<end].filter { !$0.seesRejections }.map { site.source.slice($0.span) }
+    }
+}
