@@ -33,9 +33,9 @@ extension HTTPEngine {
             switch try Self.redirect(current, status: Int(response.status.code), headers: response.headers, url: url, visited: &visited, original: spec) {
             case .follow(let next):
                 current = next
-            case .refused(let message, let extra):
+            case .refused(let refusal):
                 let body = try await readBody(response, max: current.maxSize, spec: current)
-                throw httpError(makeResponse(response.status, response.version, response.headers, current, body: body, start: start), message: message, extra: extra)
+                throw refusal(makeResponse(response.status, response.version, response.headers, current, body: body, start: start))
             case .none:
                 return (response, current)
             }
@@ -47,7 +47,7 @@ extension HTTPEngine {
         guard let url = URL(string: current.url), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             url.host != nil
         else {
-            throw VowError(.type, "\(spec.stage): invalid URL '\(redactURL(current.url))' (expected http:// or https://)")
+            throw HTTPFailure.invalidURL(stage: spec.stage).vowError(for: current)
         }
         return url
     }
@@ -74,8 +74,9 @@ extension HTTPEngine {
         case none
         /// The next hop.
         case follow(HTTPRequestSpec)
-        /// Too many redirects, or a loop: the request rejects with this message.
-        case refused(message: String, extra: Record)
+        /// Too many redirects, or a loop: the request rejects with the error this gives for the
+        /// last response (its body read).
+        case refused((HTTPResponse) -> VowError)
     }
 
     /// The redirect step after a response of `status` to the hop `current` (at `url`) of the
@@ -86,15 +87,16 @@ extension HTTPEngine {
         guard current.follow, (300..<400).contains(status), status != 304, let location = headers.first(name: "Location") else { return .none }
         visited.append(current.url)
         guard let next = URL(string: location, relativeTo: url)?.absoluteString else {
-            throw VowError(.http, "\(status): redirect to an invalid Location '\(location)'")
+            throw HTTPFailure.invalidLocation(status: status, location: location).vowError(for: current)
         }
         if visited.count > current.maxRedirects || visited.contains(next) {
-            let loop = visited.contains(next)
-            return .refused(
-                message: loop
-                    ? "redirect loop: \(redactURL(next)) was already visited — \(current.method) \(redactURL(spec.url))"
-                    : "too many redirects (more than \(current.maxRedirects)) — \(current.method) \(redactURL(spec.url))",
-                extra: ["redirects": .list(visited.map { .string(redactURL($0)) })])
+            let chain = visited, loop = visited.contains(next), limit = current.maxRedirects
+            // Worded for the hop's method and the URL first asked for.
+            let method = current.method, asked = spec.url
+            return .refused { r in
+                let failure = loop ? HTTPFailure.redirectLoop(r, to: next, visited: chain) : .tooManyRedirects(r, limit: limit, visited: chain)
+                return failure.vowError(method: method, url: asked)
+            }
         }
         var hop = current
         let sameOrigin = URL(string: next).map { $0.host == url.host && $0.scheme == url.scheme && $0.port == url.port } ?? false

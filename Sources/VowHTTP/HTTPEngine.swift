@@ -2,10 +2,8 @@ import AsyncHTTPClient
 import Dispatch
 import Foundation
 import NIOCore
-import NIOSSL
-import NIOHTTP1
-import NIOHTTPCompression
 import NIOPosix
+import NIOSSL
 import VowPromises
 import VowValue
 
@@ -58,7 +56,7 @@ public final class HTTPEngine: Sendable {
                 do {
                     tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(file))]
                 } catch {
-                    throw VowError(.io, "cannot read the certificate authorities in \(file): \(error)")
+                    throw HTTPFailure.unreadableAuthorities(path: file, reason: "\(error)")
                 }
             }
             c.tlsConfiguration = tls
@@ -68,7 +66,7 @@ public final class HTTPEngine: Sendable {
 
     func client(_ key: ClientKey) throws -> HTTPClient {
         try clients.withLock { c in
-            if c.closed { throw VowError(.network, "the HTTP client is shut down") }
+            if c.closed { throw HTTPFailure.shutDown }
             if let client = c.made[key] { return client }
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: try Self.configuration(key))
             c.made[key] = client
@@ -127,7 +125,7 @@ public final class HTTPEngine: Sendable {
         let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(Int64(spec.timeout * 1e9))) {
             // Reject first: the cancelled task's own error must not win the race.
             defer { task.cancel() }
-            let e = Self.timeoutError(spec, details: ["method": .string(spec.method)])
+            let e = HTTPFailure.timeout(limit: spec.timeout, reason: nil).vowError(for: spec)
             resolver.reject(spec.download.map { $0.failed(e) } ?? e)
         }
         resolver.onCancel { task.cancel() }
@@ -168,139 +166,11 @@ public final class HTTPEngine: Sendable {
             try answer(makeResponse(response.status, response.version, response.headers, current, body: body, start: start, headArrived: headArrived), current))
     }
 
-    /// Turns a client failure into a `network` (or `timeout`) error naming host and port.
+    /// The error a request `spec` rejects with, for `error`: a `VowError` as it is, an
+    /// `HTTPFailure` worded for `spec`, and any other (the client library's) as the failure it
+    /// stands for (`HTTPFailure.init(_:of:)`).
     static func describe(_ error: any Error, _ spec: HTTPRequestSpec) -> any Error {
         if error is VowError { return error }
-        let url = URL(string: spec.url)
-        let host = url?.host ?? "?"
-        let port = url?.port ?? (url?.scheme?.lowercased() == "https" ? 443 : 80)
-        let target = "\(bracketed(host)):\(port)"
-        let what = "\(spec.method) \(redactURL(spec.url))"
-        var details: Record = ["host": .string(host), "port": .int(port), "url": .string(redactURL(spec.url))]
-        let text = String(describing: error)
-        details["reason"] = .string(text)
-        if error is CancellationError {
-            return VowError(.cancelled, "request cancelled — \(what)", details: details)
-        }
-        if let e = error as? HTTPClientError {
-            let proxy = spec.proxy.map { "\(bracketed($0.host)):\($0.port)" } ?? "?"
-            switch e {
-            case .invalidProxyResponse:
-                return VowError(
-                    .network,
-                    "the proxy \(proxy) refused to open a tunnel to \(target) (it answered CONNECT with an error status; many proxies allow CONNECT to port 443 only) — \(what)",
-                    details: details.adding("proxy", .string(proxy)))
-            case .proxyAuthenticationRequired:
-                return VowError(
-                    .network, "the proxy \(proxy) asks for credentials (407 Proxy Authentication Required): give them in the proxy URL, http://user:pass@host:port — \(what)",
-                    details: details.adding("proxy", .string(proxy)).adding("status", .int(407)))
-            default: break
-            }
-            switch e {
-            case .deadlineExceeded, .readTimeout:
-                return timeoutError(spec, details: details)
-            case .connectTimeout:
-                return VowError(.network, "connecting to \(target) timed out — \(what)", details: details)
-            case .remoteConnectionClosed:
-                return VowError(.network, "\(target) closed the connection before the response was complete — \(what)", details: details)
-            case .cancelled:
-                return VowError(.cancelled, "request cancelled — \(what)", details: details)
-            default: break
-            }
-        }
-        if let e = error as? HTTPParserError {
-            return VowError(.network, "\(target) \(protocolFailure(e)) — \(what)", details: details)
-        }
-        if let e = error as? NIOHTTPDecompression.DecompressionError {
-            let encoding = "Content-Encoding"
-            switch e {
-            case .limit:
-                return VowError(.http, "the decoded body is over the limit of \(spec.maxSize) bytes (--max-size) — \(what)", details: details)
-            default:
-                return VowError(
-                    .http, "the body from \(target) is not valid gzip or deflate data (its compressed data is corrupt), though its \(encoding) says it is — \(what)",
-                    details: details)
-            }
-        }
-        if let e = error as? NIOConnectionError {
-            if e.connectionErrors.isEmpty, e.dnsAError != nil || e.dnsAAAAError != nil {
-                return VowError(.network, "cannot resolve host '\(host)' — \(what)", details: details)
-            }
-            if let first = e.connectionErrors.first?.error as? IOError {
-                return ioFailure(first.errnoCode, target: target, what: what, details: details)
-            }
-        }
-        if let e = error as? IOError {
-            return ioFailure(e.errnoCode, target: target, what: what, details: details)
-        }
-        if error is NIOConnectionError || text.contains("resolve") || text.contains("DNS") {
-            return VowError(.network, "cannot resolve host '\(host)' — \(what)", details: details)
-        }
-        let typeName = String(reflecting: type(of: error))
-        if text.contains("CERTIFICATE_VERIFY_FAILED") {
-            return VowError(
-                .network,
-                "TLS: the certificate of \(target) is not trusted (CERTIFICATE_VERIFY_FAILED: self-signed, expired, or for another name); --cacert FILE trusts its authority, --insecure skips the check — \(what)",
-                details: details)
-        }
-        if typeName.contains("SSL") || typeName.contains("TLS") || text.contains("certificate") {
-            return VowError(.network, "TLS failure with \(target): \(text) — \(what)", details: details)
-        }
-        if text.contains("connectionRefused") || text.lowercased().contains("refused") {
-            return VowError(.network, "connection refused \(target) — \(what)", details: details)
-        }
-        if text.contains("NIOHTTPDecoderError") || text.contains("HTTPParserError") || typeName.contains("HTTPParserError") {
-            return VowError(.network, "protocol error from \(target): \(text) — \(what)", details: details)
-        }
-        return VowError(.network, "request to \(target) failed: \(text) — \(what)", details: details)
+        return (error as? HTTPFailure ?? HTTPFailure(error, of: spec)).vowError(for: spec)
     }
-
-    /// What a server did wrong, in words, for the HTTP parser's error `e` (after the server's
-    /// host and port: "127.0.0.1:80 closed the connection …").
-    static func protocolFailure(_ e: HTTPParserError) -> String {
-        switch e {
-        case .invalidEOFState, .closedConnection:
-            return "closed the connection before the body was complete (it sent fewer bytes than its Content-Length or chunks announced)"
-        case .invalidContentLength, .unexpectedContentLength:
-            return "sent a Content-Length that cannot be used (not a number, repeated with another value, or beside Transfer-Encoding: chunked)"
-        case .invalidChunkSize:
-            return "sent a chunked body with an invalid chunk size"
-        case .invalidHeaderToken, .invalidCharactersUsed, .lfExpected:
-            return "sent a response head with invalid characters (not a valid HTTP response)"
-        case .invalidVersion, .invalidStatus, .invalidConstant:
-            return "did not answer with a valid HTTP status line (not a valid HTTP response: \(e))"
-        default:
-            return "sent what is not a valid HTTP response (\(e))"
-        }
-    }
-
-    /// The `timeout` error of a request that did not complete within `--timeout`.
-    static func timeoutError(_ spec: HTTPRequestSpec, details: Record) -> VowError {
-        var d = details
-        d["limit"] = .double(spec.timeout)
-        d["url"] = .string(redactURL(spec.url))
-        return VowError(.timeout, "no complete response within \(TimeText.duration(spec.timeout)) — \(spec.method) \(redactURL(spec.url))", details: d)
-    }
-
-    static func ioFailure(_ errno: Int32, target: String, what: String, details: Record) -> VowError {
-        switch errno {
-        case ECONNREFUSED: return VowError(.network, "connection refused \(target) — \(what)", details: details)
-        case ECONNRESET: return VowError(.network, "connection reset by \(target) — \(what)", details: details)
-        case ETIMEDOUT: return VowError(.network, "connecting to \(target) timed out — \(what)", details: details)
-        case ENETUNREACH, EHOSTUNREACH: return VowError(.network, "\(target) is unreachable — \(what)", details: details)
-        default: return VowError(.network, "request to \(target) failed: \(String(cString: strerror(errno))) — \(what)", details: details)
-        }
-    }
-}
-
-/// A Retry-After value: seconds, or an HTTP date.
-func parseRetryAfter(_ s: String) -> Double? {
-    let t = s.trimmingCharacters(in: .whitespaces)
-    if let n = Double(t), n >= 0 { return n }
-    let f = DateFormatter()
-    f.locale = Locale(identifier: "en_US_POSIX")
-    f.timeZone = TimeZone(identifier: "GMT")
-    f.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-    if let d = f.date(from: t) { return max(0, d.timeIntervalSinceNow) }
-    return nil
 }
