@@ -133,8 +133,10 @@ extension HTTPFailure {
         case is ChannelError:
             self = .failed(reason: reason)
         case is NIOSSLError, is NIOSSLExtraError, is BoringSSLError, is NIOSSLCloseTimedOutError, is NIOTLSUnwrappingError:
+            // A TLS failure; whether the certificate failed verification only BoringSSL's words tell.
             self = Self.byWords(reason, tls: true)
         default:
+            // A type not known here.
             let typeName = String(reflecting: type(of: error))
             self = Self.byWords(reason, tls: typeName.contains("SSL") || typeName.contains("TLS"))
         }
