@@ -17,7 +17,8 @@ final class BodyDecoder {
     /// The codings, outermost first (the order they are undone in), for messages.
     private let names: [String]
     private let limit: Int
-    private let what: String
+    /// The hop whose body this is, for messages.
+    private let request: HTTPRequestSpec
     /// Bytes of decoded output so far.
     private(set) var produced = 0
     /// Which zlib layers have seen the end of their stream.
@@ -31,28 +32,26 @@ final class BodyDecoder {
     }
 
     /// The codings of `encodings` that the transport left, in the order they are undone; empty
-    /// when it left none. An unknown coding throws.
-    static func remaining(_ encodings: [String], what: @autoclosure () -> String) throws -> [String] {
+    /// when it left none. An unknown coding throws, worded for `request`.
+    static func remaining(_ encodings: [String], request: HTTPRequestSpec) throws -> [String] {
         var all = codings(of: encodings)
         if let first = all.first, ["gzip", "x-gzip", "deflate"].contains(first) { all.removeFirst() }
         for coding in all where !["gzip", "x-gzip", "deflate", "br"].contains(coding) {
-            throw VowError(
-                .http, "the body is in Content-Encoding '\(coding)', which vow cannot decode (it decodes gzip, deflate and br) — \(what())",
-                details: ["encoding": .string(coding)])
+            throw HTTPFailure.unknownCoding(coding).vowError(for: request)
         }
         return all.reversed()
     }
 
     /// A decoder undoing `codings` (as `remaining` gives them), at most `limit` bytes of output;
-    /// `what` names the request in errors.
-    init(_ codings: [String], limit: Int, what: String) throws {
+    /// errors are worded for `request`.
+    init(_ codings: [String], limit: Int, request: HTTPRequestSpec) throws {
         names = codings
         self.limit = limit
-        self.what = what
+        self.request = request
         ended = [Bool](repeating: false, count: codings.count)
         for coding in codings {
             if coding == "br" {
-                guard let state = BrotliDecoderCreateInstance(nil, nil, nil) else { throw VowError(.http, "brotli: out of memory — \(what)") }
+                guard let state = BrotliDecoderCreateInstance(nil, nil, nil) else { throw HTTPFailure.noDecoder(brotli: true).vowError(for: request) }
                 layers.append(.brotli(state))
             } else {
                 let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
@@ -60,7 +59,7 @@ final class BodyDecoder {
                 // 15 + 32: a zlib or a gzip header, recognised by itself.
                 guard vow_inflate_init(stream, 15 + 32) == Z_OK else {
                     stream.deallocate()
-                    throw VowError(.http, "zlib: cannot start decoding — \(what)")
+                    throw HTTPFailure.noDecoder(brotli: false).vowError(for: request)
                 }
                 layers.append(.zlib(stream))
             }
@@ -95,9 +94,7 @@ final class BodyDecoder {
             case .zlib(let s): done = s.pointee.avail_in == 0 && ended[i]
             case .brotli(let s): done = BrotliDecoderIsFinished(s) != 0
             }
-            if !done {
-                throw VowError(.http, "the \(names[i] == "br" ? "brotli" : names[i]) body ends before its stream does — \(what)")
-            }
+            if !done { throw HTTPFailure.truncatedCoding(names[i]).vowError(for: request) }
         }
     }
 
@@ -113,9 +110,7 @@ final class BodyDecoder {
                 s.pointee.next_in = UnsafeMutablePointer(mutating: inBuf.baseAddress)
                 s.pointee.avail_in = uInt(inBuf.count)
                 while s.pointee.avail_in > 0 {
-                    if ended[index] {
-                        throw VowError(.http, "the \(name) body has bytes after the end of its compressed stream — \(what)")
-                    }
+                    if ended[index] { throw HTTPFailure.trailingCoded(name).vowError(for: request) }
                     let (rc, n) = chunk.withUnsafeMutableBufferPointer { outBuf -> (Int32, Int) in
                         s.pointee.next_out = outBuf.baseAddress
                         s.pointee.avail_out = uInt(outBuf.count)
@@ -127,7 +122,7 @@ final class BodyDecoder {
                         ended[index] = true
                     } else if rc != Z_OK && !(rc == Z_BUF_ERROR && n > 0) {
                         let message = s.pointee.msg.map { String(cString: $0) } ?? "error \(rc)"
-                        throw VowError(.http, "the body is not valid \(name) data (\(message)), though its Content-Encoding says it is — \(what)")
+                        throw HTTPFailure.corruptCoding(name, detail: message).vowError(for: request)
                     }
                 }
             case .brotli(let s):
@@ -144,11 +139,11 @@ final class BodyDecoder {
                     case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT: continue
                     case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT: return
                     case BROTLI_DECODER_RESULT_SUCCESS:
-                        if availableIn > 0 { throw VowError(.http, "the brotli body has bytes after the end of its compressed stream — \(what)") }
+                        if availableIn > 0 { throw HTTPFailure.trailingCoded(name).vowError(for: request) }
                         return
                     default:
                         let message = String(cString: BrotliDecoderErrorString(BrotliDecoderGetErrorCode(s)))
-                        throw VowError(.http, "the body is not valid brotli data (\(message)), though its Content-Encoding says it is — \(what)")
+                        throw HTTPFailure.corruptCoding(name, detail: message).vowError(for: request)
                     }
                 }
             }
@@ -160,10 +155,7 @@ final class BodyDecoder {
     private func append(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8], last: Bool) throws {
         if last {
             produced += bytes.count
-            if produced > limit {
-                throw VowError(
-                    .http, "the decoded body is over the limit of \(limit) bytes (--max-size) — \(what)", details: ["limit": .int(limit)])
-            }
+            if produced > limit { throw HTTPFailure.decodedTooBig(limit: limit, reason: nil).vowError(for: request) }
         }
         out.append(contentsOf: bytes)
     }

@@ -8,13 +8,13 @@ enum ContentDecoding {
     static let accepted = "gzip, deflate, br"
 
     /// `body` decoded by the `Content-Encoding` header values `encodings` (decoded size at most
-    /// `max`): the codings the transport left (`BodyDecoder.remaining`); `what` names the request
-    /// in errors, and is only made when there is one.
-    static func decode(_ body: [UInt8], encodings: [String], max: Int, what: @autoclosure () -> String) throws -> [UInt8] {
+    /// `max`): the codings the transport left (`BodyDecoder.remaining`); errors are worded for
+    /// `request`, the hop whose body it is.
+    static func decode(_ body: [UInt8], encodings: [String], max: Int, request: HTTPRequestSpec) throws -> [UInt8] {
         if encodings.isEmpty { return body }  // the common case: nothing is read twice
-        let codings = try BodyDecoder.remaining(encodings, what: what())
+        let codings = try BodyDecoder.remaining(encodings, request: request)
         if codings.isEmpty { return body }
-        let decoder = try BodyDecoder(codings, limit: max, what: what())
+        let decoder = try BodyDecoder(codings, limit: max, request: request)
         let out = try decoder.decode(body)
         try decoder.finish()
         return out

@@ -46,14 +46,14 @@ public struct Download: Sendable {
             let range = response.headers.first(name: "Content-Range") ?? ""
             let start = range.split(separator: " ").dropFirst().first?.split(separator: "-").first.flatMap { Int($0) }
             guard start == offset else {
-                throw VowError(.http, "--continue: the server sent the range '\(range)', not bytes from \(offset) — \(spec.method) \(redactURL(url))")
+                throw HTTPFailure.rangeMismatch(range: range, offset: offset).vowError(for: spec)
             }
             appendFrom = offset
         } else if status == 416, offset > 0 {
             // Nothing left to send: the file on disk is already whole (when the sizes agree).
             let total = (response.headers.first(name: "Content-Range") ?? "").split(separator: "/").last.flatMap { Int($0) }
             guard total == offset else {
-                throw VowError(.http, "--continue: the server refused the range (416) and the partial file does not match its size — \(spec.method) \(redactURL(url))")
+                throw HTTPFailure.rangeRefused.vowError(for: spec)
             }
             try finish()
             return result(bytes: offset, status: status, url: url, headers: headers)
@@ -75,17 +75,14 @@ public struct Download: Sendable {
         // gigabytes).
         let encodings = response.headers["Content-Encoding"]
         let coded = !BodyDecoder.codings(of: encodings).isEmpty
-        let what = "\(spec.method) \(redactURL(url))"
-        let codings = try BodyDecoder.remaining(encodings, what: what)
+        let codings = try BodyDecoder.remaining(encodings, request: spec)
         let limit = coded ? spec.maxDecodedSize : maxSize
-        let decoder = codings.isEmpty ? nil : try BodyDecoder(codings, limit: limit, what: what)
+        let decoder = codings.isEmpty ? nil : try BodyDecoder(codings, limit: limit, request: spec)
         let announced = coded ? nil : response.headers.first(name: "Content-Length").flatMap(Int.init)
         var written = appendFrom
         let bar = progress.map { ProgressBar(total: announced.map { $0 + appendFrom }, start: appendFrom, draw: $0) }
         func save(_ bytes: UnsafeRawBufferPointer) throws {
-            if written + bytes.count > limit {
-                throw VowError(.http, "the body is over the limit of \(limit) bytes (--max-size) — \(what)", details: ["limit": .int(limit)])
-            }
+            if written + bytes.count > limit { throw HTTPFailure.tooBig(limit: limit, size: nil, status: nil).vowError(for: spec) }
             let code = FileWriter.writeAll(bytes, to: fd)
             if code != 0 { throw VowError.file("write", destination, code) }
             written += bytes.count
@@ -108,7 +105,7 @@ public struct Download: Sendable {
         }
         bar?.finish()
         if let announced, written - appendFrom != announced {
-            throw VowError(.network, "the body ended after \(written - appendFrom) of \(announced) bytes — \(spec.method) \(redactURL(url))")
+            throw HTTPFailure.shortBody(received: written - appendFrom, announced: announced).vowError(for: spec)
         }
         if !throughDevice { try finish() }
         return result(bytes: written, status: status, url: url, headers: headers)

@@ -12,8 +12,8 @@ import VowValue
 /// whose response said `Connection: close`, or that broke, is not reused; one left idle for
 /// `idleTimeout` is closed (a sweep every half of it).
 ///
-/// Errors are the client library's (`HTTPClientError`, `NIOConnectionError`, `IOError`), so that
-/// `HTTPEngine.describe` words them as it words the library's.
+/// Errors are the client library's (`HTTPClientError`, `NIOConnectionError`, `IOError`) or an
+/// `HTTPFailure`, which `HTTPEngine.describe` words for the request.
 final class HTTP1Pool: Sendable {
     /// Where connections go.
     struct Origin: Hashable, Sendable {
@@ -77,7 +77,7 @@ final class HTTP1Pool: Sendable {
         case .run(let conn): conn.run(request)
         case .connect: connect(for: request)
         case .wait: request.armDeadline(on: group.any())
-        case .closed: request.fail(VowError(.network, "the HTTP client is shut down"))
+        case .closed: request.fail(HTTPFailure.shutDown)
         }
     }
 

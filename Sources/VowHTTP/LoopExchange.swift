@@ -149,9 +149,8 @@ final class LoopExchange: Sendable {
             case .follow(let next):
                 if state.withLock({ $0.cancelled }) { throw HTTPClientError.cancelled }
                 return hop(next, visited: visited)
-            case .refused(let message, let extra):
-                let resp = engine.makeResponse(head.status, head.version, head.headers, current, body: collected.body, start: started)
-                throw engine.httpError(resp, message: message, extra: extra)
+            case .refused(let refusal):
+                throw refusal(engine.makeResponse(head.status, head.version, head.headers, current, body: collected.body, start: started))
             case .none:
                 break
             }

@@ -79,10 +79,7 @@ extension HTTPEngine {
                 // a body with no line break cannot grow without bound.
                 let limit = spec.maxSize
                 func tooLong() -> VowError {
-                    VowError(
-                        .http,
-                        "a \(mode == .sse ? "event" : "line") of the stream is over the limit of \(limit) bytes (--max-size) — \(final.method) \(redactURL(final.url))",
-                        details: ["limit": .int(limit)])
+                    HTTPFailure.lineTooLong(event: mode == .sse, limit: limit).vowError(for: final)
                 }
                 while true {
                     var brought = false
@@ -115,7 +112,7 @@ extension HTTPEngine {
                     events.connectionEnded()
                     fruitless = brought ? 0 : fruitless + 1
                     if fruitless > Self.maxFruitlessReconnections {
-                        throw VowError(.network, "the event stream of \(redactURL(current.url)) closed \(fruitless) times in a row without an event")
+                        throw HTTPFailure.eventStreamExhausted(times: fruitless).vowError(for: current)
                     }
                     try await Task.sleep(for: .milliseconds(retry))
                     var again = current
@@ -142,7 +139,7 @@ extension HTTPEngine {
         resolver.onCancel { task.cancel() }
         let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(Int64(spec.timeout * 1e9))) {
             guard !headArrived.load(ordering: .acquiring) else { return }
-            resolver.reject(Self.timeoutError(spec, details: ["method": .string(spec.method)]))
+            resolver.reject(HTTPFailure.timeout(limit: spec.timeout, reason: nil).vowError(for: spec))
             task.cancel()
         }
         promise.whenSettled(on: executor) { r in
