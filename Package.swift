@@ -46,13 +46,19 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
-        // The evaluator, the stages, tracing and the JavaScript twin.
+        // The evaluator, the stages, tracing and the JavaScript twin. The twin's JavaScript is in
+        // Teaching/twin/*.js, embedded at build time by EmbedJavaScriptPlugin.
         .target(
             name: "VowRuntime",
             dependencies: [
                 "VowPromises", "VowSyntax", "VowValue", "VowHTTP", "JMESPath", "CStack",
-            ]
+            ],
+            exclude: ["Teaching/twin"],
+            plugins: ["EmbedJavaScriptPlugin"]
         ),
+        // Writes .js files into a Swift file of string constants, for the plugin below.
+        .executableTarget(name: "EmbedJavaScript"),
+        .plugin(name: "EmbedJavaScriptPlugin", capability: .buildTool(), dependencies: ["EmbedJavaScript"]),
         // libbrotli's decoder, through pkg-config, for `Content-Encoding: br`.
         // zlib, for the content codings that the HTTP transport leaves (a second gzip layer, a
         // download's body).

@@ -32,6 +32,9 @@ struct Vow: ParsableCommand {
     @Flag(name: .customLong("emit-js"), help: "Write the JavaScript twin of the script (or of -c SOURCE) to stdout instead of running it; `node` runs it as it is.")
     var emitJS = false
 
+    @Option(name: .customLong("emit-js-to"), help: ArgumentHelp("Write the JavaScript twin to FILE, with the prelude it requires beside it (vow-twin-prelude.js), instead of running the script.", valueName: "FILE"))
+    var emitJSTo: String?
+
     @Option(name: .long, help: ArgumentHelp("Colour: auto, always or never.", valueName: "WHEN"))
     var color: String = "auto"
 
@@ -90,6 +93,9 @@ struct Vow: ParsableCommand {
             runner.session.http.shutdown()
             StandardOutputBuffer.shared.flush()
             throw ExitCode(status)
+        }
+        if let emitJSTo {
+            throw ExitCode(Runner.emitJavaScript(text, name: name, to: emitJSTo))
         }
         if emitJS {
             let (status, out) = Runner.emitJavaScript(text, name: name)

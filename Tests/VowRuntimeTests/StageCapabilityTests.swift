@@ -43,7 +43,7 @@ final class StageCapabilityTests: XCTestCase {
                 continue
             }
             let defined = ["    \(function)(", "    \(function): ", "    async \(function)(", "    \"\(function)\": ", "    \"\(function)\"("]
-            XCTAssertTrue(defined.contains { TwinPrelude.source.contains($0) }, "\(stage.name): vow.\(function) is not in the prelude")
+            XCTAssertTrue(defined.contains { TwinSource.prelude.contains($0) }, "\(stage.name): vow.\(function) is not in the prelude")
         }
     }
 

@@ -139,7 +139,7 @@ final class JavaScriptModeTests: XCTestCase {
     func test_theTwinsJMESPathPassesTheComplianceSuite() throws {
         let dir = projectRoot.appendingPathComponent("testdata/jmespath-compliance").path
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/basic.json"), "no compliance suite at \(dir)")
-        let harness = TwinJMESPath.source + #"""
+        let harness = TwinSource.jmespath + #"""
 
             const fs = require("fs");
             const dir = process.argv[2];
@@ -190,7 +190,7 @@ final class JavaScriptModeTests: XCTestCase {
         let generated = try runCommand(python, [script, "generate", "3000", "2"])
         XCTAssertEqual(generated.status, 0)
         try generated.out.write(toFile: dir + "/cases.jsonl", atomically: true, encoding: .utf8)
-        let harness = TwinJMESPath.source + #"""
+        let harness = TwinSource.jmespath + #"""
 
             const fs = require("fs");
             const out = [];

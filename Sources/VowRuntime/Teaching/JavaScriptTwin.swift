@@ -42,13 +42,23 @@ public struct JavaScriptTwin {
         self.source = source
     }
 
-    /// The twin of a whole program.
-    public static func program(_ program: Program, registry: StageRegistry = .builtins) -> String {
+    /// The twin of a whole program. With `preludeModule`, the prelude is not written into it:
+    /// the program requires it from that path (`vow --emit-js-to`, `JavaScriptTwin.preludeModule`).
+    public static func program(_ program: Program, registry: StageRegistry = .builtins, preludeModule: String? = nil) -> String {
         var t = JavaScriptTwin(registry: registry, source: program.source)
         var body: [String] = []
         for st in program.statements { body.append(t.statement(st)) }
-        return t.wrap(body)
+        return t.wrap(body, preludeModule: preludeModule)
     }
+
+    /// The prelude as a module of its own, for twins that require it (`program(_:preludeModule:)`):
+    /// JMESPath and the prelude, exporting `vow`.
+    public static var preludeModule: String {
+        "\"use strict\";\n" + TwinSource.jmespath + "\n\n" + TwinSource.prelude + "\nmodule.exports = { vow };\n"
+    }
+
+    /// The name `vow --emit-js-to` gives the prelude written beside a twin.
+    public static let preludeFileName = "vow-twin-prelude.js"
 
     /// The twin of one pipeline run as a statement (`:explain --js`).
     public static func pipeline(_ p: Pipeline, source: SourceText, registry: StageRegistry = .builtins) -> String {
@@ -83,8 +93,13 @@ public struct JavaScriptTwin {
         }
     }
 
-    func wrap(_ body: [String]) -> String {
-        var out = "\"use strict\";\n" + TwinJMESPath.source + "\n\n" + TwinPrelude.source
+    func wrap(_ body: [String], preludeModule: String? = nil) -> String {
+        var out = "\"use strict\";\n"
+        if let preludeModule {
+            out += "const { vow } = require(\(jsString(preludeModule)));\n"
+        } else {
+            out += TwinSource.jmespath + "\n\n" + TwinSource.prelude
+        }
         out += "\nconst $args = process.argv.slice(2);\n"
         // `$1`, `$2`…: the script's arguments, as vow reads them.
         let numbered = Set(body.joined().matches(of: /\$([1-9][0-9]*)\b/).compactMap { Int($0.1) })

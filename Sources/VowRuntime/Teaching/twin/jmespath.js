@@ -1,8 +1,3 @@
-/// JMESPath in JavaScript, for the twin's `pick` and `{PATH}` templates: the whole specification,
-/// checked against the official compliance suite (`JavaScriptModeTests`).
-enum TwinJMESPath {
-    /// The source: `jmespath.search(data, expression)`.
-    static let source = ##"""
 // JMESPath (https://jmespath.org/specification.html) in plain JavaScript.
 // search(data, expression) returns the result; problems are thrown as
 // {kind: "pick", message}, the message starting with the error type
@@ -472,5 +467,3 @@ function search(data, expression) {
 }
 
 const jmespath = { search };
-"""##
-}

@@ -1,0 +1,598 @@
+// The prelude of vow's JavaScript twin (docs/javascript-twin.md).
+const vow = (() => {
+  const text = (v) => (typeof v === "string" ? v : JSON.stringify(v));
+  const show = (v) => (typeof v === "string" ? v : v === undefined ? "null" : JSON.stringify(v, null, 2));
+  const error = (kind, message, extra) => Object.assign({ kind, message }, extra || {});
+  // The record a catch handler sees: {kind, message, …}.
+  const rec = (e) => {
+    if (e instanceof AggregateError) {
+      const inner = e.errors.map(rec);
+      return { kind: "aggregate", message: inner.length === 0 ? "all promises rejected (there were none)"
+        : `all ${inner.length} promises rejected: ` + inner.map((x) => x.message).join("; "), errors: inner };
+    }
+    if (e && typeof e === "object" && "kind" in e) return e;
+    return { kind: "user", message: String(e && e.message !== undefined ? e.message : e) };
+  };
+  // What pick searches: a response's JSON body (or its text), else the value itself.
+  const target = (v) => {
+    if (v && typeof v === "object" && "status" in v && "body" in v && "headers" in v) {
+      try { return JSON.parse(v.body); } catch (e) { return v.body; }
+    }
+    return v;
+  };
+  // The stage a rejection started at, noted once (vow's `stage` and `at`).
+  const origin = (e, at) => {
+    if (at !== undefined && e && typeof e === "object" && "kind" in e && !("at" in e)) {
+      e.stage = at.split(" ")[0];
+      e.at = at;
+    }
+    return e;
+  };
+  const path = (v, p) => {
+    if (p === undefined || p === null || p === "") return v;
+    const r = jmespath.search(target(v), p);
+    return r === undefined ? null : r;
+  };
+  const joined = (args) => args.map(text).join(" ");
+  const sims = new Map();
+  const splitmix = (state) => {
+    const M = (1n << 64n) - 1n;
+    let s = state;
+    return () => {
+      s = (s + 0x9E3779B97F4A7C15n) & M;
+      let z = s;
+      z = ((z ^ (z >> 30n)) * 0xBF58476D1CE4E5B9n) & M;
+      z = ((z ^ (z >> 27n)) * 0x94D049BB133111EBn) & M;
+      return Number((z ^ (z >> 31n)) >> 11n) / 2 ** 53;
+    };
+  };
+  const jobs = new Map();
+  const fs = require("fs");
+  const childProcess = require("child_process");
+  // A stream is an async iterable (docs/streams.md): its items arrive over time.
+  const isStream = (v) => v !== null && typeof v === "object" && typeof v[Symbol.asyncIterator] === "function";
+  const typeName = (v) => (v === null || v === undefined ? "null" : Array.isArray(v) ? "list" : isStream(v) ? "stream"
+    : typeof v === "object" ? "record" : typeof v === "string" ? "string" : typeof v === "boolean" ? "bool" : "number");
+  // The lines of a readable stream as they arrive, without their line breaks.
+  async function* linesOf(readable) {
+    readable.setEncoding("utf8");
+    let rest = "";
+    for await (const chunk of readable) {
+      rest += chunk;
+      for (let i = rest.indexOf("\n"); i >= 0; i = rest.indexOf("\n")) {
+        yield rest.slice(0, i).replace(/\r$/, "");
+        rest = rest.slice(i + 1);
+      }
+    }
+    if (rest !== "") yield rest.replace(/\r$/, "");
+  }
+  const ioReason = (e) => ({ ENOENT: "no such file or directory", EACCES: "permission denied", EISDIR: "is a directory" })[e.code]
+    || String(e.message);
+  // Server-sent events (the WHATWG parsing rules): {event, id, data, retry}, data as JSON when it is JSON.
+  async function* eventsOf(lines) {
+    let event = "", data = [], id = null, retry = null;
+    for await (const line of lines) {
+      if (line === "") {
+        if (data.length > 0) {
+          const t = data.join("\n");
+          let d;
+          try { d = JSON.parse(t); } catch (e) { d = t; }
+          yield { event: event === "" ? "message" : event, id, data: d, retry };
+        }
+        event = ""; data = [];
+        continue;
+      }
+      if (line.startsWith(":")) continue;
+      const c = line.indexOf(":");
+      const field = c < 0 ? line : line.slice(0, c);
+      let value = c < 0 ? "" : line.slice(c + 1);
+      if (value.startsWith(" ")) value = value.slice(1);
+      if (field === "event") event = value;
+      else if (field === "data") data.push(value);
+      else if (field === "id" && !value.includes("\0")) id = value;
+      else if (field === "retry" && /^[0-9]+$/.test(value)) retry = Number(value);
+    }
+  }
+  async function* webLines(body) {
+    const decoder = new TextDecoder();
+    let rest = "";
+    for await (const chunk of body) {
+      rest += decoder.decode(chunk, { stream: true });
+      for (let i = rest.indexOf("\n"); i >= 0; i = rest.indexOf("\n")) {
+        yield rest.slice(0, i).replace(/\r$/, "");
+        rest = rest.slice(i + 1);
+      }
+    }
+    rest += decoder.decode();
+    if (rest !== "") yield rest.replace(/\r$/, "");
+  }
+  async function* valuesOf(lines) {
+    for await (const line of lines) if (line.trim() !== "") yield vow.json(line);
+  }
+  return {
+    text, show, error, rec, path, isStream,
+    // A stage that does not take a stream gets its items as a list, once it has ended.
+    async collect(s) {
+      const items = [];
+      for await (const item of s) items.push(item);
+      return items;
+    },
+    whole: (v, f) => (isStream(v) ? vow.collect(v).then(f) : f(v)),
+    // A statement's value prints whole; the empty string prints nothing (`run true`).
+    out(v) { if (v !== "") console.log(show(v)); },
+    // A statement's value that is a stream prints item by item, as the items arrive.
+    async drain(s) {
+      for await (const item of s) console.log(show(item));
+    },
+    // A first stage that finishes at once: its value, or its throw as a rejection.
+    start(f) {
+      try { return Promise.resolve(f()); } catch (e) { return Promise.reject(e); }
+    },
+    // Promise.all with the values shaped in the same turn (Promise.all's own turn).
+    allMap(ps, f) {
+      return new Promise((resolve, reject) => {
+        const values = new Array(ps.length);
+        let remaining = ps.length;
+        if (remaining === 0) { resolve(f(values)); return; }
+        ps.forEach((p, i) => Promise.resolve(p).then((v) => {
+          values[i] = v;
+          if (--remaining === 0) { try { resolve(f(values)); } catch (e) { reject(e); } }
+        }, reject));
+      });
+    },
+    keyed(keys, ps) {
+      return vow.allMap(ps, (vs) => Object.fromEntries(keys.map((k, i) => [k, vs[i]])));
+    },
+    settle(ps, keys) {
+      return new Promise((resolve) => {
+        const out = new Array(ps.length);
+        let remaining = ps.length;
+        const done = () => resolve(keys ? Object.fromEntries(keys.map((k, i) => [k, out[i]])) : out);
+        if (remaining === 0) { done(); return; }
+        ps.forEach((p, i) => Promise.resolve(p).then(
+          (value) => { out[i] = { status: "fulfilled", value }; if (--remaining === 0) done(); },
+          (e) => { out[i] = { status: "rejected", reason: rec(e) }; if (--remaining === 0) done(); }));
+      });
+    },
+    // `finally S`: JavaScript's finally, with the input (or the error record) given to S.
+    finally(h, at) {
+      return [(v) => Promise.resolve(h(v)).then(() => v), (e) => Promise.resolve(h(origin(rec(e), at))).then(() => { throw e; })];
+    },
+    // A rejection passing a stage: where it started, and that it skipped this stage.
+    skip: (at, text) => (e) => {
+      const r = origin(e, at);
+      if (r && typeof r === "object") (r.skipped = r.skipped || []).push(text);
+      throw e;
+    },
+    tap: (h) => (v) => { h(v); return v; },
+    tapAsync: (h) => (v) => h(v).then(() => v),
+    onError: (h, at) => (e) => h(origin(rec(e), at)),
+    timeout(p, seconds) {
+      return new Promise((resolve, reject) => {
+        const t = setTimeout(() => reject(error("timeout", `timed out after ${seconds * 1000}ms`)), seconds * 1000);
+        p.then((v) => { clearTimeout(t); resolve(v); }, (e) => { clearTimeout(t); reject(e); });
+      });
+    },
+    job(n, p) {
+      jobs.set(n, p);
+      p.catch((e) => { const r = rec(e); console.error(`[${n}] rejected: ${r.message}`); if (r.kind !== "cancelled") process.exitCode = 1; });
+    },
+    // `cancel %N`: a job whose promise can be cancelled (a lone delay or sim) stops.
+    cancel(n) {
+      const p = jobs.get(n);
+      if (p && p.cancel) p.cancel(`cancelled by cancel %${n}`);
+      return n;
+    },
+    await: (v, ...a) => (a.length ? a[0] : v),
+    // `retry N`: runs the upstream again while it rejects, waiting between attempts.
+    retry(make, attempts, delay, exp) {
+      return new Promise((resolve, reject) => {
+        const run = (n, wait) => make().then(resolve, (e) => {
+          if (n >= attempts || rec(e).kind === "cancelled") { reject(e); return; }
+          vow.delay(null, wait).then(() => run(n + 1, exp ? wait * 2 : wait));
+        });
+        run(1, delay);
+      });
+    },
+    jobPromise(n) { return jobs.get(n); },
+    fail(e) { const r = rec(e); console.error(`error[${r.kind}]: ${r.message}`); process.exitCode = r.exitStatus ?? 1; },
+    // `reject … --status N`: the rejection carries the exit status of a script it ends.
+    rejectWithStatus(status, v, ...a) {
+      try { return vow.reject(v, ...a); } catch (e) { e.exitStatus = status; throw e; }
+    },
+    missing: (name) => () => { throw error("type", `${name} has no JavaScript stand-in in the twin`); },
+    // HTTP: node's fetch; a response is {status, statusText, url, headers, body}, a 4xx/5xx
+    // status rejects with kind http, as vow does. Of the flags, only --stream is followed:
+    // the body as a stream of server-sent events, NDJSON values or text lines.
+    async fetch(v, flags, url, method = "GET") {
+      const target = /^[a-z]+:\/\//i.test(url) ? url : "http://" + url;
+      let r;
+      try { r = await fetch(target, { method }); } catch (e) { throw error("network", String(e.cause ? e.cause.message : e.message)); }
+      if (flags.stream !== undefined && r.status < 400) {
+        const type = (r.headers.get("content-type") || "").split(";")[0].trim().toLowerCase();
+        const kind = flags.stream !== true ? flags.stream : type === "text/event-stream" ? "sse"
+          : ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines", "application/json-lines"].includes(type) ? "lines" : "text";
+        const lines = webLines(r.body);
+        return kind === "sse" ? eventsOf(lines) : kind === "lines" ? valuesOf(lines) : lines;
+      }
+      const body = method === "HEAD" ? "" : await r.text();
+      const res = { status: r.status, statusText: r.statusText, url: r.url, headers: Object.fromEntries(r.headers), body };
+      if (r.status >= 400) throw error("http", `HTTP ${r.status} ${r.statusText}`, { status: r.status, body });
+      return res;
+    },
+    get: (v, flags, url) => vow.fetch(v, flags, url, "GET"),
+    post: (v, flags, url) => vow.fetch(v, flags, url, "POST"),
+    put: (v, flags, url) => vow.fetch(v, flags, url, "PUT"),
+    patch: (v, flags, url) => vow.fetch(v, flags, url, "PATCH"),
+    delete: (v, flags, url) => vow.fetch(v, flags, url, "DELETE"),
+    head: (v, flags, url) => vow.fetch(v, flags, url, "HEAD"),
+    // paginate: follows Link rel="next" (the stand-in takes no flags); a page that is a
+    // list adds its elements, null nothing, any other value itself.
+    async paginate(v, url) {
+      let target = url ?? v;
+      const items = [];
+      for (let pages = 0; target && pages < 100; pages++) {
+        const r = await vow.fetch(null, {}, target);
+        const page = JSON.parse(r.body);
+        if (Array.isArray(page)) items.push(...page); else if (page !== null) items.push(page);
+        const m = /<([^>]*)>[^,]*rel="?[^",]*\bnext\b/i.exec(r.headers.link || "");
+        target = m ? new URL(m[1], r.url).href : null;
+      }
+      return items;
+    },
+    status: (v) => v.status,
+    headers: (v) => v.headers,
+    response: (v) => { const { body, ...rest } = v; return { ...rest, size: Buffer.byteLength(body) }; },
+    // The stages.
+    echo: (v, ...a) => (a.length === 0 ? null : a.length === 1 ? a[0] : joined(a)),
+    print(v, flags, ...a) {
+      const to = flags.stderr ? process.stderr : process.stdout;
+      const end = flags["no-newline"] ? "" : "\n";
+      if (a.length === 0 && isStream(v)) {
+        return (async () => {
+          const items = [];
+          for await (const item of v) {
+            items.push(item);
+            const s = typeof item === "string" ? item : show(item);
+            to.write(s.endsWith("\n") ? s : s + end);
+          }
+          return items;
+        })();
+      }
+      const out = a.length === 0 ? v : a.length === 1 ? a[0] : joined(a);
+      const s = typeof out === "string" ? out : show(out);
+      to.write(s.endsWith("\n") ? s : s + end);
+      return v;
+    },
+    resolve: (v, ...a) => (a.length ? a[0] : v),
+    quiet: () => "",
+    // JMESPath's truthiness: false, null, "", [] and {} are false (`if`, `assert`).
+    holds: (r) => !(r === false || r === null || r === undefined || r === "" || (Array.isArray(r) && r.length === 0)
+        || (typeof r === "object" && r !== null && !Array.isArray(r) && Object.keys(r).length === 0)),
+    // `until COND`: runs `make` again, waiting `every` seconds, until COND holds on its value.
+    until(make, cond, every, limit, max, exp) {
+      const began = Date.now();
+      return new Promise((resolve, reject) => {
+        const attempt = (n, p, wait) => p.then((v) => {
+          if (vow.holds(vow.pick(v, cond))) { resolve(v); return; }
+          const seconds = (Date.now() - began) / 1000;
+          if ((max !== null && n >= max) || (limit !== null && seconds + wait > limit)) {
+            reject(error("timeout", `until: ${cond} did not hold after ${n} attempt${n === 1 ? "" : "s"}`, { attempts: n, last: v, condition: cond }));
+            return;
+          }
+          vow.delay(null, wait).then(() => attempt(n + 1, make(), exp ? wait * 2 : wait));
+        }, reject);
+        attempt(1, make(), every);
+      });
+    },
+    // `if COND …`: a text COND is a JMESPath expression on the value; any other value decides itself.
+    condition: (v, c) => vow.holds(typeof c === "string" ? vow.pick(v, c) : c),
+    // `assert COND [MESSAGE]`.
+    assert(v, cond, ...a) {
+      if (vow.holds(vow.pick(v, cond))) return v;
+      throw error("assert", a.length ? joined(a) : `assertion failed: ${cond}`, { value: v, condition: cond });
+    },
+    // `exit [STATUS] [MESSAGE]`: process.exit, the message on stderr as written.
+    exit(v, ...a) {
+      const status = typeof a[0] === "number" ? a.shift() : 0;
+      if (a.length) process.stderr.write(joined(a) + "\n");
+      process.exit(status);
+    },
+    reject(v, ...a) {
+      if (a.length === 1 && a[0] && typeof a[0] === "object" && !Array.isArray(a[0])) {
+        const { message, ...rest } = a[0];
+        throw error("user", message === undefined ? "rejected" : text(message), rest);
+      }
+      throw error("user", a.length === 0 ? "rejected" : joined(a));
+    },
+    delay(v, seconds, ...a) {
+      let cancel;
+      const p = new Promise((resolve, reject) => {
+        const t = setTimeout(() => resolve(a.length ? a[0] : v), seconds * 1000);
+        cancel = (reason) => { clearTimeout(t); reject(error("cancelled", reason)); };
+      });
+      p.cancel = cancel;
+      return p;
+    },
+    sim(v, key, flags, ...a) {
+      const seed = flags.seed ?? 1;
+      const k = `${seed}|${key}`;
+      const attempt = (sims.get(k) ?? 0) + 1;
+      sims.set(k, attempt);
+      const rng = splitmix((BigInt.asUintN(64, BigInt(seed) * 0x9E3779B9n) + BigInt(attempt)) & ((1n << 64n) - 1n));
+      const delay = flags.delay !== undefined ? flags.delay : flags.seed !== undefined ? 0.010 + 0.090 * rng() : 0.010;
+      const fails = (flags.fail ?? 0) > 0 && rng() < flags.fail;
+      const value = a.length ? a[0] : v;
+      // A failure is a timer, then a throw (one turn later), as vow's sim does.
+      if (!fails) return vow.delay(null, delay, value);
+      const timer = vow.delay(null, delay, null);
+      const p = timer.then(() => { throw error("user", `simulated failure (seed ${seed}, attempt ${attempt})`); });
+      p.cancel = timer.cancel;
+      return p;
+    },
+    // `len` counts a stream's items as they are read, without keeping them.
+    len: (v) => (isStream(v) ? (async () => { let n = 0; for await (const _ of v) n++; return n; })()
+      : typeof v === "string" ? [...v].length : Array.isArray(v) ? v.length : v && typeof v === "object" ? Object.keys(v).length : 0),
+    // `take N`: the first N of a list, or of a stream, which then stops.
+    take(v, n) {
+      if (Array.isArray(v)) return v.slice(0, n);
+      if (!isStream(v)) throw error("type", `take: expected a stream or a list, got ${typeName(v)}`);
+      if (n <= 0) { v[Symbol.asyncIterator]().return?.(); return []; }
+      return (async () => {
+        const out = [];
+        for await (const item of v) { out.push(item); if (out.length >= n) break; }
+        return out;
+      })();
+    },
+    // `read PATH`: the file's text; with --stream, its lines as they are read.
+    read(v, flags, p) {
+      const file = p ?? v;
+      let fd;
+      try {
+        if (!flags.stream) return fs.readFileSync(file, "utf8");
+        fd = fs.openSync(file, "r");
+      } catch (e) { throw error("io", `cannot read ${file}: ${ioReason(e)}`); }
+      return linesOf(fs.createReadStream(null, { fd }));
+    },
+    env: (v, name) => process.env[name] ?? null,
+    // `defer (P)`: clean-up run last first when the program ends, or on SIGINT/SIGTERM.
+    deferred: [],
+    defer(f) {
+      if (vow.deferred.length === 0 && !vow.trapped) {
+        vow.trapped = true;
+        for (const [signal, status] of [["SIGINT", 130], ["SIGTERM", 143]]) {
+          process.on(signal, () => { vow.runDeferred().finally(() => process.exit(status)); });
+        }
+      }
+      vow.deferred.push(f);
+      return "";
+    },
+    async runDeferred() {
+      while (vow.deferred.length) {
+        const f = vow.deferred.pop();
+        try { await f(); } catch (e) { const r = rec(e); console.error(`error[${r.kind}]: ${r.message}`); }
+      }
+    },
+    // `ask`, `confirm`, `choose`: one line of standard input each, in the order asked
+    // (readline's lines, read in turn); on a terminal the question goes to stderr first.
+    async answer(shown) {
+      if (!vow.answerLines) {
+        vow.answerReader = require("readline").createInterface({ input: process.stdin, terminal: false });
+        vow.answerLines = vow.answerReader[Symbol.asyncIterator]();
+      }
+      if (process.stdin.isTTY) process.stderr.write(shown);
+      const r = await vow.answerLines.next();
+      return r.done ? null : r.value;
+    },
+    endQuestions() { if (vow.answerReader) vow.answerReader.close(); },
+    async ask(v, flags, ...prompt) {
+      const q = joined(prompt);
+      const fallback = flags.default === undefined ? undefined : text(flags.default);
+      const line = await vow.answer(q + (fallback === undefined ? "" : ` [${fallback}]`) + ": ");
+      if (line) return line;
+      if (fallback !== undefined) return fallback;
+      if (line !== null) return line;
+      throw error("io", `ask: standard input ended before an answer to '${q}'`, { question: q });
+    },
+    async confirm(v, flags, ...prompt) {
+      const q = joined(prompt);
+      const yes = flags.default !== undefined && ["yes", "y", "true"].includes(text(flags.default).toLowerCase());
+      const line = await vow.answer(q + (yes ? " [Y/n] " : " [y/N] "));
+      const a = line === null ? "" : line.trim().toLowerCase();
+      if (a === "") return yes;
+      if (a === "y" || a === "yes") return true;
+      if (a === "n" || a === "no") return false;
+      throw error("type", `confirm: answer yes or no to '${q}', got '${a}'`);
+    },
+    async choose(v, flags, ...prompt) {
+      const q = joined(prompt);
+      const items = flags.from;
+      const texts = items.map(text);
+      const listing = process.stdin.isTTY ? texts.map((t, i) => `  ${i + 1}) ${t}\n`).join("") : "";
+      const line = await vow.answer(listing + `${q} [1-${items.length}]: `);
+      if (line === null) throw error("io", `choose: standard input ended before an answer to '${q}'`, { question: q });
+      const a = line.trim();
+      const n = Number(a);
+      if (Number.isInteger(n) && n >= 1 && n <= items.length) return items[n - 1];
+      const i = texts.indexOf(a);
+      if (i >= 0) return items[i];
+      throw error("type", `choose: '${a}' is not one of the ${items.length} choices of '${q}' (a number from 1 to ${items.length}, or one of them)`);
+    },
+    // `glob PATTERN`: `*`, `?`, `[…]` within a name (a leading dot only by a dot), `**` any
+    // number of directories; sorted, empty when nothing matches.
+    glob(v, pattern) {
+      const found = new Set();
+      const isDir = (p, follow) => { try { return (follow ? fs.statSync(p) : fs.lstatSync(p)).isDirectory(); } catch { return false; } };
+      const names = (d) => { try { return fs.readdirSync(d); } catch { return []; } };
+      const matcher = (part) => new RegExp("^" + part.replace(/[.+^${}()|\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]") + "$");
+      const walk = (base, parts) => {
+        if (parts.length === 0) { if (base) found.add(base.length > 1 && base.endsWith("/") ? base.slice(0, -1) : base); return; }
+        const [part, ...rest] = parts;
+        const dir = base || ".";
+        if (part === "**") {
+          walk(base, rest);
+          for (const n of names(dir)) if (!n.startsWith(".") && isDir(base + n, false)) walk(base + n + "/", parts);
+          return;
+        }
+        if (!/[*?[]/.test(part)) {
+          const p = base + part;
+          if (rest.length === 0 ? fs.existsSync(p) || isDir(p, false) : isDir(p, true)) walk(p + "/", rest);
+          return;
+        }
+        const re = matcher(part);
+        for (const n of names(dir)) {
+          if (n.startsWith(".") && !part.startsWith(".")) continue;
+          if (re.test(n) && (rest.length === 0 || isDir(base + n, true))) walk(base + n + "/", rest);
+        }
+      };
+      walk(pattern.startsWith("/") ? "/" : "", pattern.split("/").filter((x) => x));
+      return [...found].sort();
+    },
+    // `write PATH`: the input written to PATH and passed on; a stream a line per item as
+    // it arrives, fulfilling with the number of lines.
+    write(v, flags, p) {
+      if (isStream(v)) {
+        return (async () => {
+          let fd;
+          try { fd = fs.openSync(p, flags.append ? "a" : "w"); } catch (e) { throw error("io", `cannot write ${p}`); }
+          let n = 0;
+          try {
+            for await (const item of v) { fs.writeSync(fd, (typeof item === "string" ? item : JSON.stringify(item)) + "\n"); n++; }
+          } finally { fs.closeSync(fd); }
+          return n;
+        })();
+      }
+      let data = typeof v === "string" ? v : v && typeof v === "object" && "body" in v && "status" in v ? v.body
+        : flags.append ? JSON.stringify(v) + "\n" : JSON.stringify(v, null, 2) + "\n";
+      if (flags.append && !String(data).endsWith("\n")) data += "\n";
+      try { fs.writeFileSync(p, data, { flag: flags.append ? "a" : "w" }); } catch (e) { throw error("io", `cannot write ${p}`); }
+      return v;
+    },
+    // `stdin`: all of standard input; with --stream, its lines as they arrive.
+    stdin(v, flags) {
+      if (flags.stream) return linesOf(process.stdin);
+      return (async () => { let all = ""; process.stdin.setEncoding("utf8"); for await (const c of process.stdin) all += c; return all; })();
+    },
+    // `run CMD ARG…`: the program's output (a non-zero exit rejects with kind process); with
+    // --stream, its lines as it prints them, and a program no longer read from is killed.
+    run(v, flags, ...argv) {
+      const input = v === null || v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v);
+      const child = childProcess.spawn(text(argv[0]), argv.slice(1).map(text), { stdio: ["pipe", "pipe", "pipe"] });
+      child.stdin.on("error", () => {});
+      child.stdin.end(input);
+      let err = "";
+      child.stderr.setEncoding("utf8");
+      child.stderr.on("data", (d) => { err += d; });
+      let started = true;
+      const exited = new Promise((resolve) => {
+        child.on("error", (e) => { started = false; resolve(e); });
+        child.on("close", (code, signal) => resolve(code ?? 128 + (signal ? 9 : 0)));
+      });
+      const failure = (code, out) => {
+        if (!started) return error("process", `cannot start ${argv[0]}: ${ioReason(code)}`);
+        const tail = err.trim() === "" ? "" : ": " + err.trim().slice(0, 500);
+        return error("process", `${argv[0]} exited with status ${code}${tail}`, { status: code, stdout: out, stderr: err });
+      };
+      if (flags.stream) {
+        return (async function* () {
+          try {
+            yield* linesOf(child.stdout);
+            const code = await exited;
+            if (code !== 0) throw failure(code, "");
+          } finally {
+            if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+          }
+        })();
+      }
+      let out = "";
+      child.stdout.setEncoding("utf8");
+      child.stdout.on("data", (d) => { out += d; });
+      return exited.then((code) => { if (code !== 0) throw failure(code, out); return out; });
+    },
+    // `each STAGE`: STAGE on every element of a list, or every item of a stream as it
+    // arrives, at most --limit at once (16); the results in order.
+    each(v, flags, f) {
+      const limit = flags.limit ?? 16;
+      if (isStream(v)) return vow.eachItem(v, limit, f);
+      const items = target(v);
+      if (!Array.isArray(items)) throw error("type", `each: expected a list, got ${typeName(items)}`);
+      if (items.length === 0) return [];
+      return new Promise((resolve, reject) => {
+        const results = new Array(items.length);
+        let next = 0, done = 0, failed = false;
+        const launch = () => {
+          if (next >= items.length || failed) return;
+          const i = next++;
+          let p;
+          try { p = Promise.resolve(f(items[i])); } catch (e) { p = Promise.reject(e); }
+          p.then((r) => {
+            results[i] = r;
+            if (++done === items.length) resolve(results); else launch();
+          }, (e) => { if (!failed) { failed = true; reject(e); } });
+        };
+        for (let k = 0; k < Math.min(limit, items.length); k++) launch();
+      });
+    },
+    eachItem(s, limit, f) {
+      const it = s[Symbol.asyncIterator]();
+      return new Promise((resolve, reject) => {
+        const results = [];
+        let running = 0, ended = false, taking = false, failed = false;
+        const finish = () => { if (ended && running === 0 && !failed) resolve(results); };
+        const take = () => {
+          if (taking || ended || failed || running >= limit) return;
+          taking = true;
+          it.next().then((r) => {
+            taking = false;
+            if (r.done) { ended = true; finish(); return; }
+            launch(r.value);
+            take();
+          }, (e) => { ended = true; if (!failed) { failed = true; reject(e); } });
+        };
+        const launch = (x) => {
+          const i = results.length;
+          results.push(null);
+          running++;
+          let p;
+          try { p = Promise.resolve(f(x)); } catch (e) { p = Promise.reject(e); }
+          p.then((r) => { running--; results[i] = r; finish(); take(); },
+            (e) => { running--; if (!failed) { failed = true; it.return?.(); reject(e); } });
+        };
+        take();
+      });
+    },
+    keys: (v) => Object.keys(v),
+    values: (v) => Object.values(v),
+    lines: (v) => text(v).split("\n").filter((l, i, all) => i < all.length - 1 || l !== "").map((l) => l.replace(/\r$/, "")),
+    format: (v, f) => f,
+    json(v) {
+      try {
+        return typeof v === "string" ? JSON.parse(v) : v && typeof v === "object" && "body" in v && "status" in v ? JSON.parse(v.body) : v;
+      } catch (e) { throw error("json", String(e.message)); }
+    },
+    "to-json": (v) => JSON.stringify(v),
+    // table: the stand-in takes no flags (every key a column, no width); widths count
+    // UTF-16 units, where vow counts terminal columns.
+    table(v) {
+      if (!Array.isArray(v)) throw error("type", `table: expected a list of records, got ${typeof v}`);
+      if (v.length === 0) return "";
+      const cols = [];
+      for (const r of v) for (const k of Object.keys(r)) if (!cols.includes(k)) cols.push(k);
+      const clean = (s) => s.replace(/\n/g, "\\n").replace(/\t/g, "\\t").replace(/\r/g, "\\r");
+      const cell = (x) => x === undefined ? ["", false] : typeof x === "string" ? [clean(x), false]
+        : typeof x === "number" ? [JSON.stringify(x), true] : [clean(JSON.stringify(x)), false];
+      const cells = v.map((r) => cols.map((c) => cell(r[c])));
+      const heads = cols.map(clean);
+      const widths = cols.map((c, i) => Math.max(heads[i].length, ...cells.map((row) => row[i][0].length)));
+      const numeric = cols.map((c, i) => cells.every((row) => row[i][1] || row[i][0] === ""));
+      const line = (parts) => parts.map(([t, num], i) => {
+        const pad = " ".repeat(Math.max(0, widths[i] - t.length));
+        return num ? pad + t : i === parts.length - 1 ? t : t + pad;
+      }).join("  ").replace(/ +$/, "");
+      return [line(heads.map((h, i) => [h, numeric[i]])), widths.map((w) => "─".repeat(w)).join("  "), ...cells.map(line)].join("\n");
+    },
+    text: (v) => text(v),
+    pick: (v, p) => path(v, p),
+  };
+})();
+process.on("unhandledRejection", () => {});
