@@ -26,14 +26,8 @@ public struct StageArguments: Sendable {
     /// The positional argument at `i`, or nil.
     public subscript(i: Int) -> Value? { i < positional.count ? positional[i] : nil }
 
-    /// True when the switch or flag was given.
-    public func has(_ flag: String) -> Bool { flags[flag] != nil }
 
-    /// The (last) value of a flag.
-    public func flag(_ name: String) -> Value? { flags[name]?.last }
 
-    /// Every value of a repeatable flag.
-    public func all(_ name: String) -> [Value] { flags[name] ?? [] }
 
     /// A required positional string (numbers are turned into text).
     public func string(_ i: Int, _ what: String) throws -> String {
@@ -243,24 +237,6 @@ public final class StageCall: @unchecked Sendable {
     /// value, evaluated with no input; a pipeline argument is refused.
     func plain(_ a: Argument) throws -> Value {
         try Evaluator(session: session).plainArgument(a, input: .null, scope: scope, site: site, problem: "\(name): arguments must be plain values")
-    }
-
-    /// The last value of flag `name` as a plain value (as `plain`), or nil when it is not given.
-    func plainFlag(_ name: String) throws -> Value? {
-        guard let node = flagNodes[name]?.last, let node else { return nil }
-        return try plain(node)
-    }
-
-    /// The whole number given with `--FLAG` (the last one, evaluated against `input`; a pipeline
-    /// there is refused and cancelled), or `defaultValue` when the flag is absent. Below
-    /// `minimum` is a type error naming the flag.
-    func integerFlag(_ flag: String, default defaultValue: Int, minimum: Int, input: Value) throws -> Int {
-        guard let node = flagNodes[flag]?.last ?? nil else { return defaultValue }
-        let v = try Evaluator(session: session).plainArgument(
-            node, input: input, scope: scope, site: site, problem: "\(name): --\(flag) must be a plain value")
-        let n = try StageArguments(positional: [], flags: [:], stage: name).integer(v, "--\(flag)")
-        guard n >= minimum else { throw VowError(.type, "\(name): --\(flag) must be at least \(minimum)") }
-        return n
     }
 
     /// The stages between the error's origin and this stage, which the rejection skipped.

@@ -18,30 +18,6 @@ public enum StageGroup: String, Sendable, CaseIterable {
     case jobs
 }
 
-/// A flag a stage accepts.
-public struct FlagSpec: Sendable {
-    /// The name without dashes, e.g. `limit`.
-    public let name: String
-    /// The value's placeholder (`N`, `D`, `K:V`), or nil for a switch that takes no value.
-    public let value: String?
-    /// True when the flag may be given more than once (`--header`).
-    public let repeatable: Bool
-    /// One line of help.
-    public let help: String
-
-    /// For a switch that may name one of a few words after it (`--stream` or `--stream lines`):
-    /// the words. The word is the flag's value; without one the flag is `true`.
-    public let choices: [String]
-    /// Declares a flag.
-    public init(_ name: String, value: String? = nil, repeatable: Bool = false, choices: [String] = [], help: String) {
-        self.name = name
-        self.value = value
-        self.repeatable = repeatable
-        self.choices = choices
-        self.help = help
-    }
-}
-
 /// A documented example: its source and the exact output it prints. The test suite runs every
 /// stage's examples, so help text cannot go stale.
 public struct StageExample: Sendable {

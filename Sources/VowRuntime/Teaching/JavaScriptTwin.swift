@@ -281,9 +281,9 @@ public struct JavaScriptTwin {
 
     // MARK: Arguments
 
-    /// The value node of `--name` as the planner bound it (the last one given), if any.
-    func flag(_ name: String, in plan: StagePlan) -> Argument? {
-        guard case .builtin(_, _, let flags) = plan.kind, let given = flags[name]?.last else { return nil }
+    /// The value node of `flag` as the planner bound it (the last one given), if any.
+    func flag<T>(_ flag: Flag<T>, in plan: StagePlan) -> Argument? {
+        guard case .builtin(_, _, let flags) = plan.kind, let given = flags[flag.name]?.last else { return nil }
         return given
     }
 

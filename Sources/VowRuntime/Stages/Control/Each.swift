@@ -20,10 +20,11 @@ struct EachStage: StageDefinition {
         handled as it arrives (at most N at once, the stream waiting while N are in flight) and the
         results, in order, fulfil `each` when the stream ends; a rejection stops the stream.
         """
-    static let flags = [
-        FlagSpec("limit", value: "N", help: "how many elements run at once (default 16)"),
-        FlagSpec("progress", help: "a line on stderr (a terminal only): done/total, failures, rate, time left; automatic in a script for more than 20 elements that run over a second"),
-    ]
+    static let flags = [limit.spec, progress.spec]
+    /// `--limit N`.
+    static let limit = Flag.integer("limit", help: "how many elements run at once (default 16)")
+    /// `--progress`.
+    static let progress = Flag.switch("progress", help: "a line on stderr (a terminal only): done/total, failures, rate, time left; automatic in a script for more than 20 elements that run over a second")
     static let argumentStyle = ArgumentStyle.stage
     static let examples = [
         StageExample("echo [1, 2, 3] | each (then format \"n{}\") --limit 2 | to-json", "[\"n1\",\"n2\",\"n3\"]"),
@@ -35,7 +36,7 @@ struct EachStage: StageDefinition {
         // In JavaScript mode the elements still running when one rejects run on, as the twin's do.
         let cancelsOthers = !call.session.javaScriptMode
         return call.chain { input, _ in
-            let limit = try call.integerFlag("limit", default: 16, minimum: 1, input: input)
+            let limit = try call.integer(Self.limit, default: 16, minimum: 1, input: input)
             if let stream = input.stream {
                 guard let inner = call.innerStagePromise() else { throw VowError(.type, "each: missing STAGE") }
                 return .promise(StreamEachRunner(stream: stream, limit: limit, inner: inner, ex: ex, cancelsOthers: cancelsOthers).start())
@@ -45,7 +46,7 @@ struct EachStage: StageDefinition {
             }
             guard let inner = call.innerStagePromise() else { throw VowError(.type, "each: missing STAGE") }
             if items.isEmpty { return .value(.list([])) }
-            let progress = EachProgress.make(total: items.count, asked: call.flagNodes["progress"] != nil, session: call.session)
+            let progress = EachProgress.make(total: items.count, asked: call.given(Self.progress), session: call.session)
             return .promise(EachRunner(items: items, limit: limit, inner: inner, ex: ex, cancelsOthers: cancelsOthers, progress: progress).start())
         }
     }
@@ -226,7 +227,7 @@ extension EachStage: TwinWriting {
 
     /// `vow.each(input, {limit}, (x) => X(x))`.
     static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
-        let limit = twin.flag("limit", in: plan).map { twin.value($0, input: input, depth: depth) }
+        let limit = twin.flag(limit, in: plan).map { twin.value($0, input: input, depth: depth) }
         guard let h = twin.handler(plan, depth: depth) else { return twin.missing(name) }
         return TwinCode("vow.each(\(input), {\(limit.map { " limit: \($0) " } ?? "")}, \(h.code))", isPromise: false)
     }

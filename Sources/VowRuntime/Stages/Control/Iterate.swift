@@ -18,7 +18,8 @@ struct IterateStage: StageDefinition {
         | json)` stops on the page whose next is null instead of fetching nothing. For paged
         HTTP APIs, `paginate` does the whole walk.
         """
-    static let flags = [FlagSpec("max", value: "N", help: "stop after N results (default 1000)")]
+    static let max = Flag.integer("max", help: "stop after N results (default 1000)")
+    static let flags = [max.spec]
     static let argumentStyle = ArgumentStyle.stage
     static let examples = [
         StageExample("echo 1 | iterate (pick '@' | then echo null) | to-json", "[]"),
@@ -30,7 +31,7 @@ struct IterateStage: StageDefinition {
     func apply(_ call: StageCall) throws -> Promise<Value> {
         let ex = call.executor
         return call.chain { input, _ in
-            let max = try call.integerFlag("max", default: 1000, minimum: 0, input: input)
+            let max = try call.integer(Self.max, default: 1000, minimum: 0, input: input)
             guard let inner = call.innerStagePromise(nullEnds: true) else { throw VowError(.type, "iterate: missing STAGE") }
             let (p, r) = Promise<Value>.pending(name: "iterate", on: ex)
             // Only the step in flight is cancelled with `iterate`; finished steps are not kept.

@@ -23,10 +23,14 @@ struct RetryStage: StageDefinition {
         (at most 5 minutes). Rejects with the last error.
         """
     static let flags = [
-        FlagSpec("delay", value: "D", help: "wait between attempts (default 0)"),
-        FlagSpec("backoff", value: "exp", help: "exp doubles the delay after each attempt"),
-        FlagSpec("on", value: "KINDS", help: "comma-separated error kinds to retry"),
+        delay.spec, backoff.spec, on.spec,
     ]
+    /// `--delay D`.
+    static let delay = Flag.duration("delay", help: "wait between attempts (default 0)")
+    /// `--backoff exp`.
+    static let backoff = Flag.value("backoff", value: "exp", help: "exp doubles the delay after each attempt")
+    /// `--on KINDS`.
+    static let on = Flag.value("on", value: "KINDS", help: "comma-separated error kinds to retry")
     static let argumentStyle = ArgumentStyle.raw
     static let examples = [
         StageExample("sim --fail 1.0 --seed 3 x | retry 2 --delay 10ms | catch pick message", "simulated failure (seed 3, attempt 3)"),
@@ -39,10 +43,9 @@ struct RetryStage: StageDefinition {
         let args = StageArguments(positional: [], flags: [:], stage: "retry")
         guard let nArg = call.positional.first else { throw VowError(.type, "retry: missing N (e.g. retry 3)") }
         let n = try args.integer(try call.plain(nArg), "N")
-        let flag = call.plainFlag
-        let delay = try flag("delay").map { try args.seconds($0, "--delay") } ?? 0
-        let backoff: RetryBackoff = try flag("backoff")?.stringValue == "exp" ? .exponential : .constant
-        let kinds: Set<String>? = try flag("on").map { Set(($0.stringValue ?? "").split(separator: ",").map(String.init)) }
+        let delay = try call.plain(Self.delay) ?? 0
+        let backoff: RetryBackoff = try call.plain(Self.backoff)?.stringValue == "exp" ? .exponential : .constant
+        let kinds: Set<String>? = try call.plain(Self.on).map { Set(($0.stringValue ?? "").split(separator: ",").map(String.init)) }
         let first = upstream
         let made = Locked(0)
         let began = ContinuousClock.now
@@ -93,8 +96,8 @@ extension RetryStage: TwinWriting {
         _ plan: StagePlan, upstream: String, depth: Int, origin: TwinOrigin?, collects: Bool, in twin: JavaScriptTwin
     ) -> String? {
         let n = twin.positional(plan).first.map { twin.value($0, input: "null", depth: depth) } ?? "0"
-        let delay = twin.flag("delay", in: plan).map { twin.value($0, input: "null", depth: depth) } ?? "0"
-        let exp = twin.flag("backoff", in: plan).map { twin.value($0, input: "null", depth: depth) == "\"exp\"" } ?? false
+        let delay = twin.flag(delay, in: plan).map { twin.value($0, input: "null", depth: depth) } ?? "0"
+        let exp = twin.flag(backoff, in: plan).map { twin.value($0, input: "null", depth: depth) == "\"exp\"" } ?? false
         let body = upstream.replacingOccurrences(of: "\n", with: "\n  ")
         return "vow.retry(() => \(body), \(n) + 1, \(delay), \(exp))"
     }

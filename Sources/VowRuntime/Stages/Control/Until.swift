@@ -23,11 +23,16 @@ struct UntilStage: StageDefinition {
         rejection of the pipeline ends the polling with that rejection (`retry` is for those).
         """
     static let flags = [
-        FlagSpec("every", value: "D", help: "wait between runs (default 1s)"),
-        FlagSpec("timeout", value: "D", help: "give up when the next wait would pass this time since the first run"),
-        FlagSpec("max", value: "N", help: "give up after N runs"),
-        FlagSpec("backoff", value: "exp", help: "exp doubles the wait after each run"),
+        every.spec, timeout.spec, max.spec, backoff.spec,
     ]
+    /// `--every D`.
+    static let every = Flag.duration("every", help: "wait between runs (default 1s)")
+    /// `--timeout D`.
+    static let timeout = Flag.duration("timeout", help: "give up when the next wait would pass this time since the first run")
+    /// `--max N`.
+    static let max = Flag.integer("max", help: "give up after N runs")
+    /// `--backoff exp`.
+    static let backoff = Flag.value("backoff", value: "exp", help: "exp doubles the wait after each run")
     static let argumentStyle = ArgumentStyle.raw
     static let examples = [
         StageExample("sim --seed 1 x | until '@ == `\"x\"`' --every 10ms", "x"),
@@ -42,12 +47,11 @@ struct UntilStage: StageDefinition {
         let args = StageArguments(positional: [], flags: [:], stage: "until")
         guard let condArg = call.positional.first else { throw VowError(.type, "until: missing COND (e.g. until \"status == 'done'\")") }
         let condition = try args.asString(try call.plain(condArg), "COND")
-        let flag = call.plainFlag
-        let every = try flag("every").map { try args.seconds($0, "--every") } ?? 1
-        let limit = try flag("timeout").map { try args.seconds($0, "--timeout") }
-        let max = try flag("max").map { try args.integer($0, "--max") }
+        let every = try call.plain(Self.every) ?? 1
+        let limit = try call.plain(Self.timeout)
+        let max = try call.plain(Self.max)
         if let max, max < 1 { throw VowError(.type, "until: --max must be at least 1") }
-        let exponential = try flag("backoff")?.stringValue == "exp"
+        let exponential = try call.plain(Self.backoff)?.stringValue == "exp"
         let ex = call.executor
         let (promise, resolver) = Promise<Value>.pending(name: "until", on: ex)
         let current = Locked<AnyPromise?>(nil)
@@ -100,13 +104,13 @@ extension UntilStage: TwinWriting {
     static func twinChained(
         _ plan: StagePlan, upstream: String, depth: Int, origin: TwinOrigin?, collects: Bool, in twin: JavaScriptTwin
     ) -> String? {
-        func flag(_ name: String, _ otherwise: String) -> String {
-            twin.flag(name, in: plan).map { twin.value($0, input: "null", depth: depth) } ?? otherwise
+        func flag<T>(_ flag: Flag<T>, _ otherwise: String) -> String {
+            twin.flag(flag, in: plan).map { twin.value($0, input: "null", depth: depth) } ?? otherwise
         }
         let cond = twin.positional(plan).first.map { twin.value($0, input: "null", depth: depth) } ?? "\"@\""
-        let exp = twin.flag("backoff", in: plan).map { twin.value($0, input: "null", depth: depth) == "\"exp\"" } ?? false
+        let exp = twin.flag(backoff, in: plan).map { twin.value($0, input: "null", depth: depth) == "\"exp\"" } ?? false
         let body = upstream.replacingOccurrences(of: "\n", with: "\n  ")
-        return "vow.until(() => \(body), \(cond), \(flag("every", "1")), \(flag("timeout", "null")), \(flag("max", "null")), \(exp))"
+        return "vow.until(() => \(body), \(cond), \(flag(every, "1")), \(flag(timeout, "null")), \(flag(max, "null")), \(exp))"
     }
 }
 

@@ -19,10 +19,11 @@ struct TableStage: ValueStage {
         On a terminal a list of records prints as a table without this stage (`:set table off`
         turns that off); use `table` to choose the columns or to draw one in a script's output.
         """
-    static let flags = [
-        FlagSpec("columns", value: "a,b", help: "the columns, in this order (a list or comma-separated text)"),
-        FlagSpec("width", value: "N", help: "cut cells so that each line fits N columns"),
-    ]
+    static let flags = [columns.spec, width.spec]
+    /// `--columns a,b`.
+    static let columns = Flag.value("columns", value: "a,b", help: "the columns, in this order (a list or comma-separated text)")
+    /// `--width N`.
+    static let width = Flag.integer("width", help: "cut cells so that each line fits N columns")
     static let examples = [
         StageExample("echo [{name: ann, n: 3}, {name: bob, n: 12}] | table", "name   n\n────  ──\nann    3\nbob   12"),
         StageExample("echo [{a: 1, b: x}, {b: y, c: [1, 2]}] | table --columns c,b", "c      b\n─────  ─\n       x\n[1,2]  y"),
@@ -36,7 +37,7 @@ struct TableStage: ValueStage {
             throw VowError(.type, "table: expected a list of records, element \(bad + 1) is \(items[bad].typeName)")
         }
         var columns: [String]?
-        if let c = args.flag("columns") {
+        if let c = try args.value(Self.columns) {
             switch c {
             case .list(let l): columns = try l.map { try args.asString($0, "a column") }
             default: columns = try args.asString(c, "--columns").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -44,8 +45,8 @@ struct TableStage: ValueStage {
             guard !(columns ?? []).isEmpty else { throw VowError(.type, "table: --columns needs at least one column") }
         }
         var width: Int?
-        if let w = args.flag("width") {
-            width = try args.integer(w, "--width")
+        if let w = try args.value(Self.width) {
+            width = w
             guard width! >= 1 else { throw VowError(.type, "table: --width must be at least 1") }
         }
         return .value(.string(TableLayout.render(rows, columns: columns, width: width)))

@@ -12,13 +12,14 @@ struct ToJsonStage: ValueStage {
     static let synopsis = "to-json [--pretty]"
     static let summary = "Turns its input into JSON text (compact, or --pretty)."
     static let help = "Fulfils with the input written as JSON text: compact by default, indented with --pretty."
-    static let flags = [FlagSpec("pretty", help: "indent with two spaces")]
+    static let pretty = Flag.switch("pretty", help: "indent with two spaces")
+    static let flags = [pretty.spec]
     static let examples = [
         StageExample("echo {a: [1, 2.5, \"x\"]} | to-json", "{\"a\":[1,2.5,\"x\"]}"),
         StageExample("echo '{\"a\":1}' | json | to-json | json | pick a", "1"),
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        .value(.string(args.has("pretty") ? JSONWriter.pretty(input) : JSONWriter.compact(input)))
+        .value(.string(args[Self.pretty] ? JSONWriter.pretty(input) : JSONWriter.compact(input)))
     }
 }

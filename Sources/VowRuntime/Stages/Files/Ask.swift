@@ -18,17 +18,18 @@ struct AskStage: ValueStage {
         --default when there is one; a standard input that has ended gives --default, or rejects
         with kind `io` naming the question.
         """
-    static let flags = [
-        FlagSpec("default", value: "V", help: "the answer when the line is empty or standard input has ended"),
-        FlagSpec("secret", help: "do not echo what is typed (on a terminal)"),
-    ]
+    static let flags = [fallback.spec, secret.spec]
+    /// `--default V`.
+    static let fallback = Flag.value("default", value: "V", help: "the answer when the line is empty or standard input has ended")
+    /// `--secret`.
+    static let secret = Flag.switch("secret", help: "do not echo what is typed (on a terminal)")
     static let examples: [StageExample] = []
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let prompt = args.positional.map(Evaluator.interpolationText).joined(separator: " ")
-        let fallback = args.flag("default").map(Evaluator.interpolationText)
+        let fallback = try args.value(Self.fallback).map(Evaluator.interpolationText)
         let shown = prompt + (fallback.map { " [\($0)]" } ?? "") + ": "
-        return .promise(Questions.answer(ctx.session, shown, secret: args.has("secret"), stage: "ask", question: prompt) { line in
+        return .promise(Questions.answer(ctx.session, shown, secret: args[Self.secret], stage: "ask", question: prompt) { line in
             if let line, !line.isEmpty { return .string(line) }
             if let fallback { return .string(fallback) }
             if let line { return .string(line) }

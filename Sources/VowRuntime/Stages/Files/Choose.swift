@@ -17,12 +17,13 @@ struct ChooseStage: ValueStage {
         (compared with its text, or its compact JSON); when standard input is not a terminal it is
         the next line. Anything else, or an ended standard input, rejects naming the question.
         """
-    static let flags = [FlagSpec("from", value: "LIST", help: "the elements to choose from")]
+    static let from = Flag.value("from", value: "LIST", help: "the elements to choose from")
+    static let flags = [from.spec]
     static let examples: [StageExample] = []
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let prompt = args.positional.map(Evaluator.interpolationText).joined(separator: " ")
-        guard case .list(let items)? = args.flag("from"), !items.isEmpty else {
+        guard case .list(let items)? = try args.value(Self.from), !items.isEmpty else {
             throw VowError(.type, "choose: --from must be a list with at least one element")
         }
         let texts = items.map(Evaluator.interpolationText)

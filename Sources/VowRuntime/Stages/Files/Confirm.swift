@@ -17,12 +17,13 @@ struct ConfirmStage: ValueStage {
         empty answer or an ended standard input; any other answer rejects with kind `type`. In a
         script that must not go on without a yes: `confirm "Delete it all?" | assert @`.
         """
-    static let flags = [FlagSpec("default", value: "yes|no", help: "the answer for an empty line (default no)")]
+    static let fallback = Flag.value("default", value: "yes|no", help: "the answer for an empty line (default no)")
+    static let flags = [fallback.spec]
     static let examples: [StageExample] = []
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let prompt = args.positional.map(Evaluator.interpolationText).joined(separator: " ")
-        let yes = try args.flag("default").map { v -> Bool in
+        let yes = try args.value(Self.fallback).map { v -> Bool in
             switch Evaluator.interpolationText(v).lowercased() {
             case "yes", "y", "true": return true
             case "no", "n", "false": return false

@@ -20,13 +20,14 @@ struct ReadStage: ValueStage, LooksAhead {
     static let group = StageGroup.files
     static let synopsis = "read [PATH]"
     static let summary = "Reads a file: text when it is valid UTF-8, bytes otherwise; with --stream, its lines as they are read."
-    static let flags = [FlagSpec("stream", help: "a stream of the file's lines, read as they are consumed (bounded memory)")]
+    static let stream = Flag.switch("stream", help: "a stream of the file's lines, read as they are consumed (bounded memory)")
+    static let flags = [stream.spec]
     static let help = "Reads PATH (or the input as the path) and fulfils with its text, or its bytes when it is not UTF-8. A missing or unreadable file rejects with kind io."
     static let examples = [StageExample("read /nonexistent/file", "error[io]: cannot read /nonexistent/file: no such file or directory", fails: true)]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let path = args.count > 0 ? try args.string(0, "PATH") : try args.asString(input, "PATH")
-        if args.has("stream") {
+        if args[Self.stream] {
             return .value(.opaque(LineStream.start(fd: try Files.openForReading(path), label: "lines of \(path)", closing: true)))
         }
         if ctx.call.feedsJSON, !PromiseObservation.isActive {

@@ -20,7 +20,8 @@ struct RunStage: ValueStage {
         Cancelling kills the process. With `--stream`, fulfils at once with a stream of the lines the
         program prints, as it prints them; a non-zero exit ends the stream with the `process` error.
         """
-    static let flags = [FlagSpec("stream", help: "a stream of the lines the program prints, as it prints them (stderr kept for the error)")]
+    static let stream = Flag.switch("stream", help: "a stream of the lines the program prints, as it prints them (stderr kept for the error)")
+    static let flags = [stream.spec]
     static let examples = [
         StageExample("run echo hello", "hello\n"),
         StageExample("run printf 'a\\nb\\n' --stream | each format \"<{}>\" | to-json", "[\"<a>\",\"<b>\"]"),
@@ -32,7 +33,7 @@ struct RunStage: ValueStage {
         guard args.count > 0 else { throw VowError(.type, "run: missing CMD") }
         let argv = try args.positional.map { try args.asString($0, "argument") }
         let stdinBytes: [UInt8] = input.isNull ? [] : Array((input.stringValue ?? JSONWriter.compact(input)).utf8)
-        if args.has("stream") { return .value(.opaque(try LineStream.process(argv, stdin: stdinBytes))) }
+        if args[Self.stream] { return .value(.opaque(try LineStream.process(argv, stdin: stdinBytes))) }
         return .promise(
             runProcess(argv, stdin: stdinBytes, name: "run", on: ctx.session.executor).then(on: ctx.session.executor) { .string($0) })
     }

@@ -13,12 +13,13 @@ struct StdinStage: ValueStage {
     static let synopsis = "stdin"
     static let summary = "Reads all of standard input as text."
     static let help = "Fulfils with everything on standard input (text when valid UTF-8, else bytes); with --stream, a stream of its lines as they arrive."
-    static let flags = [FlagSpec("stream", help: "a stream of standard input's lines, as they arrive")]
+    static let stream = Flag.switch("stream", help: "a stream of standard input's lines, as they arrive")
+    static let flags = [stream.spec]
     static let examples: [StageExample] = []
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let ex = ctx.session.executor
-        if args.has("stream") {
+        if args[Self.stream] {
             return .value(.opaque(LineStream.start(fd: dup(0), label: "lines of standard input", closing: true)))
         }
         return .promise(Promise<Value>(name: "stdin", on: ex, operation: {

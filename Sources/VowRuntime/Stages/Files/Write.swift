@@ -13,7 +13,8 @@ struct WriteStage: ValueStage {
     static let synopsis = "write PATH [--append]"
     static let summary = "Writes the input to PATH (text raw, other values as JSON) and passes it on."
     static let help = "Writes the input to PATH, replacing it: a string as is, bytes as is, any other value as pretty JSON with a final newline. Fulfils with the input. A stream is written one line per item as the items arrive (text as is, other values as one-line JSON); it fulfils with the number of lines once the stream ends. The text goes to a temporary file beside PATH, renamed over it when complete, so PATH is never half-written (a failed write leaves the old file and names the reason); a device or FIFO (/dev/stderr, a named pipe) is written through instead. With --append the text is added to the end of PATH (created when missing), as shell's >> does: a value as it is written (a string as is, other values as one-line JSON, each with a final line break), a stream line by line as the items arrive."
-    static let flags = [FlagSpec("append", help: "add to the end of PATH instead of replacing it; a stream's lines as they arrive")]
+    static let append = Flag.switch("append", help: "add to the end of PATH instead of replacing it; a stream's lines as they arrive")
+    static let flags = [append.spec]
     /// A stream is written a line per item as it arrives.
     static func takesStream(_ positional: [Argument]) -> Bool { true }
     static let examples = [
@@ -23,7 +24,7 @@ struct WriteStage: ValueStage {
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let path = try args.string(0, "PATH")
-        let append = args.has("append")
+        let append = args[Self.append]
         if let stream = input.stream { return .promise(try Self.write(stream, to: path, append: append, on: ctx.session.executor)) }
         var bytes: [UInt8]
         switch input {

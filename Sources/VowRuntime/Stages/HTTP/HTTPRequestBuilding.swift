@@ -3,43 +3,12 @@ import VowPromises
 import VowValue
 import VowHTTP
 
-/// The flags every HTTP stage takes.
-let httpFlags: [FlagSpec] = [
-    FlagSpec("header", value: "K:V", repeatable: true, help: "a request header (`--header \"X-Trace: 1\"`, or a record of headers)"),
-    FlagSpec("query", value: "{…}", help: "query parameters, merged into the URL and percent-encoded"),
-    FlagSpec("json", value: "VALUE", help: "a JSON body; sets Content-Type and Accept to application/json; @PATH sends the JSON in that file"),
-    FlagSpec("form", value: "{…}", help: "an application/x-www-form-urlencoded body"),
-    FlagSpec("body", value: "TEXT", help: "a raw body (text or bytes); @PATH sends that file"),
-    FlagSpec("multipart", value: "{…}", help: "a multipart/form-data body: {field: value, doc: @PATH} (@ marks a file, as curl -F)"),
-    FlagSpec("auth", value: "USER:PASS", help: "HTTP basic authentication"),
-    FlagSpec("bearer", value: "TOKEN", help: "an `Authorization: Bearer` token"),
-    FlagSpec("timeout", value: "D", help: "limit for the whole request, body included (default 30s)"),
-    FlagSpec("no-follow", help: "do not follow redirects: fulfil with the 3xx response"),
-    FlagSpec("max-redirects", value: "N", help: "the most redirects followed (default 10)"),
-    FlagSpec("max-size", value: "BYTES", help: "the largest body read, e.g. 1048576 or 10MB (default 64MiB)"),
-    FlagSpec("allow-errors", help: "fulfil with 4xx/5xx responses instead of rejecting"),
-    FlagSpec("insecure", help: "do not verify TLS certificates"),
-    FlagSpec("cacert", value: "FILE", help: "also trust the certificate authorities in FILE (PEM); VOW_CA_BUNDLE does it for a whole run"),
-    FlagSpec("session", value: "NAME", help: "keep cookies, and the headers given with it, in session NAME across runs (~/.config/vow/sessions)"),
-    FlagSpec("session-read-only", value: "NAME", help: "use session NAME's cookies and headers without updating it"),
-    FlagSpec("session-all-origins", help: "send the session's headers given for other origins too (they go only to their own origin otherwise)"),
-    FlagSpec("output", value: "FILE", help: "stream the body to FILE (via FILE.part, renamed when complete); fulfils with {path, bytes, status, url, headers}"),
-    FlagSpec("continue", help: "with --output: resume FILE.part (or a partial FILE) with a Range request"),
-    FlagSpec("verbose", help: "show each hop's request and response heads on stderr, with timings; secrets masked"),
-    FlagSpec("proxy", value: "URL", help: "send through this proxy (http://, socks5://; https:// targets through CONNECT)"),
-    FlagSpec("no-proxy", help: "go direct, whatever http_proxy, https_proxy and all_proxy say"),
-    FlagSpec("curl", help: "send nothing: fulfil with the curl command that sends the same request (secrets included)"),
-    FlagSpec(
-        "stream", choices: ["sse", "lines", "text"],
-        help: "a stream of the body as it arrives: server-sent events, NDJSON values or text lines, by Content-Type (or as named: --stream lines)"),
-]
-
 /// What an HTTP stage does with its request: sends it, or, with `--curl`, fulfils with the
 /// equivalent curl command and sends nothing.
 func send(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
     let (spec, session) = try prepare(given, args, ctx)
-    if args.has("curl") { return .value(.string(try CurlCommand.make(spec))) }
-    if let stream = args.flag("stream") {
+    if args[HTTPFlag.curl] { return .value(.string(try CurlCommand.make(spec))) }
+    if let stream = try args.value(HTTPFlag.stream) {
         guard spec.download == nil else { throw VowError(.type, "\(spec.stage): --stream and --output: one at a time") }
         let reading = stream.stringValue.flatMap(StreamReading.init(rawValue:)) ?? .auto
         return .promise(saving(session, after: ctx.session.http.stream(spec, reading: reading, on: ctx.session.executor)))
@@ -55,12 +24,12 @@ func send(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext)
 /// to save afterwards (nil when there is none, or it is read-only).
 func prepare(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext) throws -> (HTTPRequestSpec, HTTPSession?) {
     var spec = given
-    if args.has("verbose") {
+    if args[HTTPFlag.verbose] {
         let diagnostics = ctx.session.diagnostics
         spec.verbose = { diagnostics.emit($0) }
     }
-    let writable = try args.flag("session").map { try args.asString($0, "--session") }
-    let readOnly = try args.flag("session-read-only").map { try args.asString($0, "--session-read-only") }
+    let writable = try args.value(HTTPFlag.session)
+    let readOnly = try args.value(HTTPFlag.sessionReadOnly)
     if writable != nil, readOnly != nil { throw VowError(.type, "\(args.stage): give --session or --session-read-only, not both") }
     guard let name = writable ?? readOnly else { return (spec, nil) }
     let s = try ctx.session.httpSessions.session(name, stage: args.stage)
@@ -68,15 +37,15 @@ func prepare(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageConte
     guard let origin = HTTPSession.origin(of: spec.url) else {
         throw VowError(.type, "\(args.stage): invalid URL '\(spec.url)' (expected http:// or https://)")
     }
-    let stored = s.headers(for: origin, allOrigins: args.has("session-all-origins"))
+    let stored = s.headers(for: origin, allOrigins: args[HTTPFlag.sessionAllOrigins])
         .filter { h in !mine.contains { $0.name.caseInsensitiveCompare(h.name) == .orderedSame } }
     spec.headers.insert(contentsOf: stored, at: 0)
     spec.givenHeaderCount += stored.count
     spec.sessionHeaderCount = stored.count + (writable != nil ? mine.count : 0)
     spec.cookies = s.jar
-    if args.has("curl"), let cookie = s.jar.header(for: spec.url) { spec.headers.append(("Cookie", cookie)) }
+    if args[HTTPFlag.curl], let cookie = s.jar.header(for: spec.url) { spec.headers.append(("Cookie", cookie)) }
     guard writable != nil else { return (spec, nil) }
-    if !args.has("curl") { s.remember(mine, for: origin) }
+    if !args[HTTPFlag.curl] { s.remember(mine, for: origin) }
     return (spec, s)
 }
 
@@ -186,32 +155,32 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
     }
     if !hasScheme(target) { target = "http://" + target }
 
-    let bodies = ["json", "form", "body", "multipart"].filter { args.has($0) }
+    let bodies = [HTTPFlag.json, HTTPFlag.form, HTTPFlag.body, HTTPFlag.multipart].filter { args.given($0) }.map(\.name)
     if bodies.count > 1 {
         throw VowError(.type, "\(stage): one body at a time: --\(bodies[0]) and --\(bodies[1]) were both given")
     }
-    for h in args.all("header") { try addHeaders(h) }
-    if let q = args.flag("query") { try addQuery(q) }
-    if let j = args.flag("json") { try setJSON(j) }
-    if let f = args.flag("form") {
+    for h in try args.values(HTTPFlag.header) { try addHeaders(h) }
+    if let q = try args.value(HTTPFlag.query) { try addQuery(q) }
+    if let j = try args.value(HTTPFlag.json) { try setJSON(j) }
+    if let f = try args.value(HTTPFlag.form) {
         guard case .record(let r) = f else { throw VowError(.type, "\(stage): --form must be a record, got \(f.typeName)") }
         body = Array(try formEncode(r.entries.map { ($0.key, $0.value) }, args: args).utf8)
         contentType = "application/x-www-form-urlencoded"
     }
-    if let b = args.flag("body") { try setBody(b) }
-    if let m = args.flag("multipart") {
+    if let b = try args.value(HTTPFlag.body) { try setBody(b) }
+    if let m = try args.value(HTTPFlag.multipart) {
         guard case .record(let r) = m else { throw VowError(.type, "\(stage): --multipart must be a record like {name: ann, doc: @notes.txt}, got \(m.typeName)") }
         let multipart = try MultipartBody(r.entries.map { ($0.key, $0.value) }, stage: stage)
         body = multipart.bytes
         curlForm = multipart.curlForm
         contentType = multipart.contentType
     }
-    if let a = args.flag("auth") {
+    if let a = try args.value(HTTPFlag.auth) {
         let s = try args.asString(a, "--auth")
         guard s.contains(":") else { throw VowError(.type, "\(stage): --auth must be user:pass") }
         headers.append(("Authorization", "Basic " + Data(s.utf8).base64EncodedString()))
     }
-    if let t = args.flag("bearer") { headers.append(("Authorization", "Bearer " + (try args.asString(t, "--bearer")))) }
+    if let t = try args.value(HTTPFlag.bearer) { headers.append(("Authorization", "Bearer " + (try args.asString(t, "--bearer")))) }
 
     if !query.isEmpty {
         let encoded = try formEncode(query, args: args, spaceAsPlus: false)
@@ -229,17 +198,17 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
     spec.body = body
     spec.upload = upload
     spec.curlForm = curlForm
-    if let t = args.flag("timeout") {
+    if let t = try args.value(HTTPFlag.timeout) {
         spec.timeout = try args.seconds(t, "--timeout")
         guard spec.timeout > 0 else { throw VowError(.type, "\(stage): --timeout must be more than 0") }
     }
-    spec.follow = !args.has("no-follow")
-    if let n = args.flag("max-redirects") {
+    spec.follow = !args[HTTPFlag.noFollow]
+    if let n = try args.value(HTTPFlag.maxRedirects) {
         spec.maxRedirects = try args.integer(n, "--max-redirects")
         guard spec.maxRedirects >= 0 else { throw VowError(.type, "\(stage): --max-redirects must be 0 or more") }
     }
-    if let m = args.flag("max-size") { spec.maxSize = try byteCount(m, args: args) }
-    if let o = args.flag("output") {
+    if let m = try args.value(HTTPFlag.maxSize) { spec.maxSize = try byteCount(m, args: args) }
+    if let o = try args.value(HTTPFlag.output) {
         let path = (try args.asString(o, "--output") as NSString).expandingTildeInPath
         guard !path.isEmpty else { throw VowError(.type, "\(stage): --output needs a file name") }
         var isDir: ObjCBool = false
@@ -247,20 +216,20 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
             throw VowError(.type, "\(stage): --output \(path) is a directory")
         }
         // A file on disk has no 64 MiB cap: only a --max-size given limits it.
-        if !args.has("max-size") { spec.maxSize = .max } else { spec.maxDecodedSize = spec.maxSize }
+        if !args.given(HTTPFlag.maxSize) { spec.maxSize = .max } else { spec.maxDecodedSize = spec.maxSize }
         let draw: @Sendable (String) -> Void = { OutputSink.writeError($0) }
         let bar = isatty(2) == 1 ? draw : nil
-        spec.download = Download(path: path, resume: args.has("continue"), progress: bar)
-    } else if args.has("continue") {
+        spec.download = Download(path: path, resume: args[HTTPFlag.`continue`], progress: bar)
+    } else if args[HTTPFlag.`continue`] {
         throw VowError(.type, "\(stage): --continue resumes a download: give --output FILE too")
     }
     spec.proxy = try ProxyChoice.choose(
-        for: target, flag: try args.flag("proxy").map { try args.asString($0, "--proxy") }, direct: args.has("no-proxy"),
+        for: target, flag: try args.value(HTTPFlag.proxy), direct: args[HTTPFlag.noProxy],
         environment: environment, stage: stage)
-    spec.noProxy = args.has("no-proxy")
-    spec.allowErrors = args.has("allow-errors")
-    spec.insecure = args.has("insecure")
-    if let c = args.flag("cacert") {
+    spec.noProxy = args[HTTPFlag.noProxy]
+    spec.allowErrors = args[HTTPFlag.allowErrors]
+    spec.insecure = args[HTTPFlag.insecure]
+    if let c = try args.value(HTTPFlag.cacert) {
         let path = (try args.asString(c, "--cacert") as NSString).expandingTildeInPath
         guard FileManager.default.isReadableFile(atPath: path) else { throw VowError(.io, "\(stage): --cacert: cannot read \(path)") }
         spec.caFile = path

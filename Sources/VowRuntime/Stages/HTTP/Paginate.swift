@@ -26,14 +26,19 @@ struct PaginateStage: ValueStage {
         a next URL repeats one already fetched. Every HTTP flag (--header, --timeout, --auth, …)
         applies to every page; a page that fails rejects the whole walk, naming the page.
         """ + "\n" + httpHelpTail
-    static let flags = httpFlags + [
-        FlagSpec("items", value: "EXPR", help: "the items of a page, picked from its JSON body (default: the page itself)"),
-        FlagSpec("next", value: "EXPR", help: "the next page's URL, picked from the page's JSON body (default: the Link header)"),
-        FlagSpec("cursor", value: "EXPR", help: "a cursor picked from the page's JSON body, sent as --param NAME"),
-        FlagSpec("param", value: "NAME", help: "the query parameter that carries the cursor"),
-        FlagSpec("max-pages", value: "N", help: "the most pages fetched (default 100)"),
-        FlagSpec("cross-origin", help: "follow next links to another origin"),
-    ]
+    static let flags = httpFlags + [items.spec, next.spec, cursor.spec, param.spec, maxPages.spec, crossOrigin.spec]
+    /// `--items EXPR`.
+    static let items = Flag.text("items", value: "EXPR", help: "the items of a page, picked from its JSON body (default: the page itself)")
+    /// `--next EXPR`.
+    static let next = Flag.text("next", value: "EXPR", help: "the next page's URL, picked from the page's JSON body (default: the Link header)")
+    /// `--cursor EXPR`.
+    static let cursor = Flag.text("cursor", value: "EXPR", help: "a cursor picked from the page's JSON body, sent as --param NAME")
+    /// `--param NAME`.
+    static let param = Flag.text("param", value: "NAME", help: "the query parameter that carries the cursor")
+    /// `--max-pages N`.
+    static let maxPages = Flag.integer("max-pages", help: "the most pages fetched (default 100)")
+    /// `--cross-origin`.
+    static let crossOrigin = Flag.switch("cross-origin", help: "follow next links to another origin")
     static let examples = [
         StageExample("paginate $base/pages/1 --items items | len", "9", needsServer: true),
         StageExample("paginate $base/pages/1 --next next --items 'items[].id' | to-json", "[1,2,3,4,5,6,7,8,9]", needsServer: true),
@@ -44,20 +49,20 @@ struct PaginateStage: ValueStage {
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let stage = Self.name
         let built = try buildHTTPRequest(method: nil, input: input, args: args, environment: ctx.session.environment)
-        if args.has("curl") { return try send(built, args, ctx) }  // the first page's request
+        if args[HTTPFlag.curl] { return try send(built, args, ctx) }  // the first page's request
         let (first, session) = try prepare(built, args, ctx)
-        let items = try args.flag("items").map { try args.asString($0, "--items") }
-        let next = try args.flag("next").map { try args.asString($0, "--next") }
-        let cursor = try args.flag("cursor").map { try args.asString($0, "--cursor") }
-        let param = try args.flag("param").map { try args.asString($0, "--param") }
+        let items = try args.value(Self.items)
+        let next = try args.value(Self.next)
+        let cursor = try args.value(Self.cursor)
+        let param = try args.value(Self.param)
         if cursor != nil, param == nil { throw VowError(.type, "\(stage): --cursor needs --param NAME (the query parameter that carries it)") }
         if param != nil, cursor == nil { throw VowError(.type, "\(stage): --param needs --cursor EXPR (where the cursor is in the page)") }
         if next != nil, cursor != nil { throw VowError(.type, "\(stage): give --next or --cursor, not both") }
-        let maxPages = try args.flag("max-pages").map { try args.integer($0, "--max-pages") } ?? 100
+        let maxPages = try args.value(Self.maxPages) ?? 100
         guard maxPages >= 1 else { throw VowError(.type, "\(stage): --max-pages must be at least 1") }
         guard let origin = Origin(first.url) else { throw VowError(.type, "\(stage): not a URL: \(first.url)") }
         let walk = PageWalk(
-            first: first, origin: origin, crossOrigin: args.has("cross-origin"), items: items, next: next,
+            first: first, origin: origin, crossOrigin: args[Self.crossOrigin], items: items, next: next,
             cursor: cursor.map { ($0, param!) }, maxPages: maxPages, http: ctx.session.http, executor: ctx.session.executor,
             warn: { [diagnostics = ctx.session.diagnostics] in diagnostics.emit("warning: " + $0 + "\n") })
         return .promise(saving(session, after: walk.start()))

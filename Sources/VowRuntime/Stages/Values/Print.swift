@@ -19,10 +19,11 @@ struct PrintStage: ValueStage {
         stream ends. --stderr writes to standard error instead (a message for the person running a
         script, kept out of its output); --no-newline adds no line break after the text.
         """
-    static let flags = [
-        FlagSpec("stderr", help: "write to standard error instead of standard output"),
-        FlagSpec("no-newline", help: "add no line break after the text"),
-    ]
+    static let flags = [toStandardError.spec, noNewline.spec]
+    /// `--stderr`.
+    static let toStandardError = Flag.switch("stderr", help: "write to standard error instead of standard output")
+    /// `--no-newline`.
+    static let noNewline = Flag.switch("no-newline", help: "add no line break after the text")
     static let examples = [
         StageExample("echo 1 | print \"got {}\" | then echo done", "got 1\ndone"),
         StageExample("echo [1] | print | len", "[\n  1\n]\n1"),
@@ -34,8 +35,8 @@ struct PrintStage: ValueStage {
     static func takesStream(_ positional: [Argument]) -> Bool { positional.isEmpty }
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        let sink = args.has("stderr") ? ctx.session.diagnostics : ctx.session.output
-        let ending = args.has("no-newline") ? "" : "\n"
+        let sink = args[Self.toStandardError] ? ctx.session.diagnostics : ctx.session.output
+        let ending = args[Self.noNewline] ? "" : "\n"
         if let stream = input.stream {
             let ex = ctx.session.executor
             let session = ctx.session

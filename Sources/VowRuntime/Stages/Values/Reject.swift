@@ -17,7 +17,8 @@ struct RejectStage: ValueStage {
         skipped until a `catch`. A record argument sets extra fields: `reject {message: "x", code: 3}`.
         `--status N` is the exit status of a script that this rejection ends (default 1).
         """
-    static let flags = [FlagSpec("status", value: "N", help: "the exit status of a script this rejection ends (default 1)")]
+    static let status = Flag.value("status", value: "N", help: "the exit status of a script this rejection ends (default 1)")
+    static let flags = [status.spec]
     static let examples = [
         StageExample("reject boom | then echo never | catch echo \"saved: {message}\"", "saved: boom"),
         StageExample("reject boom", "error[user]: boom", fails: true),
@@ -27,7 +28,7 @@ struct RejectStage: ValueStage {
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         var status: Value? = nil
-        if let s = args.flag("status") {
+        if let s = try args.value(Self.status) {
             let n = try args.integer(s, "--status")
             guard (1...255).contains(n) else { throw VowError(.type, "reject: --status must be 1 to 255, got \(n)") }
             status = .int(n)
@@ -50,7 +51,7 @@ extension RejectStage: TwinWriting {
         let args = twin.positional(plan)
         guard !args.contains(where: { twin.isPending($0) }) else { return nil }
         let values = ([input] + args.map { twin.value($0, input: input, depth: depth) }).joined(separator: ", ")
-        if let status = twin.flag("status", in: plan) {
+        if let status = twin.flag(status, in: plan) {
             return "vow.start(() => vow.rejectWithStatus(\(twin.value(status, input: input, depth: depth)), \(values)))"
         }
         return "vow.start(() => vow.reject(\(values)))"
@@ -58,7 +59,7 @@ extension RejectStage: TwinWriting {
 
     /// `reject --status N`: the one handler that reads a flag, for the script's exit status.
     static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
-        guard let status = twin.flag("status", in: plan) else { return nil }
+        guard let status = twin.flag(status, in: plan) else { return nil }
         return twin.preludeCall(plan, input: input, depth: depth, callee: "vow.rejectWithStatus.bind(null, \(twin.value(status, input: input, depth: depth)))")
     }
 }

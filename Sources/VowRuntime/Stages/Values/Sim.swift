@@ -19,10 +19,14 @@ struct SimStage: ValueStage {
         run; each re-run under `retry` draws again from the same sequence (attempt 1, 2, …).
         """
     static let flags = [
-        FlagSpec("delay", value: "D", help: "how long it takes (default: from the seed, or 10ms)"),
-        FlagSpec("fail", value: "RATE", help: "probability of failure, 0 to 1 (default 0)"),
-        FlagSpec("seed", value: "N", help: "the seed (default 1)"),
+        delay.spec, fail.spec, seed.spec,
     ]
+    /// `--delay D`.
+    static let delay = Flag.duration("delay", help: "how long it takes (default: from the seed, or 10ms)")
+    /// `--fail RATE`.
+    static let fail = Flag.value("fail", value: "RATE", help: "probability of failure, 0 to 1 (default 0)")
+    /// `--seed N`.
+    static let seed = Flag.integer("seed", help: "the seed (default 1)")
     static let examples = [
         StageExample("sim --delay 10ms hello", "hello"),
         StageExample("race [sim --delay 20ms a, sim --delay 10ms b]", "b"),
@@ -30,15 +34,15 @@ struct SimStage: ValueStage {
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        let seed = try args.flag("seed").map { try args.integer($0, "--seed") } ?? 1
-        let rate = args.flag("fail").flatMap(\.doubleValue) ?? 0
+        let seed = try args.value(Self.seed) ?? 1
+        let rate = try args.value(Self.fail).flatMap(\.doubleValue) ?? 0
         guard (0...1).contains(rate) else { throw VowError(.type, "sim: --fail must be between 0 and 1") }
         let attempt = ctx.session.nextSimAttempt(seed: seed, key: ctx.call.text)
         var rng = SplitMix64(seed: UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9 &+ UInt64(attempt))
         let delay: Double
-        if let d = args.flag("delay") {
-            delay = try args.seconds(d, "--delay")
-        } else if args.has("seed") {
+        if let d = try args.value(Self.delay) {
+            delay = d
+        } else if args.given(Self.seed) {
             delay = 0.010 + 0.090 * rng.nextUnit()
         } else {
             delay = 0.010
