@@ -27,14 +27,14 @@ public struct FlagSpec: Sendable {
 /// A flag declared once, with the type of its value: the stage lists it in its `flags` (as
 /// `spec`) and reads its value through it (`args.value(Self.limit)`, `args[Self.pretty]`), so a
 /// flag is named in one place and a misspelt flag does not compile.
-public struct Flag<T: Sendable>: Sendable {
+struct Flag<T: Sendable>: Sendable {
     /// What `:help`, the planner and completion read.
-    public let spec: FlagSpec
+    let spec: FlagSpec
     /// Turns the flag's value into `T`, or throws a type error naming the flag.
     let convert: @Sendable (Value, StageArguments) throws -> T
 
     /// The name without dashes.
-    public var name: String { spec.name }
+    var name: String { spec.name }
     /// `--name`, as messages write it.
     var written: String { "--" + spec.name }
 
@@ -83,19 +83,19 @@ extension Flag where T == Double {
 
 extension StageArguments {
     /// True when the switch (or flag) was given.
-    public subscript(_ flag: Flag<Bool>) -> Bool { flags[flag.name] != nil }
+    subscript(_ flag: Flag<Bool>) -> Bool { flags[flag.name] != nil }
 
     /// True when the flag was given, whatever its type.
-    public func given<T>(_ flag: Flag<T>) -> Bool { flags[flag.name] != nil }
+    func given<T>(_ flag: Flag<T>) -> Bool { flags[flag.name] != nil }
 
     /// The value of the flag (the last one given), or nil when it is not given.
-    public func value<T>(_ flag: Flag<T>) throws -> T? {
+    func value<T>(_ flag: Flag<T>) throws -> T? {
         guard let v = flags[flag.name]?.last else { return nil }
         return try flag.convert(v, self)
     }
 
     /// Every value of a repeatable flag, in order.
-    public func values<T>(_ flag: Flag<T>) throws -> [T] {
+    func values<T>(_ flag: Flag<T>) throws -> [T] {
         try (flags[flag.name] ?? []).map { try flag.convert($0, self) }
     }
 }
@@ -131,7 +131,7 @@ extension Array where Element == FlagSpec {
 }
 
 /// Anything that declares a flag (`Flag<T>` of any T), for listing flags of several types.
-public protocol FlagDeclaration: Sendable {
+protocol FlagDeclaration: Sendable {
     /// The declaration.
     var spec: FlagSpec { get }
 }

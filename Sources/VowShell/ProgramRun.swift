@@ -1,0 +1,242 @@
+import Dispatch
+import Foundation
+import Synchronization
+import VowPromises
+import VowRuntime
+import VowSyntax
+import VowValue
+
+/// One program run by a `Runner`: statements started in batches on the session executor (the
+/// background ones and bindings up to the next foreground pipeline, in one turn, as a JavaScript
+/// program starts every top-level call before any handler runs), each result printed from the
+/// executor when its promise settles (after any job report already queued there), the next batch
+/// started from there, then the background jobs waited for.
+///
+/// Threading: its state is touched on the session executor only; `done` and `status` are what
+/// the runner's thread reads, once `done` is signalled.
+final class ProgramRun: @unchecked Sendable {
+    let runner: Runner
+    let source: SourceText
+    /// Statements not started yet.
+    private var pending: ArraySlice<Statement>
+    /// Statements started in the current batch, not yet waited for.
+    private var started: ArraySlice<StartedStatement> = []
+    /// Background jobs to wait for at the end.
+    private var jobs: [Promise<Value>] = []
+    /// The status so far.
+    private var status = ExitStatus.ok
+    /// Signalled when the run has ended.
+    let done = DispatchSemaphore(value: 0)
+    /// The status it ended with, once `done` is signalled.
+    let ended = Atomic<Int32>(ExitStatus.ok)
+
+    init(runner: Runner, program: Program, source: SourceText) {
+        self.runner = runner
+        self.source = source
+        self.pending = program.statements[...]
+    }
+
+    private var session: Session { runner.session }
+    private var ex: SerialPromiseExecutor { runner.session.executor }
+    private var interrupted: Bool { runner.interrupted.load(ordering: .relaxed) }
+
+    /// Ends the run with `status`.
+    private func finish(_ status: Int32) {
+        runner.running.withLock { $0 = nil }
+        ended.store(status, ordering: .releasing)
+        done.signal()
+    }
+
+    /// Starts statements and waits for each foreground pipeline in turn; call it on the executor.
+    func advance() {
+        while true {
+            if interrupted {
+                finish(ExitStatus.interrupted)
+                return
+            }
+            if let next = started.first {
+                started.removeFirst()
+                switch next {
+                case .pipeline(let p, let run):
+                    wait(for: p, run)
+                    return
+                case .job(_, let p, _): jobs.append(p)
+                case .bound, .defined: break
+                case .meta("explain", let argument):
+                    // Like a syntax error in the script itself, nothing after it runs.
+                    guard let text = runner.explain(argument) else {
+                        finish(ExitStatus.syntax)
+                        return
+                    }
+                    session.output.emit(text + "\n")
+                case .meta(let name, let argument):
+                    if let text = runner.meta(name, argument) { session.output.emit(text + "\n") }
+                }
+                continue
+            }
+            if pending.isEmpty {
+                waitForJobs()
+                return
+            }
+            startBatch()
+        }
+    }
+
+    /// Starts the statements up to and including the next foreground pipeline or meta-command.
+    private func startBatch() {
+        var batch: [Statement] = []
+        while let st = pending.first {
+            pending.removeFirst()
+            batch.append(st)
+            if case .pipeline(_, false) = st.kind { break }
+            if case .meta = st.kind { break }
+        }
+        if batch.contains(where: { if case .meta = $0.kind { return false } else { return true } }) {
+            runner.tracer?.clearMemory()
+        }
+        var made: [StartedStatement] = []
+        for st in batch {
+            let s = runner.interpreter.startOnExecutor(st, in: source)
+            runner.announce(s)
+            made.append(s)
+        }
+        started = made[...]
+    }
+
+    /// Waits for a foreground pipeline's promise, then prints its outcome and goes on.
+    private func wait(for p: Promise<Value>, _ run: StatementRun) {
+        runner.running.withLock { $0 = (p, run, Date()) }
+        p.whenSettled(on: ex) { [self] r in
+            runner.running.withLock { $0 = nil }
+            if interrupted {
+                runner.clearSpinner { runner.errorSink("cancelled") }
+                finish(ExitStatus.interrupted)
+                return
+            }
+            if case .success(let v) = r, let stream = v.stream {
+                printItems(of: stream, run)
+                return
+            }
+            settled(r, run)
+        }
+    }
+
+    /// A stream prints item by item, as the items arrive.
+    private func printItems(of stream: ValueStream, _ run: StatementRun) {
+        runner.streaming.withLock { $0 = stream }
+        stream.forEach(on: ex) { [self] item in
+            runner.clearSpinner { session.output.emit(runner.renderer.value(item) + "\n") }
+            return Promise.resolve((), on: ex)
+        }.whenSettled(on: ex) { [self] end in
+            runner.streaming.withLock { $0 = nil }
+            if case .failure(let e) = end {
+                runner.clearSpinner { runner.errorSink(runner.renderer.error(run.explain(e))) }
+                afterStatement(failed: true)
+            } else {
+                afterStatement(failed: false)
+            }
+        }
+    }
+
+    /// Prints a pipeline's value or error; `exit` ends the run at once.
+    private func settled(_ r: Result<Value, any Error>, _ run: StatementRun) {
+        let failed: Bool = runner.clearSpinner {
+            switch r {
+            case .success(let v):
+                if let bytes = runner.renderer.rawBytes(v) {
+                    session.output.emit(bytes: bytes)
+                } else if case .string("") = v {
+                    // Nothing to show: `run true`, a command that printed nothing.
+                } else {
+                    session.output.emit(runner.renderer.value(v) + "\n")
+                }
+                return false
+            case .failure(let e):
+                if toVowError(e).kind == .exit { return true }
+                runner.errorSink(runner.renderer.error(run.explain(e)))
+                return true
+            }
+        }
+        if case .failure(let e) = r, case let ve = toVowError(e), ve.kind == .exit {
+            // `exit`: the message as written, and the script ends at once.
+            let code = Int32(ve.details["status"]?.intValue ?? 0)
+            runner.clearSpinner {
+                if !ve.message.isEmpty { runner.errorSink(TerminalText.visible(ve.message)) }
+                if !runner.waitsForJobs { runner.errorSink("exit \(code): a script would end here with status \(code)") }
+            }
+            finish(code)
+            return
+        }
+        if failed, case .failure(let e) = r, let custom = toVowError(e).details["exitStatus"]?.intValue {
+            status = Int32(custom)
+        }
+        afterStatement(failed: failed)
+    }
+
+    /// After a foreground pipeline: the next statements, or the end.
+    private func afterStatement(failed: Bool) {
+        if interrupted {
+            runner.clearSpinner { runner.errorSink("cancelled") }
+            finish(ExitStatus.interrupted)
+        } else if failed && session.javaScriptMode {
+            // As node does with a twin whose main function threw: no more statements, but what
+            // was started runs to its end.
+            status = ExitStatus.rejected
+            waitForJobs()
+        } else if failed {
+            finish(status != ExitStatus.ok ? status : ExitStatus.rejected)
+        } else {
+            advance()
+        }
+    }
+
+    /// Like Node.js, a script does not end while its background jobs are pending; a job that
+    /// rejected, unless it was cancelled on purpose, fails it.
+    private func waitForJobs() {
+        runner.awaitedJob.withLock { $0 = nil }
+        if interrupted {
+            for job in jobs { job.cancel(reason: "cancelled: interrupted") }
+            finish(ExitStatus.interrupted)
+            return
+        }
+        guard runner.waitsForJobs, let job = jobs.first else {
+            if runner.waitsForJobs && !interrupted && !session.javaScriptMode {
+                // A `let` whose promise rejected and that nothing read: reported, and the script
+                // fails, as node fails on an unhandled rejection. (JavaScript mode keeps its
+                // twin's behaviour for now: the twin swallows unhandled rejections.)
+                for (name, error) in session.unobservedRejections() {
+                    runner.clearSpinner {
+                        runner.errorSink("unobserved rejection: the promise of `let \(name)` rejected and nothing awaited it\n" + runner.renderer.error(error))
+                    }
+                    status = ExitStatus.rejected
+                }
+            }
+            finish(interrupted ? ExitStatus.interrupted : status)
+            return
+        }
+        jobs.removeFirst()
+        runner.awaitedJob.withLock { $0 = job }
+        if interrupted { job.cancel(reason: "cancelled: interrupted") }
+        job.whenSettled(on: ex) { [self] r in
+            if case .failure(let e) = r, toVowError(e).kind != .cancelled { status = ExitStatus.rejected }
+            // One more turn, so that the job's own report (queued first) prints before the end.
+            ex.enqueue { self.waitForJobs() }
+        }
+    }
+}
+
+extension Runner {
+    /// Runs a checked program (`ProgramRun`); the calling thread only waits for the end,
+    /// drawing the spinner if it is enabled. Then, for a script, the JavaScript-mode wait for
+    /// what still runs, and the clean-up of `defer`.
+    func execute(_ program: Program, source: SourceText) -> Int32 {
+        let run = ProgramRun(runner: self, program: program, source: source)
+        session.executor.enqueue(run.advance)
+        if spinner { drawSpinner(until: run.done) } else { run.done.wait() }
+        clearSpinner {}
+        if session.javaScriptMode && waitsForJobs { waitUntilQuiescent() }
+        if waitsForJobs { runDeferred() }
+        if terminated.load(ordering: .relaxed) { return ExitStatus.terminated }
+        return run.ended.load(ordering: .acquiring)
+    }
+}
