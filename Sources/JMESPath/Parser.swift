@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: the syntax tree and the one recursive parser that builds it read as one
+// story (binding powers, nud and led for each token); the lexer is Lexer.swift.
+//
 // The syntax tree and the Pratt (top-down operator precedence) parser that builds it.
 //
 // Nesting is capped twice: the parser's own recursion and the depth of the tree it builds both

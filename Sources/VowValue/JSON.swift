@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the JSON reader and writer share their escaping and number rules, and
+// a change to one must be read against the other.
 /// A JSON syntax error: what was expected, and where (line, column, a snippet with a caret).
 public struct JSONError: Error, Sendable, CustomStringConvertible {
     /// What was wrong or expected.

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: one fixture server whose routes (each a few lines) are read as one list
+// of what the tests may ask of it.
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: all, race, any and settle rule by rule, each beside the others, so that
+// their differences (what settles first, what is cancelled) are read side by side.
 import Dispatch
 import Synchronization
 import XCTest
