@@ -1,3 +1,4 @@
+import Synchronization
 /// An error in vow: what went wrong (its kind and message), the details a handler may need
 /// (status, body, reason…), and where it happened (the stage, its place in the statement, the
 /// input it received, the stages the rejection skipped).
@@ -51,6 +52,16 @@ public struct VowError: Error, Sendable, CustomStringConvertible {
     /// Where in a larger run the error happened, said before it has an origin (`element 2 of
     /// each`): added to the origin's context when it gets one, never to the message.
     public var pendingContext: [String] = []
+    /// Which error this is: copies of one error (one rejection passed down a chain) share it;
+    /// two errors made apart never do, however alike they read. Error provenance goes by it.
+    public let identity: UInt64 = VowError.nextIdentity()
+    /// The error this one was made from, when it came from outside vow's errors (a
+    /// cancellation, a JSON or JMESPath error, the evaluator's own conditions), so that what it
+    /// was can be asked by its type after it has become a `VowError`.
+    public var underlying: (any Error)?
+
+    private static let identities = Atomic<UInt64>(0)
+    private static func nextIdentity() -> UInt64 { identities.wrappingAdd(1, ordering: .relaxed).newValue }
 
     /// Where an error was born.
     public struct Origin: Sendable {

@@ -4,6 +4,23 @@ import VowValue
 
 /// Converts any error that reaches the runtime into a `VowError` of the right kind.
 public func toVowError(_ error: any Error) -> VowError {
+    var converted = converting(error)
+    if !(error is VowError) { converted.underlying = error }
+    return converted
+}
+
+/// True when `a` and `b` are one rejection passed down a chain, not two that read alike: vow's
+/// errors by their identity; the promise core's own (a cancellation, a timer's expiry) are plain
+/// values with no identity, so for them alike is the same.
+func sameRejection(_ a: any Error, _ b: any Error) -> Bool {
+    switch (a, b) {
+    case (let x as VowError, let y as VowError): return x.identity == y.identity
+    case (is VowError, _), (_, is VowError): return false
+    default: return String(describing: a) == String(describing: b)
+    }
+}
+
+private func converting(_ error: any Error) -> VowError {
     switch error {
     case let e as VowError: return e
     case let e as PromiseCancelledError: return VowError(.cancelled, e.reason)
@@ -17,6 +34,7 @@ public func toVowError(_ error: any Error) -> VowError {
         return VowError(.aggregate, msg, details: d)
     case is PromiseCycleError: return VowError(.type, String(describing: error))
     case let e as JSONError: return VowError(.json, e.description)
+    case let e as NothingToWorkOn: return VowError(.type, e.message)
     case let e as JMESPathError:
         var d = Record()
         d["reason"] = .string(e.kind.rawValue)

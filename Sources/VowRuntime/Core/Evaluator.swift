@@ -53,15 +53,11 @@ struct Evaluator: Sendable {
     }
 
     /// The rejection of a pipeline run with `nullEnds` whose stage `stage` got null.
-    static func nothingToWorkOn(_ stage: String) -> VowError {
-        var d = Record()
-        d["nothingToWorkOn"] = .bool(true)
-        return VowError(.type, "nothing to work on: the value before '\(stage)' is null", details: d)
-    }
+    static func nothingToWorkOn(_ stage: String) -> NothingToWorkOn { NothingToWorkOn(stage: stage) }
 
-    /// True for the rejection `nothingToWorkOn` makes.
+    /// True for the rejection `nothingToWorkOn` makes, before or after it became a `VowError`.
     static func isNothingToWorkOn(_ error: any Error) -> Bool {
-        toVowError(error).details["nothingToWorkOn"] == .bool(true)
+        error is NothingToWorkOn || (error as? VowError)?.underlying is NothingToWorkOn
     }
 
     /// Every stage of `p` planned (`Planner`), for running `p` many times.
@@ -126,4 +122,13 @@ struct Evaluator: Sendable {
         }
         return (plan.reportedName, promise)
     }
+}
+
+/// The rejection of `iterate`'s step when a stage after the first gets null: the loop ends there,
+/// as `?.` ends a chain in JavaScript. A type of its own, so that `iterate` knows it by its type.
+struct NothingToWorkOn: Error, Sendable {
+    /// The stage that got null, as written.
+    let stage: String
+    /// What a user reads when it surfaces.
+    var message: String { "nothing to work on: the value before '\(stage)' is null" }
 }

@@ -35,7 +35,7 @@ final class PipelineRun: @unchecked Sendable {
         var j = limit - 1
         while j > 0, let prev = entries[j - 1].promise.result, case .failure(let pe) = prev,
             let cur = entries[j].promise.result, case .failure(let ce) = cur,
-            String(describing: pe) == String(describing: ce)
+            sameRejection(pe, ce)
         {
             j -= 1
         }
