@@ -67,7 +67,7 @@ final class StageCapabilityTests: XCTestCase {
         XCTAssertEqual(seeing, ["catch", "finally", "retry", "timeout"])
         XCTAssertEqual(passing, ["tap", "catch", "finally", "timeout", "retry"])
         XCTAssertEqual(wrapping, ["then", "catch", "finally", "tap"])
-        XCTAssertEqual(taking, ["each", "take", "write", "print", "len"])
+        XCTAssertEqual(taking, ["each", "take", "write", "print", "len", "where"])
         XCTAssertEqual(looking, ["json", "read"])
     }
 }

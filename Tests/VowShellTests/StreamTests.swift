@@ -200,10 +200,12 @@ final class StreamTests: ServerTestCase {
             run sh -c 'echo partial; exit 4' --stream | each print | catch pick message
             echo 5 | each len | catch pick message
             env VOW_SURELY_UNSET_VARIABLE | to-json
+            run seq 1 1000000000 --stream | where "to_number(@) > `15`" | take 2 | to-json
+            echo [{n: 1}, {n: 5}] | where 'n > `2`' | to-json
             """
         let vowRun = runVow(program, javaScript: true)
         XCTAssertEqual(vowRun.status, 0, vowRun.err)
-        XCTAssertEqual(vowRun.out.split(separator: "\n").count, 20, vowRun.out)
+        XCTAssertEqual(vowRun.out.split(separator: "\n").count, 22, vowRun.out)
         let node = try runNode(Runner.emitJavaScript(program, name: "streams").output)
         XCTAssertEqual(node.out, vowRun.out)
         XCTAssertEqual(node.status, 0)

@@ -26,7 +26,7 @@ public enum Explainer {
             let js = i == 0 ? twin.firstStage(plan, input: "null", depth: 0) : twin.later(plan, upstream: prev, depth: 0, collects: reads == .collects)
             let code = "\(id) = " + js.replacing(#/\n */#, with: " ").replacingOccurrences(of: "[ ", with: "[").replacingOccurrences(of: " ]", with: "]")
                 .replacingOccurrences(of: " .then(", with: ".then(").replacingOccurrences(of: " .catch(", with: ".catch(")
-            let context = Context(kind: kind, stage: stage, plan: plan, id: id, prev: prev, source: source, javaScriptMode: javaScriptMode)
+            let context = Context(kind: kind, stage: stage, plan: plan, id: id, prev: prev, source: source, javaScriptMode: javaScriptMode, reads: reads)
             lines.append((code, describe(context, reads: reads)))
             streamed = twin.makesStream(plan) || (streamed && plan.definition?.passesStream == true)
         }
@@ -158,6 +158,8 @@ public enum Explainer {
         let source: SourceText
         /// Whether the session runs as JavaScript does (nothing cancelled).
         let javaScriptMode: Bool
+        /// How it reads a stream the stage before makes.
+        let reads: StreamUse
 
         /// The stage as written.
         var shown: String { kind.args.isEmpty ? kind.name : "\(kind.name) \(kind.args)" }

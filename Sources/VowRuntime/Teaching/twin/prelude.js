@@ -344,6 +344,12 @@ const vow = (() => {
         return out;
       })();
     },
+    // `where EXPR`: the items on which EXPR holds; a stream is filtered as it arrives.
+    where(v, expr) {
+      if (Array.isArray(v)) return v.filter((x) => vow.holds(vow.pick(x, expr)));
+      if (!isStream(v)) throw error("type", `where: expected a list or a stream, got ${typeName(v)}`);
+      return (async function* () { for await (const x of v) if (vow.holds(vow.pick(x, expr))) yield x; })();
+    },
     // `read PATH`: the file's text; with --stream, its lines as they are read.
     read(v, flags, p) {
       const file = p ?? v;

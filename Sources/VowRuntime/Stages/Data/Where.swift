@@ -1,0 +1,64 @@
+import VowPromises
+import VowSyntax
+import VowValue
+
+/// `where EXPR`: the items of a list, or of a stream as they arrive, on which EXPR holds.
+struct WhereStage: ValueStage {
+    static let name = "where"
+    /// In the JavaScript twin (docs/javascript-twin.md): `Array.filter`, or an async generator
+    /// over a stream.
+    static let twin = StageTwin.handler("where")
+    static let group = StageGroup.data
+    static let synopsis = "where EXPR"
+    static let summary = "Keeps the items of a list, or of a stream as they arrive, on which the JMESPath expression EXPR holds."
+    static let help = """
+        EXPR is searched on each item, as `pick` searches; the item is kept when the result is
+        truthy in JMESPath's sense (not false, null, "", [] or {}). On a list it fulfils with the
+        items kept, in order. On a stream it fulfils at once with a stream of the items kept, as
+        they arrive, so `where … | take 3` stops the source after the third match. An item on which
+        EXPR fails rejects (a stream is stopped).
+        """
+    /// A stream is filtered as it arrives.
+    static func takesStream(_ positional: [Argument]) -> Bool { true }
+    static let examples = [
+        StageExample("echo [{n: 1}, {n: 5}, {n: 3}] | where 'n > `2`' | pick '[*].n' | to-json", "[5,3]"),
+        StageExample("run seq 1 1000000 --stream | where \"to_number(@) > `10`\" | take 2 | to-json", "[\"11\",\"12\"]"),
+        StageExample("echo [a, '', b] | where '@' | to-json", "[\"a\",\"b\"]"),
+        StageExample("echo 3 | where '@'", "error[type]: where: expected a list or a stream, got number", fails: true),
+    ]
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        let expression = try args.string(0, "EXPR")
+        @Sendable func holds(_ item: Value) throws -> Bool { try Pick.search(expression, in: item).isTruthy }
+        if case .list(let items) = input { return .value(.list(try items.filter(holds))) }
+        guard let source = input.stream else {
+            throw VowError(.type, "where: expected a list or a stream, got \(input.typeName)")
+        }
+        let ex = ctx.session.executor
+        let kept = ValueStream(label: "items of \(source.label) where \(expression)", capacity: source.capacity)
+        kept.onCancel { source.cancel() }
+        source.forEach(on: ex) { item in
+            let keep: Bool
+            do { keep = try holds(item) } catch { return Promise.reject(error, on: ex) }
+            guard keep else { return Promise.resolve((), on: ex) }
+            // The next item is read once the consumer has room for this one.
+            let (room, resolver) = Promise<Void>.pending(on: ex)
+            if !kept.offer([item], resume: { resolver.fulfill(()) }) {
+                source.cancel()
+                resolver.fulfill(())
+            }
+            return room
+        }.whenSettled(on: ex) { end in
+            if case .failure(let e) = end { kept.finish(e) } else { kept.finish() }
+        }
+        return .value(.opaque(kept))
+    }
+}
+
+extension WhereStage: StageExplaining {
+    /// On a stream, a stream at once.
+    static func explanation(_ c: Explainer.Context) -> String? {
+        guard c.reads == .takes else { return nil }
+        return "when \(c.prev) fulfils with the stream, its handler returns at once a stream of the items on which \(c.kind.args) holds (in JavaScript an async generator over the first, `for await … if (…) yield`), so \(c.id) fulfils with a stream in the same turn; the items are filtered as they are consumed"
+    }
+}
