@@ -16,16 +16,20 @@ public enum TableLayout {
         return rows
     }
 
+    /// The columns of `rows`: the union of their keys, in the order they first appear.
+    public static func columns(of rows: [Record]) -> [String] {
+        var columns: [String] = []
+        var seen = Set<String>()
+        for r in rows { for k in r.keys where seen.insert(k).inserted { columns.append(k) } }
+        return columns
+    }
+
     /// The table text (lines joined by newlines, no final newline). `maxRows` keeps the first
     /// rows and ends with a `… N more rows` line; `width` nil never cuts a cell.
     public static func render(
         _ rows: [Record], columns given: [String]? = nil, width: Int? = nil, maxRows: Int? = nil, bold: Bool = false
     ) -> String {
-        var columns: [String] = given ?? []
-        if given == nil {
-            var seen = Set<String>()
-            for r in rows { for k in r.keys where seen.insert(k).inserted { columns.append(k) } }
-        }
+        let columns = given ?? Self.columns(of: rows)
         let shown = maxRows.map { Array(rows.prefix(max(1, $0))) } ?? rows
         var cells: [[(text: String, number: Bool)]] = shown.map { r in columns.map { cell(r[$0]) } }
         var headers = columns.map { cleaned($0) }

@@ -65,9 +65,9 @@ final class StageCapabilityTests: XCTestCase {
         XCTAssertEqual(reruns, ["retry", "until"])
         XCTAssertEqual(handlers, ["catch", "finally"])
         XCTAssertEqual(seeing, ["catch", "finally", "retry", "timeout"])
-        XCTAssertEqual(passing, ["tap", "catch", "finally", "timeout", "retry"])
+        XCTAssertEqual(passing, ["tap", "catch", "finally", "timeout", "retry", "where", "csv", "tsv", "to-csv", "to-tsv"])
         XCTAssertEqual(wrapping, ["then", "catch", "finally", "tap"])
-        XCTAssertEqual(taking, ["each", "take", "write", "print", "len", "where"])
+        XCTAssertEqual(taking, ["each", "take", "write", "print", "len", "where", "csv", "tsv", "to-csv", "to-tsv"])
         XCTAssertEqual(looking, ["json", "read"])
     }
 }

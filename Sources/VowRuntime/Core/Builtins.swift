@@ -4,7 +4,7 @@ extension StageRegistry {
         EchoStage.self, PrintStage.self, ResolveStage.self, RejectStage.self, QuietStage.self, DelayStage.self, SimStage.self,
         FetchStage.self, GetStage.self, PostStage.self, PutStage.self, PatchStage.self, DeleteStage.self, HeadStage.self, PaginateStage.self,
         JsonStage.self, TextStage.self, PickStage.self, LenStage.self, KeysStage.self, ValuesStage.self,
-        LinesStage.self, FormatStage.self, ToJsonStage.self, TableStage.self, WhereStage.self, StatusStage.self, HeadersStage.self, ResponseStage.self, TakeStage.self,
+        LinesStage.self, FormatStage.self, ToJsonStage.self, TableStage.self, WhereStage.self, CSVStage.self, TSVStage.self, ToCSVStage.self, ToTSVStage.self, StatusStage.self, HeadersStage.self, ResponseStage.self, TakeStage.self,
         ReadStage.self, WriteStage.self, StdinStage.self, EnvStage.self, GlobStage.self, AskStage.self, ConfirmStage.self, ChooseStage.self, RunStage.self,
         ThenStage.self, CatchStage.self, FinallyStage.self, TapStage.self, TimeoutStage.self, RetryStage.self,
         EachStage.self, AssertStage.self, IfStage.self, UntilStage.self, DeferStage.self, ExitStage.self, IterateStage.self, AllStage.self, RaceStage.self, AnyStage.self, SettleStage.self,

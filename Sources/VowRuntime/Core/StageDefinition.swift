@@ -126,8 +126,9 @@ public protocol StageDefinition: Sendable {
     static var innerIsHandler: Bool { get }
     /// True for a stage that always rejects (`reject`).
     static var alwaysRejects: Bool { get }
-    /// True for a stage after which a stream is still the same stream (`tap`, `catch`,
-    /// `finally`, `timeout`, `retry` pass their upstream's value on).
+    /// True for a stage after which a stream is still a stream: the same one (`tap`, `catch`,
+    /// `finally`, `timeout`, `retry` pass their upstream's value on) or one made from it as it
+    /// arrives (`where`, `csv`, `to-csv`).
     static var passesStream: Bool { get }
     /// True for a value stage whose run is a pure function of its input and arguments: it
     /// finishes at once, has no effect, and gives the same value or the same error every time.

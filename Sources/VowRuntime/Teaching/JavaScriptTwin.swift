@@ -271,7 +271,7 @@ public struct JavaScriptTwin {
             }
             let object = flagObject(plan, input: input, depth: depth)
             let r = withArguments(positional, input: input, depth: depth) { vals in
-                "vow.\(f)(\(([input, object] + vals).joined(separator: ", ")))"
+                "\(f.contains("-") ? "vow[\(jsString(f))]" : "vow.\(f)")(\(([input, object] + vals).joined(separator: ", ")))"
             }
             return isPromise ? r.asPromise : r
         case .control, .none:

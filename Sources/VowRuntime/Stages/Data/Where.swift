@@ -20,6 +20,8 @@ struct WhereStage: ValueStage {
         """
     /// A stream is filtered as it arrives.
     static func takesStream(_ positional: [Argument]) -> Bool { true }
+    /// A stream in gives a stream out, made as it arrives.
+    static let passesStream = true
     static let examples = [
         StageExample("echo [{n: 1}, {n: 5}, {n: 3}] | where 'n > `2`' | pick '[*].n' | to-json", "[5,3]"),
         StageExample("run seq 1 1000000 --stream | where \"to_number(@) > `10`\" | take 2 | to-json", "[\"11\",\"12\"]"),

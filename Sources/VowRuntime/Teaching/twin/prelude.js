@@ -109,6 +109,142 @@ const vow = (() => {
   async function* valuesOf(lines) {
     for await (const line of lines) if (line.trim() !== "") yield vow.json(line);
   }
+  // Delimited text (RFC 4180, the delimiter a parameter), as vow's DelimitedText reads and writes it.
+  const delimited = (() => {
+    // A reader fed text piece by piece; `feed` returns the records the text completes.
+    const reader = (d) => {
+      let field = "", record = [], quoted = false, quoteSeen = false, started = false, line = 1, recordLine = 1, pendingCR = false;
+      return {
+        feed(t) {
+          const done = [];
+          for (const c of t) {
+            if (pendingCR) { pendingCR = false; if (c === "\n") continue; }
+            if (quoted) {
+              if (quoteSeen) {
+                quoteSeen = false;
+                if (c === "\"") { field += "\""; continue; }
+                quoted = false;
+              } else {
+                if (c === "\"") quoteSeen = true;
+                else { if (c === "\n") line++; field += c; }
+                continue;
+              }
+            }
+            if (c === d) { record.push(field); field = ""; started = false; }
+            else if (c === "\"" && !started && field === "") { quoted = true; started = true; }
+            else if (c === "\n" || c === "\r") {
+              if (c === "\r") pendingCR = true;
+              line++;
+              if (record.length === 0 && field === "" && !started) { recordLine = line; continue; }
+              record.push(field); done.push(record); record = []; field = ""; started = false; recordLine = line;
+            } else { field += c; started = true; }
+          }
+          return done;
+        },
+        finish(stage) {
+          if (quoted && !quoteSeen) throw error("type", `${stage}: a quoted field that starts on line ${recordLine} is never closed`);
+          quoted = false; quoteSeen = false;
+          if (record.length === 0 && field === "" && !started) return null;
+          record.push(field);
+          const r = record; record = []; field = ""; started = false;
+          return r;
+        },
+      };
+    };
+    const keysOf = (names, stage) => {
+      const seen = new Map();
+      names.forEach((n, i) => {
+        if (seen.has(n)) throw error("type", `${stage}: the header names '${n}' twice (columns ${seen.get(n) + 1} and ${i + 1}); give --no-header to read rows as lists`);
+        seen.set(n, i);
+      });
+      return names;
+    };
+    const record = (fields, keys, stage, row) => {
+      if (fields.length > keys.length) throw error("type", `${stage}: row ${row} has ${fields.length} fields, the header names ${keys.length}`);
+      return Object.fromEntries(keys.map((k, i) => [k, i < fields.length ? fields[i] : null]));
+    };
+    const field = (t, d) => (/[\r\n"]/.test(t) || t.includes(d) ? "\"" + t.replace(/"/g, "\"\"") + "\"" : t);
+    const line = (fields, d) => (fields.length === 1 && fields[0] === "" ? "\"\"" : fields.map((f) => field(f, d)).join(d));
+    const cell = (v) => (v === null || v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v));
+    const fieldsOf = (item, cols, stage) => {
+      if (Array.isArray(item)) return item.map(cell);
+      if (item && typeof item === "object") return (cols ?? Object.keys(item)).map((k) => cell(item[k]));
+      throw error("type", `${stage}: a row must be a record or a list, got ${typeName(item)}`);
+    };
+    const columnsOf = (flags, stage) => {
+      const c = flags.columns;
+      if (c === undefined) return null;
+      const names = Array.isArray(c) ? c.map(text) : text(c).split(",").map((x) => x.trim());
+      if (names.length === 0) throw error("type", `${stage}: --columns needs at least one column`);
+      return names;
+    };
+    return {
+      read(v, flags, d, stage) {
+        const header = !flags["no-header"];
+        if (isStream(v)) {
+          return (async function* () {
+            const r = reader(d);
+            let keys = null, row = 0;
+            const rows = function* (records) {
+              for (const fields of records) {
+                row++;
+                if (!header) { yield fields; continue; }
+                if (keys === null) { keys = keysOf(fields, stage); continue; }
+                yield record(fields, keys, stage, row);
+              }
+            };
+            for await (const item of v) {
+              if (typeof item !== "string") throw error("type", `${stage}: expected lines of text, got ${typeName(item)}`);
+              yield* rows(r.feed(item + "\n"));
+            }
+            const last = r.finish(stage);
+            if (last) yield* rows([last]);
+          })();
+        }
+        const t = target(v);
+        if (typeof t !== "string") throw error("type", `${stage}: expected text, got ${typeName(v)}`);
+        const r = reader(d);
+        const records = r.feed(t);
+        const last = r.finish(stage);
+        if (last) records.push(last);
+        if (!header) return records;
+        if (records.length === 0) return [];
+        const keys = keysOf(records[0], stage);
+        return records.slice(1).map((f, i) => record(f, keys, stage, i + 2));
+      },
+      write(v, flags, d, stage) {
+        const given = columnsOf(flags, stage);
+        const header = !flags["no-header"];
+        if (isStream(v)) {
+          return (async function* () {
+            let cols = given, started = false;
+            for await (const item of v) {
+              if (!started) {
+                started = true;
+                if (cols === null && item && typeof item === "object" && !Array.isArray(item)) cols = Object.keys(item);
+                if (header && cols !== null) yield line(cols, d);
+              }
+              yield line(fieldsOf(item, cols, stage), d);
+            }
+          })();
+        }
+        const t = target(v);
+        const items = Array.isArray(t) ? t : t && typeof t === "object" ? [t] : null;
+        if (items === null) throw error("type", `${stage}: expected a list of records (or of lists), got ${typeName(v)}`);
+        let cols = given;
+        if (cols === null) {
+          const seen = new Set();
+          for (const item of items) if (item && typeof item === "object" && !Array.isArray(item)) for (const k of Object.keys(item)) seen.add(k);
+          cols = items.some((x) => x && typeof x === "object" && !Array.isArray(x)) ? [...seen] : null;
+        }
+        const lines = [];
+        if (header && cols !== null) lines.push(line(cols, d));
+        for (const item of items) lines.push(line(fieldsOf(item, cols, stage), d));
+        return lines.join("\r\n");
+      },
+    };
+  })();
+
   return {
     text, show, error, rec, path, isStream,
     // A stage that does not take a stream gets its items as a list, once it has ended.
@@ -577,6 +713,13 @@ const vow = (() => {
       } catch (e) { throw error("json", String(e.message)); }
     },
     "to-json": (v) => JSON.stringify(v),
+    // `csv`, `tsv`: RFC 4180 text read into records (a header row names the keys), or into
+    // lists of fields with --no-header; a stream of lines gives an async generator of rows.
+    csv: (v, flags) => delimited.read(v, flags, ",", "csv"),
+    tsv: (v, flags) => delimited.read(v, flags, "\t", "tsv"),
+    // `to-csv`, `to-tsv`: records (or lists) written as lines joined by CRLF, a header first.
+    "to-csv": (v, flags) => delimited.write(v, flags, ",", "to-csv"),
+    "to-tsv": (v, flags) => delimited.write(v, flags, "\t", "to-tsv"),
     // table: the stand-in takes no flags (every key a column, no width); widths count
     // UTF-16 units, where vow counts terminal columns.
     table(v) {
