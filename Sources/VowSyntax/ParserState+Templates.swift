@@ -1,5 +1,5 @@
 /// Words and strings: bare words and "double-quoted" strings as templates (`{…}`, `$name`,
-/// `${name.PATH}`), and the variable references inside them.
+/// `${name.PATH}`), the variable references inside them, and 'single-quoted' strings as written.
 extension ParserState {
     /// `name` or `name.PATH` after a `$` (pos just past the `$`).
     mutating func variableRef() -> (String, String?)? {
@@ -148,6 +148,19 @@ extension ParserState {
         var path = String(inner[nameEnd...])
         if path.hasPrefix(".") { path.removeFirst() }
         return .variable(name: name, path: path.isEmpty ? nil : path)
+    }
+
+    /// The text of a 'single-quoted' string, as written: no escapes, no interpolation (pos at the
+    /// opening quote).
+    mutating func singleQuoted() throws(SyntaxError) -> String {
+        let start = pos
+        pos += 1
+        let s = pos
+        while !atEnd && peek != SQUOTE { pos += 1 }
+        if atEnd { throw error("unclosed ' (expected a closing ')", at: start, incomplete: true) }
+        let str = text(s, pos)
+        pos += 1
+        return str
     }
 
     /// A "double-quoted" string (pos at the opening quote).
