@@ -1,3 +1,7 @@
+// This file's name sorts before Promise+Then.swift's, and the compiler takes a module's files in
+// name order: optimizing `settle` before the handlers that call it, it inlines the lock section
+// into their specializations of it too (`Promise<Void>`'s, in `finally` and `delay`).
+
 /// Settling: the outcome is recorded once and the reactions attached so far are scheduled, in
 /// the order they were attached (internal: the Resolver is the public way).
 extension Promise {

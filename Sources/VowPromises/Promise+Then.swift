@@ -1,5 +1,5 @@
-/// Chaining: the handlers a caller attaches (`then`, `recover`, `finally`, `tap`,
-/// `whenSettled`) and the derived promises they make.
+/// Chaining, the `then` family: the handlers a caller attaches (`then`, `recover`, `finally`,
+/// `tap`, `whenSettled`) and the derived promises they make.
 extension Promise {
     /// Calls `body` with the outcome on `executor` once settled. Derives no promise and does not
     /// count as a dependent for cancellation.
