@@ -1,0 +1,36 @@
+/// What few promises need, kept out of the promise itself: reactions after the first, upstream
+/// promises after the first, cancel handlers, and the count of cancelled dependents. Guarded by
+/// the lock of the promise that holds it.
+final class PromiseExtra {
+    let id: Int
+    let name: String?
+    var moreReactions: [AnyPromise] = []
+    var moreUpstream: [AnyPromise] = []
+    var cancelHandlers: [@Sendable () -> Void] = []
+    var cancelledDependents: UInt32 = 0
+
+    init(id: Int = 0, name: String? = nil) {
+        self.id = id
+        self.name = name
+    }
+
+    /// True when it must outlive settling (it holds the id or name).
+    var hasMeta: Bool { id != 0 || name != nil }
+
+    /// What settling takes out.
+    struct Taken {
+        var reactions: [AnyPromise]
+        var upstream: [AnyPromise]
+        var cancelHandlers: [@Sendable () -> Void]
+    }
+
+    /// Empties the lists, for a promise that settles, and returns what they held.
+    func take() -> Taken {
+        defer {
+            moreReactions = []
+            moreUpstream = []
+            cancelHandlers = []
+        }
+        return Taken(reactions: moreReactions, upstream: moreUpstream, cancelHandlers: cancelHandlers)
+    }
+}

@@ -1,0 +1,44 @@
+/// Literals: the words that stand for a number, a duration, a boolean or null.
+extension ParserState {
+    /// Numbers, durations, true/false/null.
+    func literal(_ s: String) -> ArgumentKind? {
+        switch s {
+        case "true": return .boolean(true)
+        case "false": return .boolean(false)
+        case "null": return .null
+        default: break
+        }
+        let bytes = Array(s.utf8)
+        guard let first = bytes.first, isDigit(first) || (first == DASH && bytes.count > 1 && isDigit(bytes[1])) else { return nil }
+        var i = first == DASH ? 1 : 0
+        while i < bytes.count && isDigit(bytes[i]) { i += 1 }
+        var isInteger = true
+        if i < bytes.count && bytes[i] == DOT && i + 1 < bytes.count && isDigit(bytes[i + 1]) {
+            isInteger = false
+            i += 1
+            while i < bytes.count && isDigit(bytes[i]) { i += 1 }
+        }
+        if i < bytes.count && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
+            var j = i + 1
+            if j < bytes.count && (bytes[j] == UInt8(ascii: "+") || bytes[j] == DASH) { j += 1 }
+            if j < bytes.count && isDigit(bytes[j]) {
+                while j < bytes.count && isDigit(bytes[j]) { j += 1 }
+                if j == bytes.count {
+                    isInteger = false
+                    i = j
+                }
+            }
+        }
+        let numText = String(decoding: bytes[0..<i], as: UTF8.self)
+        if i == bytes.count {
+            guard let d = Double(numText) else { return nil }
+            return .number(d, isInteger: isInteger, text: numText)
+        }
+        if first != DASH {
+            let unit = String(decoding: bytes[i...], as: UTF8.self)
+            let factor: Double? = ["ms": 0.001, "us": 0.000001, "s": 1, "m": 60, "h": 3600][unit]
+            if let factor, let d = Double(numText) { return .duration(seconds: d * factor, text: s) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,73 @@
+/// Pipelines and stages: stages joined by `|`, each a name with arguments or a value.
+extension ParserState {
+    /// Stages joined by `|`; `inBrackets` lets newlines in, `context` says what ends a word.
+    mutating func pipeline(inBrackets: Bool, context: Context = .statement) throws(SyntaxError) -> Pipeline {
+        let start = pos
+        var stages: [Stage] = [try stage(inBrackets: inBrackets, context: context)]
+        while true {
+            skipBlank(newlines: inBrackets)
+            guard peek == PIPE else { break }
+            let pipeAt = pos
+            pos += 1
+            skipBlank(newlines: true)  // a line ending in | continues
+            if atEnd { throw error("expected a stage after '|'", at: pipeAt, incomplete: true) }
+            if peek == PIPE || peek == SEMI || peek == RPAREN || peek == RBRACK || peek == RBRACE || peek == AMP || peek == COMMA {
+                throw error("expected a stage after '|', found '\(peekChar)'", at: pos)
+            }
+            stages.append(try stage(inBrackets: inBrackets, context: context, afterPipe: true))
+        }
+        return Pipeline(stages: stages, span: SourceSpan(start: start, end: stages.last!.span.end))
+    }
+
+    /// One stage: a name and its arguments, or a value stage, which takes none.
+    mutating func stage(inBrackets: Bool, context: Context, afterPipe: Bool = false) throws(SyntaxError) -> Stage {
+        skipBlank(newlines: inBrackets)
+        let start = pos
+        if atEnd { throw error("expected a stage", at: pos, incomplete: true) }
+        if peek == PIPE { throw error("expected a stage before '|'", at: pos) }
+        // A named stage starts with an identifier that is not a literal word.
+        if isIdentStart(peek) {
+            var e = pos
+            while e < b.count && (isIdent(b[e]) || b[e] == DASH) { e += 1 }
+            let name = text(pos, e)
+            let endsWord = e >= b.count || [SPACE, TAB, NL, CR, PIPE, SEMI, RPAREN, RBRACK, RBRACE, COMMA].contains(b[e])
+            // Inside a list or record literal, a lone word (`[a, b]`, `{name: Ada}`) is a value;
+            // write `(len)` to call a stage without arguments there. After a `|` a word is a
+            // stage: `[reject x | catch]`.
+            let loneInLiteral = !afterPipe && (context == .list || context == .record) && e < b.count
+                && [COMMA, RBRACK, RBRACE].contains(b[e])
+            if endsWord && !loneInLiteral && !["true", "false", "null"].contains(name) {
+                pos = e
+                let nameSpan = SourceSpan(start: start, end: e)
+                var args: [Argument] = []
+                while true {
+                    skipBlank(newlines: inBrackets)
+                    if atEnd || endOfStage(context: context) { break }
+                    args.append(try argument(context: context, inBrackets: inBrackets))
+                }
+                return Stage(head: .named(name, nameSpan), arguments: args, span: SourceSpan(start: start, end: args.last?.span.end ?? e))
+            }
+        }
+        let v = try argument(context: context, inBrackets: inBrackets)
+        skipBlank(newlines: inBrackets)
+        if !atEnd && !endOfStage(context: context) {
+            throw error("a value stage takes no arguments: put '|' before '\(peekChar)'", at: pos)
+        }
+        return Stage(head: .value(v), arguments: [], span: v.span)
+    }
+
+    /// True when the next byte ends a stage where it stands.
+    func endOfStage(context: Context) -> Bool {
+        switch peek {
+        case PIPE, SEMI, NL: return true
+        case AMP:
+            // A lone & ends the statement; inside a word it is part of the word.
+            let n = peek(1)
+            return n == 0 || n == SPACE || n == TAB || n == NL || n == SEMI || n == CR
+        case RPAREN: return true
+        case RBRACK, COMMA: return context == .list || context == .record || context == .group
+        case RBRACE: return context == .record
+        default: return false
+        }
+    }
+}
