@@ -36,7 +36,7 @@ extension ParserState {
         }
         if first != DASH {
             let unit = String(decoding: bytes[i...], as: UTF8.self)
-            let factor: Double? = ["ms": 0.001, "us": 0.000001, "s": 1, "m": 60, "h": 3600][unit]
+            let factor = DurationUnit.factor(unit)
             if let factor, let d = Double(numText) { return .duration(seconds: d * factor, text: s) }
         }
         return nil

@@ -60,14 +60,7 @@ public struct StageArguments: Sendable {
 }
 
 /// Parses `250ms`, `2s`, `1.5m`, `1h`, or a plain number of seconds.
-public func parseDuration(_ s: String) -> Double? {
-    let units: [(String, Double)] = [("ms", 0.001), ("us", 0.000001), ("s", 1), ("m", 60), ("h", 3600)]
-    for (u, f) in units where s.hasSuffix(u) {
-        if let n = Double(s.dropLast(u.count)), n >= 0 { return n * f }
-    }
-    if let n = Double(s), n >= 0 { return n }
-    return nil
-}
+public func parseDuration(_ s: String) -> Double? { DurationUnit.parse(s) }
 
 /// One call of a stage in a pipeline: what `StageDefinition.apply` gets.
 public final class StageCall: @unchecked Sendable {
