@@ -126,6 +126,9 @@ public protocol StageDefinition: Sendable {
     static var innerIsHandler: Bool { get }
     /// True for a stage that always rejects (`reject`).
     static var alwaysRejects: Bool { get }
+    /// True for a stage that does less when it knows the stage after it, and conforms to
+    /// `LooksAhead` to say how (`json`, `read`).
+    static var looksAhead: Bool { get }
     /// True for a stage after which a stream is still a stream: the same one (`tap`, `catch`,
     /// `finally`, `timeout`, `retry` pass their upstream's value on) or one made from it as it
     /// arrives (`where`, `csv`, `to-csv`).
@@ -164,6 +167,8 @@ extension StageDefinition {
     public static var innerIsHandler: Bool { false }
     /// Does not always reject, by default.
     public static var alwaysRejects: Bool { false }
+    /// Looks at no other stage, by default.
+    public static var looksAhead: Bool { false }
     /// Makes a value of its own, by default.
     public static var passesStream: Bool { false }
     /// Not pure by default.

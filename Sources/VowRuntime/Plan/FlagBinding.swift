@@ -18,6 +18,11 @@ struct FlagBinding {
             bound.positional = args
             return .success(bound)
         }
+        // Most stages are given no flag: their arguments are all positional.
+        if !args.contains(where: isFlag) {
+            bound.positional = args
+            return .success(bound)
+        }
         let declared = def.flags
         // A stage declares a handful of flags at most: a linear search, no dictionary per call.
         func spec(_ name: String) -> FlagSpec? { declared.first { $0.name == name } }

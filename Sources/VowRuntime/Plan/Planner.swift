@@ -31,7 +31,7 @@ struct Planner: Sendable {
 
     /// Every stage of `stages` planned, each followed stage given its look-ahead.
     func plan<S: Collection>(_ stages: S) -> [StagePlan] where S.Element == Stage {
-        var made = stages.map { plan($0) }
+        let made = stages.map { plan($0) }
         for i in made.indices.dropLast() {
             made[i].fuse(next: made[i + 1])
         }
@@ -58,7 +58,7 @@ struct Planner: Sendable {
                 let rewritten = Stage(
                     head: .named(inner, first.span), arguments: Array(node.arguments.dropFirst()),
                     span: SourceSpan(start: first.span.start, end: node.span.end))
-                var p = named(inner, rewritten, outerFlags: outerFlags)
+                let p = named(inner, rewritten, outerFlags: outerFlags)
                 p.reportedName = "then"
                 p.rewrittenThen = node.span
                 return p
@@ -87,7 +87,7 @@ struct Planner: Sendable {
                 reportedName: name, name: name, node: node,
                 kind: .refused(PlanProblem("unknown stage '\(name)'\(hint)", span: span, beforeRun: true)))
         }
-        var plan: StagePlan
+        let plan: StagePlan
         switch FlagBinding.bind(def, node: node, outerFlags: outerFlags) {
         case .success(let bound):
             plan = StagePlan(reportedName: name, name: name, node: node, kind: .builtin(def, bound.positional, bound.flags))

@@ -9,7 +9,11 @@ import VowValue
 ///
 /// Names are resolved when the plan is made: a `def` given while an `each` is already running
 /// does not change the stage its later elements run (see docs/decisions.md).
-struct StagePlan {
+///
+/// A class, so that a plan is handed around (kept by a `PlanCache`, read by each run) without
+/// copying its parts. Threading: the planner fills it in (its `var`s are set while planning,
+/// `fuse` included) and nothing changes it after; then it is only read, on the session executor.
+final class StagePlan: @unchecked Sendable {
     /// What the stage is.
     enum Kind {
         /// `$x | …`, `%2 | …`, `[a, b] | …`: the value itself, evaluated against the input.
@@ -39,12 +43,7 @@ struct StagePlan {
     var rewrittenThen: SourceSpan? = nil
     /// The inner stage of `then X…`, `catch X…`, `each X…` (X with the rest of the arguments),
     /// planned; nil when the stage takes none, or takes a group.
-    var inner: StagePlan? {
-        get { innerPlans.first }
-        set { innerPlans = newValue.map { [$0] } ?? [] }
-    }
-    /// Storage of `inner` (a struct cannot hold itself but through an array).
-    private var innerPlans: [StagePlan] = []
+    var inner: StagePlan? = nil
     /// For `json` followed by `pick EXPR` with a literal expression: what `json` needs to build
     /// only what EXPR can look at (`JSONPathScan`), or to find a simple path's value itself.
     var pickAhead: PickAhead? = nil
@@ -67,9 +66,10 @@ struct StagePlan {
     }
 
     /// Lets the stage look at the stage after it (`LooksAhead`): `json | pick`, `read | json`.
-    mutating func fuse(next: StagePlan) {
-        guard let def = definition as? any LooksAhead.Type else { return }
-        def.lookAhead(&self, next: next)
+    func fuse(next: StagePlan) {
+        // Asked first, so that the conformance is looked up only for the stages that look ahead.
+        guard let def = definition, def.looksAhead, let looking = def as? any LooksAhead.Type else { return }
+        looking.lookAhead(self, next: next)
     }
 }
 
@@ -77,8 +77,9 @@ struct StagePlan {
 /// (`JsonStage`, `ReadStage`); the planner asks it once per pipeline, when it plans it. Both
 /// stages keep their promises and their turns.
 protocol LooksAhead: StageDefinition {
+    // A stage that conforms also says so with `StageDefinition.looksAhead`.
     /// Sets what `plan` hands on to `next` (`StagePlan.pickAhead`, `StagePlan.feedsJSON`).
-    static func lookAhead(_ plan: inout StagePlan, next: StagePlan)
+    static func lookAhead(_ plan: StagePlan, next: StagePlan)
 }
 
 /// The `pick` that follows a `json` stage, when its expression is literal text that does not

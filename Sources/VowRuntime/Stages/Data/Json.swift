@@ -6,9 +6,11 @@ struct JsonStage: ValueStage, LooksAhead {
     static let name = "json"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("json")
+    /// It looks at the stage after it (`LooksAhead`).
+    static let looksAhead = true
     /// Followed by `pick` with a literal expression, it builds only what the expression can
     /// look at (`PickAhead`).
-    static func lookAhead(_ plan: inout StagePlan, next: StagePlan) {
+    static func lookAhead(_ plan: StagePlan, next: StagePlan) {
         plan.pickAhead = PickAhead(plan, next: next)
     }
     static let group = StageGroup.data

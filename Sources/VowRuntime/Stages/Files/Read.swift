@@ -8,9 +8,11 @@ struct ReadStage: ValueStage, LooksAhead {
     static let name = "read"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handlerTakingFlags("read")
+    /// It looks at the stage after it (`LooksAhead`).
+    static let looksAhead = true
     /// Without flags and followed by `json` without arguments, it hands the file's bytes on as
     /// they are (`StagePlan.feedsJSON`).
-    static func lookAhead(_ plan: inout StagePlan, next: StagePlan) {
+    static func lookAhead(_ plan: StagePlan, next: StagePlan) {
         guard case .builtin(_, _, let flags) = plan.kind, flags.isEmpty,
             case .builtin(let nextDef, let positional, let nextFlags) = next.kind, nextDef == JsonStage.self,
             positional.isEmpty, nextFlags.isEmpty, !next.isHandler
