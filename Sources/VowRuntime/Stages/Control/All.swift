@@ -7,6 +7,11 @@ struct AllStage: CombinatorStage {
     static let name = "all"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static let twinReference: String? = "`Promise.all([A, B])`; a record gives `vow.keyed([\"a\", \"b\"], [A, B])` (keys set in Promise.all's own turn); vow's mode also cancels the others on the first rejection"
+    /// What `:explain` says it does, given what it starts.
+    static func explain(starting what: String, _ c: Explainer.Context) -> String {
+        "starts \(what); fulfils with every value in order once all fulfil; the first rejection rejects it at once" + (c.javaScriptMode ? c.cancelNote : "\(c.cancelNote): the others are cancelled (fail-fast)")
+    }
     static let synopsis = "all [LIST | RECORD]"
     static let summary = "Waits for every element; fails fast on the first rejection and cancels the rest."
     static let help = """
@@ -30,21 +35,5 @@ struct AllStage: CombinatorStage {
                 return .record(Record(zip(keys, values).map { ($0, $1) }))
             }
         }
-    }
-}
-
-extension AllStage: TwinWriting {
-    static let twinReference: String? = "`Promise.all([A, B])`; a record gives `vow.keyed([\"a\", \"b\"], [A, B])` (keys set in Promise.all's own turn); vow's mode also cancels the others on the first rejection"
-
-    /// The combinator over its elements (`JavaScriptTwin.combinator`).
-    static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
-        TwinCode(twin.combinator(name, plan, input: input, depth: depth), isPromise: true)
-    }
-}
-
-extension AllStage: StageExplaining {
-    /// What it starts and how it settles.
-    static func explanation(_ c: Explainer.Context) -> String? {
-        combinatorExplanation(c) { what in "starts \(what); fulfils with every value in order once all fulfil; the first rejection rejects it at once" + (c.javaScriptMode ? c.cancelNote : "\(c.cancelNote): the others are cancelled (fail-fast)") }
     }
 }

@@ -7,6 +7,11 @@ struct AnyStage: CombinatorStage {
     static let name = "any"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static let twinReference: String? = "`Promise.any([A, B])`; vow's mode also cancels the others once one fulfils"
+    /// What `:explain` says it does, given what it starts.
+    static func explain(starting what: String, _ c: Explainer.Context) -> String {
+        "starts \(what); fulfils with the first to fulfil; rejects with an aggregate error only when all reject" + (c.javaScriptMode ? c.cancelNote : "\(c.cancelNote): the others are cancelled")
+    }
     static let synopsis = "any LIST"
     static let summary = "Fulfils with the first element to fulfil; if all reject, an aggregate error lists every reason."
     static let help = """
@@ -21,21 +26,5 @@ struct AnyStage: CombinatorStage {
 
     func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor, cancels: Bool) -> Promise<Value> {
         Promise.any(promises, on: ex, cancelsOthers: cancels)
-    }
-}
-
-extension AnyStage: TwinWriting {
-    static let twinReference: String? = "`Promise.any([A, B])`; vow's mode also cancels the others once one fulfils"
-
-    /// The combinator over its elements (`JavaScriptTwin.combinator`).
-    static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
-        TwinCode(twin.combinator(name, plan, input: input, depth: depth), isPromise: true)
-    }
-}
-
-extension AnyStage: StageExplaining {
-    /// What it starts and how it settles.
-    static func explanation(_ c: Explainer.Context) -> String? {
-        combinatorExplanation(c) { what in "starts \(what); fulfils with the first to fulfil; rejects with an aggregate error only when all reject" + (c.javaScriptMode ? c.cancelNote : "\(c.cancelNote): the others are cancelled") }
     }
 }

@@ -43,7 +43,10 @@ public struct PromiseHandle: OpaqueValue {
 }
 
 /// A combinator stage: all, race, any, settle.
-protocol CombinatorStage: StageDefinition {
+protocol CombinatorStage: TwinWriting, StageExplaining {
+    /// What `:explain` says the combinator does, given what it starts (its elements, or its
+    /// input's promises).
+    static func explain(starting what: String, _ c: Explainer.Context) -> String
     /// Combines the element promises; `cancels` is false in JavaScript mode, where nothing is
     /// cancelled that JavaScript would let run on.
     func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor, cancels: Bool) -> Promise<Value>

@@ -42,16 +42,23 @@ extension JavaScriptTwin {
     }
 }
 
-/// `:explain` of a combinator: `note` given what it starts (its elements, or its input's
-/// promises), made a handler's when the stage is not first.
-func combinatorExplanation(_ c: Explainer.Context, _ note: (String) -> String) -> String {
-    let els: [String]
-    switch c.stage.arguments.first?.kind {
-    case .list(let items)?: els = items.map { c.source.slice($0.span) }
-    case .record(let fields)?: els = fields.map { "\($0.key): " + c.source.slice($0.value.span) }
-    default: els = []
+extension CombinatorStage {
+    /// The combinator over its elements (`JavaScriptTwin.combinator`).
+    static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
+        TwinCode(twin.combinator(name, plan, input: input, depth: depth), isPromise: true)
     }
-    let what = els.isEmpty ? "the promises of its input list" : "\(els.count) promises at once (\(els.joined(separator: "; ")))"
-    let text = note(what)
-    return c.kind.first ? text : "when \(c.prev) fulfils, its handler \(text); the handler returns that promise, which \(c.id) adopts (two extra turns)"
+
+    /// What it starts (`explain(starting:_:)` says how it settles), made a handler's when the
+    /// stage is not first.
+    static func explanation(_ c: Explainer.Context) -> String? {
+        let els: [String]
+        switch c.stage.arguments.first?.kind {
+        case .list(let items)?: els = items.map { c.source.slice($0.span) }
+        case .record(let fields)?: els = fields.map { "\($0.key): " + c.source.slice($0.value.span) }
+        default: els = []
+        }
+        let what = els.isEmpty ? "the promises of its input list" : "\(els.count) promises at once (\(els.joined(separator: "; ")))"
+        let text = explain(starting: what, c)
+        return c.kind.first ? text : "when \(c.prev) fulfils, its handler \(text); the handler returns that promise, which \(c.id) adopts (two extra turns)"
+    }
 }

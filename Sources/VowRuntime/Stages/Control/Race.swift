@@ -7,6 +7,11 @@ struct RaceStage: CombinatorStage {
     static let name = "race"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static let twinReference: String? = "`Promise.race([A, B])`; vow's mode also cancels the losers"
+    /// What `:explain` says it does, given what it starts.
+    static func explain(starting what: String, _ c: Explainer.Context) -> String {
+        "starts \(what); settles like the first of them to settle" + (c.javaScriptMode ? c.cancelNote : "\(c.cancelNote): the others are cancelled")
+    }
     static let synopsis = "race LIST"
     static let summary = "Settles as the first element settles (fulfilled or rejected) and cancels the rest."
     static let help = "Settles like the first element to settle, then cancels the others. `race []` stays pending forever, as in JavaScript."
@@ -17,21 +22,5 @@ struct RaceStage: CombinatorStage {
 
     func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor, cancels: Bool) -> Promise<Value> {
         Promise.race(promises, on: ex, cancelsOthers: cancels)
-    }
-}
-
-extension RaceStage: TwinWriting {
-    static let twinReference: String? = "`Promise.race([A, B])`; vow's mode also cancels the losers"
-
-    /// The combinator over its elements (`JavaScriptTwin.combinator`).
-    static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
-        TwinCode(twin.combinator(name, plan, input: input, depth: depth), isPromise: true)
-    }
-}
-
-extension RaceStage: StageExplaining {
-    /// What it starts and how it settles.
-    static func explanation(_ c: Explainer.Context) -> String? {
-        combinatorExplanation(c) { what in "starts \(what); settles like the first of them to settle" + (c.javaScriptMode ? c.cancelNote : "\(c.cancelNote): the others are cancelled") }
     }
 }

@@ -7,6 +7,11 @@ struct SettleStage: CombinatorStage {
     static let name = "settle"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
+    static let twinReference: String? = "`Promise.allSettled([A, B])`, with each reason as a record: `vow.settle([A, B])`"
+    /// What `:explain` says it does, given what it starts.
+    static func explain(starting what: String, _ c: Explainer.Context) -> String {
+        "starts \(what); waits for all of them and never rejects: one {status, value|reason} each"
+    }
     static let synopsis = "settle [LIST | RECORD]"
     static let summary = "Waits for every element and never rejects: one {status, value|reason} per element."
     static let help = "JavaScript's Promise.allSettled: fulfils with `{status: \"fulfilled\", value}` or `{status: \"rejected\", reason}` per element, in order (keyed for a record)."
@@ -27,21 +32,5 @@ struct SettleStage: CombinatorStage {
                 return .record(Record(zip(keys, records).map { ($0, $1) }))
             }
         }
-    }
-}
-
-extension SettleStage: TwinWriting {
-    static let twinReference: String? = "`Promise.allSettled([A, B])`, with each reason as a record: `vow.settle([A, B])`"
-
-    /// The combinator over its elements (`JavaScriptTwin.combinator`).
-    static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
-        TwinCode(twin.combinator(name, plan, input: input, depth: depth), isPromise: true)
-    }
-}
-
-extension SettleStage: StageExplaining {
-    /// What it starts and how it settles.
-    static func explanation(_ c: Explainer.Context) -> String? {
-        combinatorExplanation(c) { what in "starts \(what); waits for all of them and never rejects: one {status, value|reason} each" }
     }
 }
