@@ -1,8 +1,11 @@
 /// Words and strings: bare words and "double-quoted" strings as templates (`{…}`, `$name`,
 /// `${name.PATH}`), the variable references inside them, and 'single-quoted' strings as written.
 extension ParserState {
-    /// `name` or `name.PATH` after a `$` (pos just past the `$`).
-    mutating func variableRef() -> (String, String?)? {
+    /// `name`, or with `path` `name.PATH`, after a `$` (pos just past the `$`). Inside a word or
+    /// a double-quoted string a variable's name ends where the identifier ends (`"$f.json"` is
+    /// f's value followed by `.json`, as in every shell) and `${name.PATH}` reaches into it; a
+    /// whole argument `$name.PATH` is the part of the value PATH names.
+    mutating func variableRef(path withPath: Bool = true) -> (String, String?)? {
         let s = pos
         if peek == UInt8(ascii: "_") && !isIdent(peek(1)) {
             pos += 1
@@ -14,6 +17,7 @@ extension ParserState {
             return nil
         }
         let name = text(s, pos)
+        guard withPath else { return (name, nil) }
         // A path: .ident, [ … ] repeated.
         let ps = pos
         while !atEnd {
@@ -93,8 +97,8 @@ extension ParserState {
                 pos += 1
                 if peek == LBRACE {
                     parts.append(try bracedVariable())
-                } else if let (name, path) = variableRef() {
-                    parts.append(.variable(name: name, path: path))
+                } else if let (name, _) = variableRef(path: false) {
+                    parts.append(.variable(name: name, path: nil))
                 }
                 continue
             }
@@ -239,8 +243,8 @@ extension ParserState {
                 pos += 1
                 if peek == LBRACE {
                     parts.append(try bracedVariable())
-                } else if let (name, path) = variableRef() {
-                    parts.append(.variable(name: name, path: path))
+                } else if let (name, _) = variableRef(path: false) {
+                    parts.append(.variable(name: name, path: nil))
                 }
                 continue
             }

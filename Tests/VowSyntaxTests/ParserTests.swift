@@ -72,7 +72,7 @@ final class ParserTests: XCTestCase {
         let p = try pipeline("format \"{login} has {stars} stars ${user.name} $x.a\"")
         guard case .string(let t) = p.stages[0].arguments[0].kind else { return XCTFail() }
         XCTAssertEqual(t.parts, [.input(path: "login"), .literal(" has "), .input(path: "stars"), .literal(" stars "),
-                                 .variable(name: "user", path: "name"), .literal(" "), .variable(name: "x", path: "a")])
+                                 .variable(name: "user", path: "name"), .literal(" "), .variable(name: "x", path: nil), .literal(".a")])
     }
 
     func test_letDefBackgroundMetaAndComments() throws {
@@ -154,5 +154,31 @@ extension Stage.Head {
     var argumentKind: ArgumentKind? {
         if case .value(let a) = self { return a.kind }
         return nil
+    }
+}
+
+/// The quoting rule: inside words and double-quoted strings a variable's name ends where the
+/// identifier ends; `${name.PATH}` reaches into it; a whole argument `$name.PATH` is a path.
+final class QuotingRuleTests: XCTestCase {
+    func parts(_ source: String) throws -> [Template.Part] {
+        let p = try Parser.parsePipeline(SourceText(source))
+        switch p.stages[0].arguments[0].kind {
+        case .string(let t), .word(let t): return t.parts
+        default: XCTFail("not a template: \(p.stages[0].arguments[0].kind)"); return []
+        }
+    }
+
+    func test_aVariableInAStringEndsWithItsName() throws {
+        XCTAssertEqual(try parts(#"echo "$f.json""#), [.variable(name: "f", path: nil), .literal(".json")])
+        XCTAssertEqual(try parts("echo dl/$f.json"), [.literal("dl/"), .variable(name: "f", path: nil), .literal(".json")])
+        XCTAssertEqual(try parts(#"echo "${u.name}!""#), [.variable(name: "u", path: "name"), .literal("!")])
+        XCTAssertEqual(try parts(#"echo "$a[0]""#), [.variable(name: "a", path: nil), .literal("[0]")])
+    }
+
+    func test_aWholeArgumentVariableKeepsItsPath() throws {
+        let p = try Parser.parsePipeline(SourceText("echo $user.name"))
+        guard case .variable(let name, let path) = p.stages[0].arguments[0].kind else { return XCTFail() }
+        XCTAssertEqual(name, "user")
+        XCTAssertEqual(path, "name")
     }
 }
