@@ -1,7 +1,12 @@
-// JMESPath (https://jmespath.org/specification.html) in plain JavaScript.
-// search(data, expression) returns the result; problems are thrown as
-// {kind: "pick", message}, the message starting with the error type
-// (syntax, invalid-type, invalid-arity, invalid-value, unknown-function).
+// Over 400 lines on purpose: the twin carries its JMESPath as this one script (lexer, parser,
+// evaluator, functions, in that order), embedded whole into the binary and into every twin.
+//
+// JMESPath Community Edition (https://jmespath.site) in plain JavaScript.
+// search(data, expression) returns the result; problems are thrown as {kind: "pick", message},
+// the message starting with the error type (syntax, invalid-type, invalid-arity, invalid-value,
+// unknown-function, undefined-variable, not-a-number).
+// search(data, expression, { legacyLiterals: true }) also reads a backtick literal that is not
+// JSON as a string (`foo` as "foo"), the behaviour JEP-12 removed.
 
 function jmesError(type, message) {
   return { kind: "pick", message: type + ": " + message };
@@ -9,65 +14,100 @@ function jmesError(type, message) {
 
 // ---------------------------------------------------------------- lexer
 
+// Tokens of one character that never start a longer one.
 const JMES_SIMPLE_TOKENS = {
   ".": "dot", "*": "star", ",": "comma", ":": "colon", "{": "lbrace", "}": "rbrace",
-  "]": "rbracket", "(": "lparen", ")": "rparen", "@": "current",
+  "]": "rbracket", "(": "lparen", ")": "rparen", "@": "current", "+": "plus", "%": "modulo",
+  "?": "question", "\u2212": "minus", "\u00d7": "multiply", "\u00f7": "divide",
+};
+// Operators of one or two characters; the two-character form wins.
+const JMES_OPERATORS = {
+  "||": "or", "&&": "and", "==": "eq", "!=": "ne", "<=": "lte", ">=": "gte", "//": "intDivide",
+  "|": "pipe", "&": "expref", "!": "not", "<": "lt", ">": "gt", "=": "assign", "/": "divide", "-": "minus",
 };
 
-function jmesTokenize(text) {
+function jmesIsIdentifierStart(c) {
+  return (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c === "_";
+}
+
+function jmesIsIdentifierPart(c) {
+  return jmesIsIdentifierStart(c) || (c >= "0" && c <= "9");
+}
+
+function jmesIsDigit(c) {
+  return c >= "0" && c <= "9";
+}
+
+// The text between the quote at `start` and its closing twin, escapes left as they are (a
+// backslash always takes the next character with it); `end` is the index after the closing quote.
+function jmesReadDelimited(text, start) {
+  const quote = text[start];
+  let i = start + 1;
+  while (i < text.length && text[i] !== quote) i += text[i] === "\\" ? 2 : 1;
+  if (i >= text.length) throw jmesError("syntax", "unterminated " + quote + " at position " + start);
+  return { raw: text.slice(start + 1, i), end: i + 1 };
+}
+
+// 'raw string': only \' and \\ are escapes; any other backslash stands for itself.
+function jmesRawString(raw) {
+  return raw.replace(/\\([\\'])/g, "$1");
+}
+
+// `json literal`, with \` for a backtick. With legacy literals, text that is not JSON is read as
+// the contents of a JSON string (leading blanks dropped).
+function jmesJSONLiteral(raw, start, legacy) {
+  const json = raw.replace(/\\`/g, "`");
+  try { return JSON.parse(json); } catch (e) { /* tried below */ }
+  if (legacy) {
+    try { return JSON.parse("\"" + json.replace(/^\s+/, "") + "\""); } catch (e) { /* a syntax error */ }
+  }
+  throw jmesError("syntax", "invalid JSON literal at position " + start);
+}
+
+// "quoted identifier": a JSON string.
+function jmesQuotedIdentifier(raw, start) {
+  try { return JSON.parse("\"" + raw + "\""); } catch (e) {
+    throw jmesError("syntax", "invalid quoted identifier at position " + start);
+  }
+}
+
+function jmesTokenize(text, legacy) {
   const tokens = [];
-  let i = 0;
   const push = (type, value, start) => tokens.push({ type, value, start });
-  // Reads up to the closing quote, skipping backslash-escaped characters.
-  const readQuoted = (quote) => {
-    const start = i;
-    i++;
-    while (i < text.length && text[i] !== quote) i += text[i] === "\\" ? 2 : 1;
-    if (i >= text.length) throw jmesError("syntax", "unterminated " + quote + " at position " + start);
-    i++;
-    return text.slice(start + 1, i - 1);
-  };
+  let i = 0;
   while (i < text.length) {
     const c = text[i], start = i;
     if (c === " " || c === "\t" || c === "\n" || c === "\r") { i++; continue; }
-    if (/[A-Za-z_]/.test(c)) {
-      while (i < text.length && /[A-Za-z0-9_]/.test(text[i])) i++;
+    if (jmesIsIdentifierStart(c)) {
+      while (i < text.length && jmesIsIdentifierPart(text[i])) i++;
       push("unquoted", text.slice(start, i), start);
-    } else if (/[0-9-]/.test(c)) {
+    } else if (jmesIsDigit(c) || (c === "-" && jmesIsDigit(text[i + 1] || ""))) {
       i++;
-      while (i < text.length && /[0-9]/.test(text[i])) i++;
-      if (text.slice(start, i) === "-") throw jmesError("syntax", "unexpected '-' at position " + start);
+      while (i < text.length && jmesIsDigit(text[i])) i++;
       push("number", parseInt(text.slice(start, i), 10), start);
-    } else if (JMES_SIMPLE_TOKENS[c]) {
+    } else if (c === "$") {
       i++;
-      push(JMES_SIMPLE_TOKENS[c], c, start);
+      if (!jmesIsIdentifierStart(text[i] || "")) { push("root", "$", start); continue; }
+      while (i < text.length && jmesIsIdentifierPart(text[i])) i++;
+      push("variable", text.slice(start + 1, i), start);
     } else if (c === "[") {
       const next = text[i + 1];
       i += next === "]" || next === "?" ? 2 : 1;
       push(next === "]" ? "flatten" : next === "?" ? "filter" : "lbracket", text.slice(start, i), start);
-    } else if (c === "\"") {
-      const raw = readQuoted("\"");
-      let name;
-      try { name = JSON.parse("\"" + raw + "\""); } catch (e) {
-        throw jmesError("syntax", "invalid quoted identifier at position " + start);
-      }
-      push("quoted", name, start);
-    } else if (c === "'") {
-      push("literal", readQuoted("'").replace(/\\'/g, "'"), start);
-    } else if (c === "`") {
-      const raw = readQuoted("`").replace(/\\`/g, "`");
-      let value;
-      try { value = JSON.parse(raw); } catch (e) {
-        throw jmesError("syntax", "invalid JSON literal at position " + start);
-      }
-      push("literal", value, start);
+    } else if (c === "\"" || c === "'" || c === "`") {
+      const { raw, end } = jmesReadDelimited(text, start);
+      i = end;
+      if (c === "\"") push("quoted", jmesQuotedIdentifier(raw, start), start);
+      else push("literal", c === "'" ? jmesRawString(raw) : jmesJSONLiteral(raw, start, legacy), start);
+    } else if (JMES_SIMPLE_TOKENS[c]) {
+      i++;
+      push(JMES_SIMPLE_TOKENS[c], c, start);
     } else {
       const two = text.slice(i, i + 2);
-      const twoTypes = { "||": "or", "&&": "and", "==": "eq", "!=": "ne", "<=": "lte", ">=": "gte" };
-      const oneTypes = { "|": "pipe", "&": "expref", "!": "not", "<": "lt", ">": "gt" };
-      if (twoTypes[two]) { i += 2; push(twoTypes[two], two, start); }
-      else if (oneTypes[c]) { i++; push(oneTypes[c], c, start); }
-      else throw jmesError("syntax", "unexpected character '" + c + "' at position " + start);
+      const op = JMES_OPERATORS[two] ? two : JMES_OPERATORS[c] ? c : null;
+      if (op === null) throw jmesError("syntax", "unexpected character '" + c + "' at position " + start);
+      i += op.length;
+      push(JMES_OPERATORS[op], op, start);
     }
   }
   push("eof", null, text.length);
@@ -76,16 +116,41 @@ function jmesTokenize(text) {
 
 // --------------------------------------------------------------- parser
 
+// How tightly each token binds what is on its left, weakest first; a token not listed binds
+// nothing (ends an expression). Below JMES_PROJECTION_STOP a token ends a projection.
 const JMES_BP = {
-  eof: 0, unquoted: 0, quoted: 0, literal: 0, number: 0, rbracket: 0, rparen: 0, comma: 0,
-  rbrace: 0, colon: 0, current: 0, expref: 0, pipe: 1, or: 2, and: 3,
-  eq: 5, ne: 5, lt: 5, lte: 5, gt: 5, gte: 5, flatten: 9, star: 20, filter: 21,
-  dot: 40, not: 45, lbrace: 50, lbracket: 55, lparen: 60,
+  pipe: 1, question: 2, or: 3, and: 4, eq: 5, ne: 5, lt: 5, lte: 5, gt: 5, gte: 5,
+  plus: 6, minus: 6, star: 7, multiply: 7, divide: 7, modulo: 7, intDivide: 7,
+  flatten: 9, filter: 21, dot: 40, lbracket: 55, lparen: 60,
 };
+const JMES_PROJECTION_STOP = 10;
+// What a projection applies to the right of `*`, `[*]` and slices, and what `!`, unary signs and
+// `&` take.
+const JMES_RBP = { star: 20, not: 45, sign: 6, expref: 0 };
 const JMES_COMPARATORS = ["eq", "ne", "lt", "lte", "gt", "gte"];
+const JMES_ARITHMETIC = ["plus", "minus", "star", "multiply", "divide", "modulo", "intDivide"];
 
-function jmesParse(text) {
-  const tokens = jmesTokenize(text);
+function jmesBindingPower(type) {
+  return JMES_BP[type] || 0;
+}
+
+// `left.right` or `left[index]`: one chain of steps, so that a long one is neither deep nor slow.
+function jmesChain(left, right) {
+  if (left.type === "chain") { left.steps.push(right); return left; }
+  return { type: "chain", steps: [left, right] };
+}
+
+// `a | b`, `a || b`, `a && b` gather their operands the same way.
+function jmesGather(type, left, right) {
+  if (left.type === type) { left.children.push(right); return left; }
+  return { type, children: [left, right] };
+}
+
+// A Pratt parser over the tokens. Functions are checked (known, right number of arguments) once
+// the whole expression has parsed, so that a syntax error anywhere is the error reported.
+function jmesParse(text, legacy) {
+  const tokens = jmesTokenize(text, legacy);
+  const calls = [];
   let pos = 0;
   const peek = (n = 0) => tokens[Math.min(pos + n, tokens.length - 1)];
   const fail = (tok) => {
@@ -94,88 +159,130 @@ function jmesParse(text) {
       " at position " + tok.start + " in " + JSON.stringify(text));
   };
   const match = (type) => { if (peek().type !== type) fail(peek()); return tokens[pos++]; };
-  const IDENTITY = { type: "identity" };
+  const CURRENT = { type: "current" };
 
   function expression(rbp) {
     let left = nud(tokens[pos++]);
-    while (rbp < JMES_BP[peek().type]) left = led(tokens[pos++], left);
+    while (rbp < jmesBindingPower(peek().type)) left = led(tokens[pos++], left);
     return left;
   }
 
+  // A token at the start of an expression.
   function nud(tok) {
     switch (tok.type) {
       case "literal": return { type: "literal", value: tok.value };
-      case "unquoted": return { type: "field", name: tok.value };
+      case "unquoted":
+        if (tok.value === "let" && peek().type === "variable") return letExpression();
+        return { type: "field", name: tok.value };
       case "quoted":
         if (peek().type === "lparen") fail(peek()); // function names cannot be quoted
         return { type: "field", name: tok.value };
-      case "not": return { type: "not", child: expression(JMES_BP.not) };
+      case "variable": return { type: "variable", name: tok.value };
+      case "root": return { type: "root" };
+      case "current": return CURRENT;
+      case "not": return { type: "not", child: expression(JMES_RBP.not) };
+      case "plus": case "minus": return { type: "unary", op: tok.type, child: expression(JMES_RBP.sign) };
       case "star":
-        return { type: "valueProjection", left: IDENTITY,
-          right: peek().type === "rbracket" ? IDENTITY : projectionRHS(JMES_BP.star) };
-      case "filter": return led(tok, IDENTITY);
+        return { type: "projection", kind: "object", left: CURRENT,
+          right: peek().type === "rbracket" ? CURRENT : projectionRHS(JMES_RBP.star) };
+      case "filter": return led(tok, CURRENT);
       case "lbrace": return multiselectHash();
       case "flatten":
-        return { type: "projection", left: { type: "flatten", child: IDENTITY }, right: projectionRHS(JMES_BP.flatten) };
+        return { type: "projection", kind: "array", left: { type: "flatten", child: CURRENT },
+          right: projectionRHS(JMES_BP.flatten) };
       case "lbracket":
-        if (peek().type === "number" || peek().type === "colon") return projectIfSlice(IDENTITY, indexExpression());
+        if (peek().type === "number" || peek().type === "colon") return bracket(null);
         if (peek().type === "star" && peek(1).type === "rbracket") {
           pos += 2;
-          return { type: "projection", left: IDENTITY, right: projectionRHS(JMES_BP.star) };
+          return { type: "projection", kind: "array", left: CURRENT, right: projectionRHS(JMES_RBP.star) };
         }
         return multiselectList();
-      case "current": return { type: "current" };
-      case "expref": return { type: "expref", child: expression(JMES_BP.expref) };
       case "lparen": { const e = expression(0); match("rparen"); return e; }
       default: return fail(tok);
     }
   }
 
+  // A token after an expression (`left`).
   function led(tok, left) {
     const t = tok.type;
     if (t === "dot") {
       if (peek().type === "star") {
         pos++;
-        return { type: "valueProjection", left, right: projectionRHS(JMES_BP.dot) };
+        return { type: "projection", kind: "object", left, right: projectionRHS(JMES_BP.dot) };
       }
-      return { type: "subexpression", left, right: dotRHS(JMES_BP.dot) };
+      return jmesChain(left, dotRHS(JMES_BP.dot));
     }
-    if (t === "pipe" || t === "or" || t === "and") return { type: t, left, right: expression(JMES_BP[t]) };
+    if (t === "pipe" || t === "or" || t === "and") return jmesGather(t, left, expression(JMES_BP[t]));
+    if (t === "question") {
+      const whenTrue = expression(0);
+      match("colon");
+      // One less than `?` itself: `a ? b : c ? d : e` nests to the right, and `|` still ends it.
+      return { type: "ternary", condition: left, whenTrue, whenFalse: expression(JMES_BP.question - 1) };
+    }
     if (JMES_COMPARATORS.includes(t)) return { type: "comparator", op: t, left, right: expression(JMES_BP[t]) };
-    if (t === "lparen") {
-      if (left.type !== "field") fail(tok);
-      const args = [];
-      while (peek().type !== "rparen") {
-        args.push(expression(0));
-        if (peek().type === "comma") { pos++; if (peek().type === "rparen") fail(peek()); }
-        else if (peek().type !== "rparen") fail(peek());
-      }
-      pos++;
-      jmesCheckFunction(left.name, args.length);
-      return { type: "function", name: left.name, args };
-    }
+    if (JMES_ARITHMETIC.includes(t))
+      return { type: "arithmetic", op: t === "star" ? "multiply" : t, left, right: expression(JMES_BP[t]) };
+    if (t === "lparen") return functionCall(tok, left);
     if (t === "filter") {
       const condition = expression(0);
       match("rbracket");
-      const right = peek().type === "flatten" ? IDENTITY : projectionRHS(JMES_BP.filter);
-      return { type: "filterProjection", left, right, condition };
+      const right = peek().type === "flatten" ? CURRENT : projectionRHS(JMES_BP.filter);
+      return { type: "projection", kind: "filter", left, right, condition };
     }
     if (t === "flatten")
-      return { type: "projection", left: { type: "flatten", child: left }, right: projectionRHS(JMES_BP.flatten) };
+      return { type: "projection", kind: "array", left: { type: "flatten", child: left }, right: projectionRHS(JMES_BP.flatten) };
     if (t === "lbracket") {
-      if (peek().type === "number" || peek().type === "colon") return projectIfSlice(left, indexExpression());
+      if (peek().type === "number" || peek().type === "colon") return bracket(left);
       match("star");
       match("rbracket");
-      return { type: "projection", left, right: projectionRHS(JMES_BP.star) };
+      return { type: "projection", kind: "array", left, right: projectionRHS(JMES_RBP.star) };
     }
     return fail(tok);
   }
 
-  function indexExpression() {
+  // `name(args…)`, after the name.
+  function functionCall(tok, left) {
+    if (left.type !== "field") fail(tok);
+    const node = { type: "function", name: left.name, args: [], start: tok.start };
+    calls.push(node);
+    while (peek().type !== "rparen") {
+      node.args.push(argument());
+      if (peek().type === "comma") { pos++; if (peek().type === "rparen") fail(peek()); }
+      else if (peek().type !== "rparen") fail(peek());
+    }
+    pos++;
+    return node;
+  }
+
+  // A function's argument: an expression, or `&expression` (only here: an expression reference
+  // is never a value of its own).
+  function argument() {
+    if (peek().type !== "expref") return expression(0);
+    pos++;
+    return { type: "expref", child: expression(JMES_RBP.expref) };
+  }
+
+  // `let $a = …, $b = … in body`, after `let`. Every binding is evaluated in the scope around the
+  // let; the body sees them all.
+  function letExpression() {
+    const bindings = [];
+    for (;;) {
+      const name = match("variable").value;
+      match("assign");
+      bindings.push({ name, value: expression(0) });
+      if (peek().type === "unquoted" && peek().value === "in") { pos++; break; }
+      match("comma");
+    }
+    return { type: "let", bindings, body: expression(0) };
+  }
+
+  // `[number]` or `[start:stop:step]`, after the `[`; `left` is what it applies to (null: the
+  // current value). A slice starts a projection.
+  function bracket(left) {
     if (peek().type === "number" && peek(1).type === "rbracket") {
-      const n = tokens[pos].value;
+      const index = { type: "index", value: tokens[pos].value };
       pos += 2;
-      return { type: "index", value: n };
+      return left === null ? index : jmesChain(left, index);
     }
     const parts = [null, null, null];
     let k = 0;
@@ -186,25 +293,25 @@ function jmesParse(text) {
       else fail(tok);
     }
     pos++;
-    return { type: "slice", start: parts[0], stop: parts[1], step: parts[2] };
+    const slice = { type: "slice", start: parts[0], stop: parts[1], step: parts[2] };
+    return { type: "projection", kind: "array", fromSlice: true,
+      left: left === null ? slice : jmesChain(left, slice), right: projectionRHS(JMES_RBP.star) };
   }
 
-  function projectIfSlice(left, right) {
-    const node = { type: "indexExpression", left, right };
-    if (right.type !== "slice") return node;
-    return { type: "projection", left: node, right: projectionRHS(JMES_BP.star) };
-  }
-
+  // What a projection applies to each element: nothing (the element) when the next token ends
+  // the projection.
   function projectionRHS(rbp) {
     const t = peek().type;
-    if (JMES_BP[t] < 10) return IDENTITY;
+    if (jmesBindingPower(t) < JMES_PROJECTION_STOP) return CURRENT;
     if (t === "lbracket" || t === "filter") return expression(rbp);
     if (t === "dot") { pos++; return dotRHS(rbp); }
     return fail(peek());
   }
 
+  // After a dot: a name, a function call, `*`, or a multiselect.
   function dotRHS(rbp) {
     const t = peek().type;
+    if (t === "unquoted" && peek().value === "let" && peek(1).type === "variable") fail(peek());
     if (t === "unquoted" || t === "quoted" || t === "star") return expression(rbp);
     if (t === "lbracket") { pos++; return multiselectList(); }
     if (t === "lbrace") { pos++; return multiselectHash(); }
@@ -235,22 +342,31 @@ function jmesParse(text) {
 
   const ast = expression(0);
   if (peek().type !== "eof") fail(peek());
+  for (const call of calls) jmesCheckFunction(call.name, call.args.length);
   return ast;
 }
 
 // ------------------------------------------------------------ evaluation
 
+// A function's `&expression` argument: the expression and the variables it sees.
+class JmesExpression {
+  constructor(node, context) {
+    this.node = node;
+    this.context = context;
+  }
+}
+
 function jmesType(v) {
   if (v === null || v === undefined) return "null";
   if (Array.isArray(v)) return "array";
-  if (typeof v === "object") return v.jmesExpref ? "expref" : "object";
-  return typeof v; // number, string, boolean
+  if (v instanceof JmesExpression) return "expref";
+  return typeof v; // object, number, string, boolean
 }
 
 function jmesIsFalse(v) {
-  const t = jmesType(v);
-  return v === null || v === undefined || v === false || v === "" ||
-    (t === "array" && v.length === 0) || (t === "object" && Object.keys(v).length === 0);
+  if (v === null || v === undefined || v === false || v === "") return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return typeof v === "object" && !(v instanceof JmesExpression) && Object.keys(v).length === 0;
 }
 
 function jmesEqual(a, b) {
@@ -262,9 +378,10 @@ function jmesEqual(a, b) {
     return ka.length === Object.keys(b).length &&
       ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jmesEqual(a[k], b[k]));
   }
-  return a === b || (ta === "null");
+  return a === b || ta === "null";
 }
 
+// Sets a key even when it is "__proto__".
 function jmesSet(obj, key, value) {
   Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   return obj;
@@ -284,85 +401,183 @@ function jmesCompare(a, b) {
   return typeof a === "number" ? a - b : jmesCompareStrings(a, b);
 }
 
-function jmesSlice(arr, node) {
-  const len = arr.length, step = node.step === null ? 1 : node.step;
+// Python's slice of a list of `length` items: the indices it selects.
+function jmesSliceIndices(length, start, stop, step) {
   if (step === 0) throw jmesError("invalid-value", "slice step cannot be 0");
   const clamp = (v, dflt) => {
     if (v === null) return dflt;
-    if (v < 0) return Math.max(v + len, step < 0 ? -1 : 0);
-    return Math.min(v, step < 0 ? len - 1 : len);
+    if (v < 0) return Math.max(v + length, step < 0 ? -1 : 0);
+    return Math.min(v, step < 0 ? length - 1 : length);
   };
-  const start = clamp(node.start, step < 0 ? len - 1 : 0);
-  const stop = clamp(node.stop, step < 0 ? -1 : len);
+  const from = clamp(start, step < 0 ? length - 1 : 0), to = clamp(stop, step < 0 ? -1 : length);
   const out = [];
-  for (let i = start; step > 0 ? i < stop : i > stop; i += step) out.push(arr[i]);
+  for (let i = from; step > 0 ? i < to : i > to; i += step) out.push(i);
   return out;
 }
 
-function jmesEval(node, value) {
+// A slice of an array, or of a string by code point (giving a string).
+function jmesSlice(value, node) {
+  const step = node.step === null ? 1 : node.step;
+  if (typeof value === "string") {
+    const chars = Array.from(value);
+    return jmesSliceIndices(chars.length, node.start, node.stop, step).map((i) => chars[i]).join("");
+  }
+  if (!Array.isArray(value)) return null;
+  return jmesSliceIndices(value.length, node.start, node.stop, step).map((i) => value[i]);
+}
+
+function jmesLookupVariable(name, scope) {
+  for (let s = scope; s !== null; s = s.parent) if (s.vars.has(name)) return s.vars.get(name);
+  throw jmesError("undefined-variable", "$" + name + " is not defined here");
+}
+
+// Two numbers, or two strings by code point (as vow orders them); anything else is null.
+function jmesOrder(op, a, b) {
+  let c;
+  if (typeof a === "number" && typeof b === "number") c = a < b ? -1 : a > b ? 1 : 0;
+  else if (typeof a === "string" && typeof b === "string") c = jmesCompareStrings(a, b);
+  else return null;
+  return op === "lt" ? c < 0 : op === "lte" ? c <= 0 : op === "gt" ? c > 0 : c >= 0;
+}
+
+// Python's floor division and modulo (the remainder takes the divisor's sign, and
+// a == b * (a // b) + a % b).
+function jmesFloorDivMod(a, b) {
+  let mod = a % b, div = (a - mod) / b;
+  if (mod !== 0 && (b < 0) !== (mod < 0)) { mod += b; div -= 1; }
+  let floor = Math.floor(div);
+  if (div - floor > 0.5) floor += 1;
+  return [floor, mod];
+}
+
+// + - * / % // on two numbers; anything else, a zero divisor or a result too large is not-a-number.
+function jmesArithmetic(op, a, b) {
+  const symbol = { plus: "+", minus: "-", multiply: "*", divide: "/", modulo: "%", intDivide: "//" }[op];
+  if (typeof a !== "number" || typeof b !== "number")
+    throw jmesError("not-a-number", "'" + symbol + "' needs two numbers, got " + jmesType(a) + " and " + jmesType(b));
+  if ((op === "divide" || op === "modulo" || op === "intDivide") && b === 0)
+    throw jmesError("not-a-number", "'" + symbol + "' by zero");
+  let r;
+  if (op === "plus") r = a + b;
+  else if (op === "minus") r = a - b;
+  else if (op === "multiply") r = a * b;
+  else if (op === "divide") r = a / b;
+  else r = jmesFloorDivMod(a, b)[op === "intDivide" ? 0 : 1];
+  if (!Number.isFinite(r)) throw jmesError("not-a-number", "'" + symbol + "' gives a number too large");
+  return r;
+}
+
+function jmesUnary(op, a) {
+  if (typeof a !== "number")
+    throw jmesError("not-a-number", "unary '" + (op === "minus" ? "-" : "+") + "' needs a number, got " + jmesType(a));
+  return op === "minus" ? -a : a;
+}
+
+// The elements a projection applies its right side to, or null when there are none to have.
+function jmesProjectionBase(node, base) {
+  if (node.kind === "object") return jmesType(base) === "object" ? Object.values(base) : null;
+  return Array.isArray(base) ? base : null;
+}
+
+// `context` is { root, scope }: the document searched (`$`) and the variables in scope, a
+// chain of { vars: Map, parent }.
+function jmesEval(node, value, context) {
   switch (node.type) {
-    case "identity": case "current": return value;
+    case "current": return value;
+    case "root": return context.root;
     case "literal": return node.value;
+    case "variable": return jmesLookupVariable(node.name, context.scope);
     case "field":
       return jmesType(value) === "object" && Object.prototype.hasOwnProperty.call(value, node.name)
         ? value[node.name] : null;
-    case "subexpression": case "indexExpression": case "pipe":
-      return jmesEval(node.right, jmesEval(node.left, value));
+    case "chain": {
+      // `a.b[0].c`: each step applies to the result of the one before; null stops the chain.
+      let v = value;
+      for (const step of node.steps) {
+        v = jmesEval(step, v, context);
+        if (v === null || v === undefined) return null;
+      }
+      return v;
+    }
+    case "pipe": {
+      // Unlike a chain, a pipe carries null on to its right side.
+      let v = value;
+      for (const step of node.children) v = jmesEval(step, v, context);
+      return v;
+    }
     case "index": {
       if (!Array.isArray(value)) return null;
       const i = node.value < 0 ? value.length + node.value : node.value;
       return i >= 0 && i < value.length ? value[i] : null;
     }
-    case "slice": return Array.isArray(value) ? jmesSlice(value, node) : null;
-    case "projection": case "valueProjection": case "filterProjection": {
-      let base = jmesEval(node.left, value);
-      if (node.type === "valueProjection") {
-        if (jmesType(base) !== "object") return null;
-        base = Object.values(base);
-      } else if (!Array.isArray(base)) return null;
+    case "slice": return jmesSlice(value, node);
+    case "projection": {
+      const base = jmesEval(node.left, value, context);
+      // A sliced string is one value, not elements to project onto.
+      if (node.fromSlice && typeof base === "string") return jmesEval(node.right, base, context);
+      const elements = jmesProjectionBase(node, base);
+      if (elements === null) return null;
       const out = [];
-      for (const item of base) {
-        if (node.type === "filterProjection" && jmesIsFalse(jmesEval(node.condition, item))) continue;
-        const r = jmesEval(node.right, item);
+      for (const item of elements) {
+        if (node.kind === "filter" && jmesIsFalse(jmesEval(node.condition, item, context))) continue;
+        const r = jmesEval(node.right, item, context);
         if (r !== null && r !== undefined) out.push(r);
       }
       return out;
     }
     case "flatten": {
-      const base = jmesEval(node.child, value);
+      const base = jmesEval(node.child, value, context);
       if (!Array.isArray(base)) return null;
-      return [].concat(...base.map((x) => (Array.isArray(x) ? x : [x])));
+      const out = [];
+      for (const x of base) { if (Array.isArray(x)) out.push(...x); else out.push(x); }
+      return out;
     }
     case "comparator": {
-      const a = jmesEval(node.left, value), b = jmesEval(node.right, value);
+      const a = jmesEval(node.left, value, context), b = jmesEval(node.right, value, context);
       if (node.op === "eq") return jmesEqual(a, b);
       if (node.op === "ne") return !jmesEqual(a, b);
-      // Two numbers, or two strings by code point (as vow orders them); anything else is null.
-      let c;
-      if (typeof a === "number" && typeof b === "number") c = a < b ? -1 : a > b ? 1 : 0;
-      else if (typeof a === "string" && typeof b === "string") c = jmesCompareStrings(a, b);
-      else return null;
-      return node.op === "lt" ? c < 0 : node.op === "lte" ? c <= 0 : node.op === "gt" ? c > 0 : c >= 0;
+      return jmesOrder(node.op, a, b);
     }
-    case "or": { const l = jmesEval(node.left, value); return jmesIsFalse(l) ? jmesEval(node.right, value) : l; }
-    case "and": { const l = jmesEval(node.left, value); return jmesIsFalse(l) ? l : jmesEval(node.right, value); }
-    case "not": return jmesIsFalse(jmesEval(node.child, value));
-    case "multiselectList":
-      return value === null ? null : node.children.map((c) => jmesEval(c, value));
+    case "arithmetic":
+      return jmesArithmetic(node.op, jmesEval(node.left, value, context), jmesEval(node.right, value, context));
+    case "unary": return jmesUnary(node.op, jmesEval(node.child, value, context));
+    case "or": case "and": {
+      // The first operand that is true (||) or false (&&), else the last.
+      let v = null;
+      for (const child of node.children) {
+        v = jmesEval(child, value, context);
+        if (jmesIsFalse(v) === (node.type === "and")) return v;
+      }
+      return v;
+    }
+    case "not": return jmesIsFalse(jmesEval(node.child, value, context));
+    case "ternary":
+      return jmesEval(jmesIsFalse(jmesEval(node.condition, value, context)) ? node.whenFalse : node.whenTrue, value, context);
+    case "multiselectList": return node.children.map((c) => jmesEval(c, value, context));
     case "multiselectHash":
-      if (value === null) return null;
-      return node.pairs.reduce((o, p) => jmesSet(o, p.key, jmesEval(p.value, value)), {});
-    case "expref": return { jmesExpref: true, node: node.child };
+      return node.pairs.reduce((o, p) => jmesSet(o, p.key, jmesEval(p.value, value, context)), {});
+    case "let": {
+      const vars = new Map();
+      for (const b of node.bindings) vars.set(b.name, jmesEval(b.value, value, context));
+      return jmesEval(node.body, value, { root: context.root, scope: { vars, parent: context.scope } });
+    }
+    case "expref": return new JmesExpression(node.child, context);
     case "function":
-      return jmesCall(node.name, node.args.map((a) => jmesEval(a, value)));
+      return jmesCall(node.name, node.args.map((a) => jmesEval(a, value, context)));
     default: throw jmesError("syntax", "unknown node " + node.type);
   }
 }
 
+// Evaluates an expression reference on one value; null for nothing.
+function jmesApply(expref, value) {
+  const r = jmesEval(expref.node, value, expref.context);
+  return r === undefined ? null : r;
+}
+
 // ------------------------------------------------------------- functions
 
-// Each entry: [argument type lists..., implementation]; a type list is
-// "|"-separated; a trailing "..." on the last marks it variadic.
+// Each entry: the argument types, then the implementation. A type is "|"-separated; a trailing
+// "?" marks an optional argument, a trailing "..." a last argument that may repeat (at least once).
 const JMES_FUNCTIONS = {
   abs: ["number", (n) => Math.abs(n)],
   avg: ["array-number", (a) => (a.length ? a.reduce((s, x) => s + x, 0) / a.length : null)],
@@ -374,8 +589,8 @@ const JMES_FUNCTIONS = {
   join: ["string", "array-string", (g, a) => a.join(g)],
   keys: ["object", (o) => Object.keys(o)],
   length: ["string|array|object", (v) =>
-    typeof v === "string" ? [...v].length : Array.isArray(v) ? v.length : Object.keys(v).length],
-  map: ["expref", "array", (e, a) => a.map((x) => { const r = jmesEval(e.node, x); return r === undefined ? null : r; })],
+    typeof v === "string" ? Array.from(v).length : Array.isArray(v) ? v.length : Object.keys(v).length],
+  map: ["expref", "array", (e, a) => a.map((x) => jmesApply(e, x))],
   max: ["array-number|array-string", (a) => jmesExtreme(a, (x) => x, 1)],
   max_by: ["array", "expref", (a, e) => jmesExtreme(a, jmesKeyFunction(a, e, "max_by"), 1)],
   merge: ["object...", (...objs) => objs.reduce((o, x) => {
@@ -385,7 +600,7 @@ const JMES_FUNCTIONS = {
   min: ["array-number|array-string", (a) => jmesExtreme(a, (x) => x, -1)],
   min_by: ["array", "expref", (a, e) => jmesExtreme(a, jmesKeyFunction(a, e, "min_by"), -1)],
   not_null: ["any...", (...args) => { const v = args.find((x) => x !== null); return v === undefined ? null : v; }],
-  reverse: ["string|array", (v) => (typeof v === "string" ? [...v].reverse().join("") : v.slice().reverse())],
+  reverse: ["string|array", (v) => (typeof v === "string" ? Array.from(v).reverse().join("") : v.slice().reverse())],
   sort: ["array-number|array-string", (a) => a.slice().sort(jmesCompare)],
   sort_by: ["array", "expref", (a, e) => {
     const key = jmesKeyFunction(a, e, "sort_by");
@@ -404,14 +619,25 @@ const JMES_FUNCTIONS = {
   values: ["object", (o) => Object.values(o)],
 };
 
+// Each function's signature, read once from JMES_FUNCTIONS: each parameter's types, how many
+// arguments it needs at least and takes at most, and its implementation.
+const JMES_SIGNATURES = new Map(Object.keys(JMES_FUNCTIONS).map((name) => {
+  const spec = JMES_FUNCTIONS[name];
+  const params = spec.slice(0, -1).map((p) => p.replace(/(\?|\.\.\.)$/, "").split("|"));
+  const required = spec.slice(0, -1).filter((p) => !p.endsWith("?")).length;
+  const variadic = params.length > 0 && spec[params.length - 1].endsWith("...");
+  return [name, { params, required, most: variadic ? Infinity : params.length, fn: spec[spec.length - 1] }];
+}));
+
 function jmesCheckFunction(name, count) {
-  const spec = JMES_FUNCTIONS[Object.prototype.hasOwnProperty.call(JMES_FUNCTIONS, name) ? name : ""];
-  if (!spec) throw jmesError("unknown-function", "unknown function " + name + "()");
-  const types = spec.slice(0, -1);
-  const variadic = types[types.length - 1].endsWith("...");
-  if (variadic ? count < types.length : count !== types.length)
-    throw jmesError("invalid-arity", name + "() takes " + (variadic ? "at least " : "") +
-      types.length + " argument(s), got " + count);
+  const sig = JMES_SIGNATURES.get(name);
+  if (sig === undefined) throw jmesError("unknown-function", "unknown function " + name + "()");
+  if (count < sig.required || count > sig.most) {
+    const wanted = sig.most === Infinity ? "at least " + sig.required
+      : sig.required === sig.most ? String(sig.required) : sig.required + " to " + sig.most;
+    throw jmesError("invalid-arity", name + "() takes " + wanted + " argument(s), got " + count);
+  }
+  return sig;
 }
 
 function jmesMatchesType(value, type) {
@@ -422,16 +648,17 @@ function jmesMatchesType(value, type) {
   return t === type;
 }
 
+// Calls a function on evaluated arguments, each checked against its parameter's types (the last
+// parameter's for the repeats of a variadic one).
 function jmesCall(name, args) {
-  jmesCheckFunction(name, args.length);
-  const spec = JMES_FUNCTIONS[name], fn = spec[spec.length - 1];
+  const sig = jmesCheckFunction(name, args.length);
   args.forEach((arg, i) => {
-    const expected = spec[Math.min(i, spec.length - 2)].replace("...", "");
-    if (!expected.split("|").some((type) => jmesMatchesType(arg, type)))
-      throw jmesError("invalid-type", name + "() argument " + (i + 1) + " must be " + expected +
+    const expected = sig.params[Math.min(i, sig.params.length - 1)];
+    if (!expected.some((type) => jmesMatchesType(arg, type)))
+      throw jmesError("invalid-type", name + "() argument " + (i + 1) + " must be " + expected.join("|") +
         ", got " + jmesType(arg));
   });
-  return fn(...args);
+  return sig.fn(...args);
 }
 
 // Evaluates an expression reference on every element up front, requiring
@@ -440,8 +667,7 @@ function jmesKeyFunction(array, expref, name) {
   const keys = new Map();
   let kind = null;
   for (const item of array) {
-    let k = jmesEval(expref.node, item);
-    if (k === undefined) k = null;
+    const k = jmesApply(expref, item);
     const t = jmesType(k);
     if ((t !== "number" && t !== "string") || (kind !== null && t !== kind))
       throw jmesError("invalid-type", name + "() expression must give " + (kind || "number or string") +
@@ -461,9 +687,23 @@ function jmesExtreme(array, key, sign) {
   return best;
 }
 
-function search(data, expression) {
+// ---------------------------------------------------------------- search
+
+// Parsed expressions by text (and literal mode): a pick applies the same one to every value.
+const jmesParseCache = new Map();
+
+function search(data, expression, options) {
   if (typeof expression !== "string") throw jmesError("invalid-type", "expression must be a string");
-  return jmesEval(jmesParse(expression), data);
+  const legacy = Boolean(options && options.legacyLiterals);
+  const key = (legacy ? "L" : "J") + expression;
+  let ast = jmesParseCache.get(key);
+  if (ast === undefined) {
+    ast = jmesParse(expression, legacy);
+    if (jmesParseCache.size >= 256) jmesParseCache.clear();
+    jmesParseCache.set(key, ast);
+  }
+  const r = jmesEval(ast, data, { root: data, scope: null });
+  return r === undefined ? null : r;
 }
 
 const jmespath = { search };
