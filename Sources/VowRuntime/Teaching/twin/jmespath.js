@@ -585,11 +585,17 @@ const JMES_FUNCTIONS = {
   contains: ["array|string", "any", (s, x) =>
     typeof s === "string" ? typeof x === "string" && s.includes(x) : s.some((y) => jmesEqual(y, x))],
   ends_with: ["string", "string", (s, x) => s.endsWith(x)],
+  find_first: ["string", "string", "number?", "number?", (s, x, from, to) => jmesFind("find_first", s, x, from, to, false)],
+  find_last: ["string", "string", "number?", "number?", (s, x, from, to) => jmesFind("find_last", s, x, from, to, true)],
   floor: ["number", (n) => Math.floor(n)],
+  from_items: ["array", jmesFromItems],
+  group_by: ["array", "expref", jmesGroupBy],
+  items: ["object", (o) => Object.keys(o).map((k) => [k, o[k]])],
   join: ["string", "array-string", (g, a) => a.join(g)],
   keys: ["object", (o) => Object.keys(o)],
   length: ["string|array|object", (v) =>
     typeof v === "string" ? Array.from(v).length : Array.isArray(v) ? v.length : Object.keys(v).length],
+  lower: ["string", (s) => s.toLowerCase()],
   map: ["expref", "array", (e, a) => a.map((x) => jmesApply(e, x))],
   max: ["array-number|array-string", (a) => jmesExtreme(a, (x) => x, 1)],
   max_by: ["array", "expref", (a, e) => jmesExtreme(a, jmesKeyFunction(a, e, "max_by"), 1)],
@@ -600,12 +606,16 @@ const JMES_FUNCTIONS = {
   min: ["array-number|array-string", (a) => jmesExtreme(a, (x) => x, -1)],
   min_by: ["array", "expref", (a, e) => jmesExtreme(a, jmesKeyFunction(a, e, "min_by"), -1)],
   not_null: ["any...", (...args) => { const v = args.find((x) => x !== null); return v === undefined ? null : v; }],
+  pad_left: ["string", "number", "string?", (s, w, p) => jmesPad("pad_left", s, w, p, true)],
+  pad_right: ["string", "number", "string?", (s, w, p) => jmesPad("pad_right", s, w, p, false)],
+  replace: ["string", "string", "string", "number?", jmesReplace],
   reverse: ["string|array", (v) => (typeof v === "string" ? Array.from(v).reverse().join("") : v.slice().reverse())],
   sort: ["array-number|array-string", (a) => a.slice().sort(jmesCompare)],
   sort_by: ["array", "expref", (a, e) => {
     const key = jmesKeyFunction(a, e, "sort_by");
     return a.map((x) => [key(x), x]).sort((p, q) => jmesCompare(p[0], q[0])).map((p) => p[1]);
   }],
+  split: ["string", "string", "number?", jmesSplit],
   starts_with: ["string", "string", (s, x) => s.startsWith(x)],
   sum: ["array-number", (a) => a.reduce((s, x) => s + x, 0)],
   to_array: ["any", (v) => (Array.isArray(v) ? v : [v])],
@@ -615,8 +625,16 @@ const JMES_FUNCTIONS = {
     return null;
   }],
   to_string: ["any", (v) => (typeof v === "string" ? v : JSON.stringify(v))],
+  trim: ["string", "string?", (s, chars) => jmesTrim(s, chars, true, true)],
+  trim_left: ["string", "string?", (s, chars) => jmesTrim(s, chars, true, false)],
+  trim_right: ["string", "string?", (s, chars) => jmesTrim(s, chars, false, true)],
   type: ["any", (v) => jmesType(v)],
+  upper: ["string", (s) => s.toUpperCase()],
   values: ["object", (o) => Object.values(o)],
+  zip: ["array...", (...arrays) => {
+    const n = Math.min(...arrays.map((a) => a.length));
+    return Array.from({ length: n }, (_, i) => arrays.map((a) => a[i]));
+  }],
 };
 
 // Each function's signature, read once from JMES_FUNCTIONS: each parameter's types, how many
@@ -661,6 +679,15 @@ function jmesCall(name, args) {
   return sig.fn(...args);
 }
 
+function jmesRequireInteger(name, what, n) {
+  if (!Number.isInteger(n)) throw jmesError("invalid-value", name + "() " + what + " must be an integer, got " + n);
+}
+
+function jmesRequireCount(name, what, n) {
+  if (!Number.isInteger(n) || n < 0)
+    throw jmesError("invalid-value", name + "() " + what + " must be a non-negative integer, got " + n);
+}
+
 // Evaluates an expression reference on every element up front, requiring
 // all results to be numbers or all to be strings.
 function jmesKeyFunction(array, expref, name) {
@@ -685,6 +712,120 @@ function jmesExtreme(array, key, sign) {
     if (best === null || jmesCompare(k, bestKey) * sign > 0) { best = item; bestKey = k; }
   }
   return best;
+}
+
+// group_by: the elements under the string their key gives, in order of first appearance; an
+// element whose key is null is left out, any other key is invalid-type.
+function jmesGroupBy(array, expref) {
+  const groups = {};
+  for (const item of array) {
+    const key = jmesApply(expref, item);
+    if (key === null) continue;
+    if (typeof key !== "string")
+      throw jmesError("invalid-type", "group_by() expression must give string or null values, got " + jmesType(key));
+    if (Object.prototype.hasOwnProperty.call(groups, key)) groups[key].push(item);
+    else jmesSet(groups, key, [item]);
+  }
+  return groups;
+}
+
+// from_items: an object from [key, value] pairs; a later pair wins.
+function jmesFromItems(pairs) {
+  const out = {};
+  for (const p of pairs) {
+    if (!Array.isArray(p) || p.length !== 2 || typeof p[0] !== "string")
+      throw jmesError("invalid-type", "from_items() needs [string, value] pairs, got " + JSON.stringify(p));
+    jmesSet(out, p[0], p[1]);
+  }
+  return out;
+}
+
+// Python's index into a string of `length` code points, as the bound of a slice.
+function jmesClampIndex(i, length) {
+  return i < 0 ? Math.max(i + length, 0) : Math.min(i, length);
+}
+
+// find_first / find_last: the code point index of the first (last) `sub` lying wholly within
+// subject[start:end] (Python's slice bounds), or null; an empty `sub` is never found.
+function jmesFind(name, subject, sub, start, end, last) {
+  if (start !== undefined) jmesRequireInteger(name, "start", start);
+  if (end !== undefined) jmesRequireInteger(name, "end", end);
+  if (sub === "") return null;
+  const chars = Array.from(subject), needle = Array.from(sub);
+  const from = jmesClampIndex(start === undefined ? 0 : start, chars.length);
+  const to = jmesClampIndex(end === undefined ? chars.length : end, chars.length);
+  const at = (i) => needle.every((c, j) => chars[i + j] === c);
+  if (last) { for (let i = to - needle.length; i >= from; i--) if (at(i)) return i; }
+  else { for (let i = from; i + needle.length <= to; i++) if (at(i)) return i; }
+  return null;
+}
+
+// pad_left / pad_right: `subject` padded to `width` code points with `pad` (one code point,
+// a space by default); a subject that long already is unchanged.
+function jmesPad(name, subject, width, pad, left) {
+  jmesRequireCount(name, "width", width);
+  const p = pad === undefined ? " " : pad;
+  if (Array.from(p).length !== 1) throw jmesError("invalid-value", name + "() pad must be one character, got " + JSON.stringify(p));
+  const fill = p.repeat(Math.max(0, width - Array.from(subject).length));
+  return left ? fill + subject : subject + fill;
+}
+
+// replace: the first `count` (default: every) occurrences of `old` replaced, left to right. An
+// empty `old` occurs before every code point and at the end, as in Python.
+function jmesReplace(subject, old, replacement, count) {
+  if (count !== undefined) jmesRequireCount("replace", "count", count);
+  const limit = count === undefined ? Infinity : count;
+  let out = "", n = 0;
+  if (old === "") {
+    const chars = Array.from(subject);
+    for (let i = 0; i <= chars.length; i++) {
+      if (n < limit) { out += replacement; n++; }
+      if (i < chars.length) out += chars[i];
+    }
+    return out;
+  }
+  let from = 0;
+  for (; n < limit; n++) {
+    const at = subject.indexOf(old, from);
+    if (at < 0) break;
+    out += subject.slice(from, at) + replacement;
+    from = at + old.length;
+  }
+  return out + subject.slice(from);
+}
+
+// split: the pieces between occurrences of `separator`, splitting at most `count` times (the
+// last piece keeps the rest). An empty separator splits between code points; an empty subject
+// then gives no pieces.
+function jmesSplit(subject, separator, count) {
+  if (count !== undefined) jmesRequireCount("split", "count", count);
+  const limit = count === undefined ? Infinity : count;
+  if (separator === "") {
+    const chars = Array.from(subject);
+    return limit >= chars.length - 1 ? chars : chars.slice(0, limit).concat(chars.slice(limit).join(""));
+  }
+  const out = [];
+  let from = 0;
+  while (out.length < limit) {
+    const at = subject.indexOf(separator, from);
+    if (at < 0) break;
+    out.push(subject.slice(from, at));
+    from = at + separator.length;
+  }
+  out.push(subject.slice(from));
+  return out;
+}
+
+// trim / trim_left / trim_right: leading and/or trailing code points that are in `chars`, or
+// that are Unicode White_Space when `chars` is absent or empty.
+function jmesTrim(subject, chars, left, right) {
+  const set = chars ? new Set(Array.from(chars)) : null;
+  const strip = (c) => (set ? set.has(c) : /^\p{White_Space}$/u.test(c));
+  const cps = Array.from(subject);
+  let a = 0, b = cps.length;
+  if (left) while (a < b && strip(cps[a])) a++;
+  if (right) while (b > a && strip(cps[b - 1])) b--;
+  return cps.slice(a, b).join("");
 }
 
 // ---------------------------------------------------------------- search
