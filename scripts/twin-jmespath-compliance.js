@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // The twin's JMESPath (Sources/VowRuntime/Teaching/twin/jmespath.js) against the JMESPath
-// Community compliance suite (testdata/jmespath-community-compliance), plus a timing check on a
-// long dot chain.
+// Community compliance suite (testdata/jmespath-community-compliance) and vow's own cases
+// (testdata/pick-extras.json), plus a timing check on a long dot chain.
 //
 //   node scripts/twin-jmespath-compliance.js [--source FILE] [--verbose] [FILE_OR_DIR ...]
 //
 // --source FILE    the JMESPath source to test (default: the twin's jmespath.js); the Swift tests
 //                  pass the copy embedded into the binary
 // --verbose        a line per file with its figures
-// FILE_OR_DIR      case files, or folders searched for *.json (default: the suite)
+// FILE_OR_DIR      case files, or folders searched for *.json (default: the two above)
 //
 // Each file is a list of suites {given, cases}; a case has an expression and one of `result`
 // (compared by deep equality, numbers as numbers, object keys in any order), `error` (the kind,
@@ -33,7 +33,7 @@ for (let i = 0; i < args.length; i++) {
   else targets.push(args[i]);
 }
 if (targets.length === 0) {
-  targets.push(path.join(root, "testdata/jmespath-community-compliance"));
+  targets.push(path.join(root, "testdata/jmespath-community-compliance"), path.join(root, "testdata/pick-extras.json"));
 }
 
 // The source is a plain script (top-level `const jmespath = { search }`), run as the twin runs it:

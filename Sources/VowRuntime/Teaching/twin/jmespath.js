@@ -1,7 +1,8 @@
 // Over 400 lines on purpose: the twin carries its JMESPath as this one script (lexer, parser,
 // evaluator, functions, in that order), embedded whole into the binary and into every twin.
 //
-// JMESPath Community Edition (https://jmespath.site) in plain JavaScript.
+// JMESPath Community Edition (https://jmespath.site) in plain JavaScript, with vow's own
+// functions (round, now, to_iso8601, from_iso8601, matches, regex_replace).
 // search(data, expression) returns the result; problems are thrown as {kind: "pick", message},
 // the message starting with the error type (syntax, invalid-type, invalid-arity, invalid-value,
 // unknown-function, undefined-variable, not-a-number).
@@ -635,6 +636,14 @@ const JMES_FUNCTIONS = {
     const n = Math.min(...arrays.map((a) => a.length));
     return Array.from({ length: n }, (_, i) => arrays.map((a) => a[i]));
   }],
+
+  // vow's own.
+  round: ["number", "number?", jmesRound],
+  now: [() => Date.now() / 1000],
+  to_iso8601: ["number", jmesToISO8601],
+  from_iso8601: ["string", jmesFromISO8601],
+  matches: ["string", "string", (s, p) => jmesRegex("matches", p, "u").test(s)],
+  regex_replace: ["string", "string", "string", jmesRegexReplace],
 };
 
 // Each function's signature, read once from JMES_FUNCTIONS: each parameter's types, how many
@@ -826,6 +835,95 @@ function jmesTrim(subject, chars, left, right) {
   if (left) while (a < b && strip(cps[a])) a++;
   if (right) while (b > a && strip(cps[b - 1])) b--;
   return cps.slice(a, b).join("");
+}
+
+// ----------------------------------------------------- vow's own functions
+
+// round(x) and round(x, digits): x rounded to `digits` decimal places (an integer, default 0;
+// negative rounds to tens, hundreds…), half away from zero, in decimal: the digits rounded are
+// those of x's shortest decimal form (what JavaScript and Swift print for it), so round(1.45, 1)
+// is 1.5 and round(2.675, 2) is 2.68 although neither 1.45 nor 2.675 is exact in binary. The
+// result is the double nearest the rounded decimal; never -0; too large is not-a-number.
+function jmesRound(x, digits) {
+  const d = digits === undefined ? 0 : digits;
+  jmesRequireInteger("round", "digits", d);
+  // |x| = mantissa × 10^exponent, the mantissa an integer of the shortest digits.
+  const [m, e] = Math.abs(x).toExponential().split("e");
+  const mantissa = m.replace(".", ""), exponent = Number(e) - (mantissa.length - 1);
+  const drop = -d - exponent; // how many trailing digits fall below 10^-d
+  if (drop <= 0) return x === 0 ? 0 : x; // already that precise
+  const keep = mantissa.length - drop;
+  const kept = BigInt(keep > 0 ? mantissa.slice(0, keep) : "0") + (keep >= 0 && mantissa[keep] >= "5" ? 1n : 0n);
+  const r = Number(kept + "e" + -d) * (x < 0 ? -1 : 1);
+  if (!Number.isFinite(r)) throw jmesError("not-a-number", "round() gives a number too large");
+  return r === 0 ? 0 : r;
+}
+
+// Instants to_iso8601 writes: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, in milliseconds.
+const JMES_FIRST_MS = -62135596800000, JMES_LAST_MS = 253402300799999;
+
+// to_iso8601(seconds since the epoch): UTC, to the millisecond (round(seconds, 3)), the
+// fraction written only when there is one and without trailing zeros: 2026-11-25T13:58:38Z,
+// 2026-11-25T13:58:38.25Z. Years 1 to 9999; any other instant is invalid-value.
+function jmesToISO8601(seconds) {
+  const ms = Math.round(jmesRound(seconds, 3) * 1000);
+  if (!(ms >= JMES_FIRST_MS && ms <= JMES_LAST_MS))
+    throw jmesError("invalid-value", "to_iso8601() needs an instant in the years 1 to 9999, got " + seconds);
+  const iso = new Date(ms).toISOString(); // YYYY-MM-DDTHH:MM:SS.sssZ
+  const fraction = iso.slice(20, 23).replace(/0+$/, "");
+  return iso.slice(0, 19) + (fraction ? "." + fraction : "") + "Z";
+}
+
+const JMES_ISO8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:Z|([+-])(\d{2}):(\d{2}))$/;
+
+// from_iso8601(text): seconds since the epoch of YYYY-MM-DDTHH:MM:SS, optional .fraction (any
+// number of digits), then Z or ±hh:mm (ASCII digits, upper-case T and Z). The whole seconds
+// and the fraction are added last. A date that does not exist, a year 0000, hour 24, second 60
+// or an offset past 23:59 is invalid-value, as is any other text.
+function jmesFromISO8601(text) {
+  const invalid = () => jmesError("invalid-value", "from_iso8601() needs a date like 2026-11-25T13:58:38Z, got " + JSON.stringify(text));
+  const m = JMES_ISO8601.exec(text);
+  if (!m) throw invalid();
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  const offset = m[8] ? (m[8] === "-" ? -1 : 1) * (Number(m[9]) * 3600 + Number(m[10]) * 60) : 0;
+  if (year < 1 || hour > 23 || minute > 59 || second > 59 || (m[8] && (Number(m[9]) > 23 || Number(m[10]) > 59)))
+    throw invalid();
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) throw invalid();
+  const whole = date.getTime() / 1000 + hour * 3600 + minute * 60 + second - offset;
+  return whole + (m[7] ? Number("0." + m[7]) : 0);
+}
+
+// Compiled regular expressions by flags and pattern (a few; the same ones recur in a pick).
+const jmesRegexCache = new Map();
+
+// A regular expression (Unicode mode); an invalid pattern is invalid-value.
+function jmesRegex(name, pattern, flags) {
+  const key = flags + "/" + pattern;
+  let re = jmesRegexCache.get(key);
+  if (re === undefined) {
+    try { re = new RegExp(pattern, flags); } catch (e) {
+      throw jmesError("invalid-value", name + "() pattern " + JSON.stringify(pattern) + " is not a valid regular expression");
+    }
+    if (jmesRegexCache.size >= 64) jmesRegexCache.clear();
+    jmesRegexCache.set(key, re);
+  }
+  return re;
+}
+
+// regex_replace: every match of `pattern` in `subject` replaced. In `replacement`, $0 to $9
+// stand for the match and its groups (a group that took no part gives ""), $$ for a dollar; any
+// other $ is itself. A $n past the pattern's last group is invalid-value.
+function jmesRegexReplace(subject, pattern, replacement) {
+  const re = jmesRegex("regex_replace", pattern, "gu");
+  const groups = new RegExp(re.source + "|", "u").exec("").length - 1;
+  for (const m of replacement.matchAll(/\$(\$|\d)/g)) {
+    if (m[1] !== "$" && Number(m[1]) > groups)
+      throw jmesError("invalid-value", "regex_replace() replacement refers to group " + m[1] + " but the pattern has " + groups);
+  }
+  return subject.replace(re, (...match) =>
+    replacement.replace(/\$(\$|\d)/g, (_, c) => (c === "$" ? "$" : match[Number(c)] === undefined ? "" : match[Number(c)])));
 }
 
 // ---------------------------------------------------------------- search
