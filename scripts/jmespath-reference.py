@@ -3,13 +3,16 @@
 
   jmespath-reference.py generate N SEED     N random cases, one JSON line each: {"doc", "expr"}
                                             (doc is JSON text); seeded, so a case can be re-made
-  jmespath-reference.py compare CASES RESULTS
+  jmespath-reference.py compare CASES RESULTS [--community]
                                             RESULTS has a line per case from vow: {"ok": VALUE} or
                                             {"error": KIND}; each is compared with what the
                                             reference gives; a line per disagreement, then
                                             `pick-reference: N agree, M differ (…)`; exit 1 if any
                                             differ. A case on which the reference raises a Python
                                             error instead of a JMESPath one is left out, counted.
+                                            --community: the reference follows JMESPath Community
+                                            where the generated expressions would see it differ
+                                            (see below).
 
 The generator writes documents of a few shapes (records of records, lists of records, scalars of
 every type) and expressions over their keys: paths, indexes, slices, projections, flatten,
@@ -27,6 +30,7 @@ import jmespath
 from jmespath import ast as jmespath_ast
 from jmespath import functions as jmespath_functions
 from jmespath import parser as jmespath_parser
+from jmespath import visitor as jmespath_visitor
 
 
 # Two departures of the reference from the specification, undone here so that they do not count
@@ -53,6 +57,53 @@ def _type_check(self, actual, signature, function_name):
 
 jmespath_parser.Parser._token_led_lbracket = _token_led_lbracket
 jmespath_functions.Functions._type_check = _type_check
+
+
+# With --community, the two places where JMESPath Community deliberately departs from the
+# specification the reference follows, and that the generated expressions reach, are brought over:
+#
+# 1. A multiselect of null is a list or an object of nulls, not null (so that null flows through a
+#    pipe into one: `null | [@]` is [null]).
+# 2. A slice of a string is a string (by code point), and what follows the slice applies to that
+#    string whole instead of projecting.
+def _visit_multi_select_list(self, node, value):
+    return [self.visit(child, value) for child in node["children"]]
+
+
+def _visit_multi_select_dict(self, node, value):
+    collected = self._dict_cls()
+    for child in node["children"]:
+        collected[child["value"]] = self.visit(child, value)
+    return collected
+
+
+def _visit_slice(self, node, value):
+    if not isinstance(value, (list, str)):
+        return None
+    return value[slice(*node["children"])]
+
+
+def _visit_projection(self, node, value):
+    left, right = node["children"]
+    base = self.visit(left, value)
+    if isinstance(base, str) and left["type"] == "index_expression" and left["children"][-1]["type"] == "slice":
+        return self.visit(right, base)
+    if not isinstance(base, list):
+        return None
+    collected = []
+    for element in base:
+        current = self.visit(right, element)
+        if current is not None:
+            collected.append(current)
+    return collected
+
+
+def follow_community():
+    interpreter = jmespath_visitor.TreeInterpreter
+    interpreter.visit_multi_select_list = _visit_multi_select_list
+    interpreter.visit_multi_select_dict = _visit_multi_select_dict
+    interpreter.visit_slice = _visit_slice
+    interpreter.visit_projection = _visit_projection
 
 KEYS = ["a", "b", "c", "foo", "bar"]
 STRINGS = ["a", "b", "foo", "", "Ab", "bar baz"]
@@ -210,7 +261,9 @@ def compare(cases_path, results_path):
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "generate":
         generate(int(sys.argv[2]), int(sys.argv[3]))
-    elif len(sys.argv) == 4 and sys.argv[1] == "compare":
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == "compare" and sys.argv[4:] in ([], ["--community"]):
+        if sys.argv[4:]:
+            follow_community()
         sys.exit(compare(sys.argv[2], sys.argv[3]))
     else:
         sys.exit(__doc__)
