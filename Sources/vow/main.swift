@@ -77,6 +77,7 @@ struct Vow: ParsableCommand {
             }
             name = file
             options.arguments = Array(script.dropFirst())
+            options.scriptName = file
         } else if isatty(0) == 0 {
             text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             name = "<stdin>"

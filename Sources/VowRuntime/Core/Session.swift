@@ -28,6 +28,9 @@ public struct UserStage: Sendable {
 public struct SessionOptions: Sendable {
     /// Script arguments: `$1`…, `$args`.
     public var arguments: [String] = []
+    /// The script's name as it was given (`deploy.vow`), for usage messages; nil for `-c` and
+    /// the REPL.
+    public var scriptName: String?
     /// Extra directories to search for `vow-NAME` stages before PATH.
     public var stagePath: [String] = []
     /// Variables defined before the first statement runs (e.g. a base URL for scripts and tests).
@@ -105,6 +108,15 @@ public final class Session: @unchecked Sendable {
     /// The process's environment when the session began (read once: building it is costly, and
     /// every request consults it for proxies).
     public let environment = ProcessInfo.processInfo.environment
+    /// `$env`: the environment as a record, its names in order, made the first time it is read
+    /// (a `let env = …` or `--var env=…` comes first). Touched on the executor only.
+    var environmentRecord: Value {
+        if let made = environmentMade { return made }
+        let made = Value.record(Record(environment.sorted { $0.key < $1.key }.map { ($0.key, Value.string($0.value)) }))
+        environmentMade = made
+        return made
+    }
+    private var environmentMade: Value?
     /// Command-line options.
     public let options: SessionOptions
     /// Background jobs.
@@ -293,6 +305,7 @@ final class Scope: @unchecked Sendable {
         }
         let found = session.globals[name]
         if case .promise(let p)? = found { session.observed.insert(ObjectIdentifier(p)) }
+        if found == nil, name == "env" { return .value(session.environmentRecord) }
         return found
     }
 }

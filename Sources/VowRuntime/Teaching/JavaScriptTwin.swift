@@ -106,6 +106,10 @@ public struct JavaScriptTwin {
         if let highest = numbered.max() {
             out += "const [" + (1...highest).map { "$\($0)" }.joined(separator: ", ") + "] = $args;\n"
         }
+        // `$env`: the environment, as vow reads it (a `let env` or `def` parameter comes first).
+        if body.joined().contains("$env"), !lets.contains("env") {
+            out += "const $env = Object.fromEntries(Object.entries(process.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));\n"
+        }
         out += "let $$;\n(async () => {\n"
         for b in body { out += "  " + b.replacingOccurrences(of: "\n", with: "\n  ") + "\n" }
         out += "})().catch(vow.fail).finally(() => { vow.endQuestions(); return vow.runDeferred(); });\n"

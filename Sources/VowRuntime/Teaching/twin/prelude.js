@@ -429,6 +429,14 @@ const vow = (() => {
       throw error("assert", a.length ? joined(a) : `assertion failed: ${cond}`, { value: v, condition: cond });
     },
     // `exit [STATUS] [MESSAGE]`: process.exit, the message on stderr as written.
+    // `arg N [NAME] [--default V]`: the script's argument N, its default, or the usage line and status 2.
+    arg(n, fallback, usage) {
+      const given = process.argv.slice(2);
+      if (n <= given.length) return given[n - 1];
+      if (fallback !== undefined) return fallback;
+      process.stderr.write(usage + "\n");
+      process.exit(2);
+    },
     exit(v, ...a) {
       const status = typeof a[0] === "number" ? a.shift() : 0;
       if (a.length) process.stderr.write(joined(a) + "\n");

@@ -1,0 +1,91 @@
+import VowPromises
+import VowSyntax
+import VowValue
+
+/// `arg N [NAME] [--default V]`: the script's argument N, or its default; a script run without
+/// a required one ends with a usage line made from every `arg` it declares.
+struct ArgStage: ValueStage {
+    static let name = "arg"
+    /// In the JavaScript twin (docs/javascript-twin.md): `vow.arg(N, default, usage)`.
+    static let twin = StageTwin.control
+    static let group = StageGroup.files
+    static let synopsis = "arg N [NAME] [--default V]"
+    static let summary = "The script's argument N (as text), or --default; missing and required, the script ends with a usage line."
+    static let help = """
+        `let host = arg 1 HOST` reads the first argument after the script's name; `let port = arg 2
+        PORT --default 8080` gives 8080 when there is no second. A required argument that is
+        missing ends the script at once with status 2 and a usage line made from every `arg`
+        the script declares, in order (`usage: deploy.vow HOST [PORT]`), as a program's argument
+        parser would. NAME is what the usage line calls it (ARG1, ARG2… by default). `$1`, `$2`
+        and `$args` read the same arguments without a check.
+        """
+    static let fallback = Flag.value("default", value: "V", help: "the value when the argument is not given (it is then optional)")
+    static let flags = [fallback.spec]
+    static let examples = [
+        StageExample("arg 1 --default world | format \"hello {}\"", "hello world"),
+        StageExample("arg 1 NAME", "usage: SCRIPT NAME", fails: true),
+    ]
+
+    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+        let n = try args.integer(args[0] ?? .null, "N")
+        guard n >= 1 else { throw VowError(.type, "arg: N must be 1 or more, got \(n)") }
+        let given = ctx.session.options.arguments
+        if n <= given.count { return .value(.string(given[n - 1])) }
+        if let d = try args.value(Self.fallback) { return .value(d) }
+        let usage = Self.usage(of: ctx.call.site.source, script: ctx.session.options.scriptName)
+        throw VowError(.exit, usage, details: ["status": .int(2), "missing": .int(n)])
+    }
+
+    /// `usage: SCRIPT A [B]…`: every `arg` stage of `source`, by its number, optional ones in
+    /// brackets.
+    static func usage(of source: SourceText, script: String?) -> String {
+        var declared: [Int: (name: String, optional: Bool)] = [:]
+        if let program = try? Parser.parse(source) {
+            func visit(_ p: Pipeline) {
+                for s in p.stages {
+                    if s.name == Self.name {
+                        let words = s.arguments.compactMap { a -> String? in
+                            if case .number(_, true, let t) = a.kind { return t }
+                            if case .word(let t) = a.kind { return t.literalText }
+                            return nil
+                        }
+                        let optional = s.arguments.contains { if case .flag("default") = $0.kind { return true } else { return false } }
+                        if let first = words.first, let n = Int(first), declared[n] == nil {
+                            declared[n] = (words.count > 1 ? words[1] : "ARG\(n)", optional)
+                        }
+                    }
+                    for a in s.arguments { if case .group(let g) = a.kind { visit(g) } }
+                }
+            }
+            for st in program.statements {
+                switch st.kind {
+                case .pipeline(let p, _), .letBinding(_, _, let p), .def(_, _, let p): visit(p)
+                case .meta: break
+                }
+            }
+        }
+        let names = declared.keys.sorted().map { declared[$0]!.optional ? "[\(declared[$0]!.name)]" : declared[$0]!.name }
+        // A program with no file (`-c`, the REPL) has no name to give.
+        let given = script ?? (source.name.hasPrefix("<") ? "SCRIPT" : source.name)
+        let script = String(given.split(separator: "/").last ?? Substring(given))
+        return "usage: " + ([script] + names).joined(separator: " ")
+    }
+}
+
+extension ArgStage: TwinWriting {
+    static let twinReference: String? = "`vow.arg(N, default, usage)`: `process.argv[N + 1]`, or the default, or the usage line on stderr and `process.exit(2)`"
+
+    /// `vow.arg(N, default, usage)`, the usage line written when the twin is.
+    static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
+        let positional = twin.positional(plan)
+        guard let n = positional.first else { return twin.missing(name) }
+        let fallback = twin.flag(Self.fallback, in: plan).map { twin.value($0, input: input, depth: depth) } ?? "undefined"
+        let usage = jsString(Self.usage(of: twin.source, script: nil))
+        return TwinCode("vow.arg(\(twin.value(n, input: input, depth: depth)), \(fallback), \(usage))", isPromise: false)
+    }
+}
+
+extension ArgStage: StageExplaining {
+    /// The generic note serves.
+    static func explanation(_ c: Explainer.Context) -> String? { nil }
+}
