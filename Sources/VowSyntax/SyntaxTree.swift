@@ -195,6 +195,31 @@ public struct Template: Sendable {
         if parts.count == 1, case .literal(let s) = parts[0] { return s }
         return nil
     }
+
+    /// The template as it was written, escapes read, when a stage reads it as an expression
+    /// rather than as text to fill in (`pick "{id: id}"`, `where "total > $min"`): `{PATH}`
+    /// stays `{PATH}`, `$name` stays `$name`, `${name.PATH}` is `$name.PATH`.
+    public var expressionText: String {
+        parts.map { part -> String in
+            switch part {
+            case .literal(let s): return s
+            case .input(let path): return "{" + (path ?? "") + "}"
+            case .variable(let name, let path): return "$" + name + (path.map { "." + $0 } ?? "")
+            }
+        }.joined()
+    }
+}
+
+extension Argument {
+    /// The argument as an expression's text, when a stage reads it as one: a word, a string
+    /// (`Template.expressionText`) or a raw string; nil for anything else (a variable, a group…).
+    public var expressionText: String? {
+        switch kind {
+        case .word(let t), .string(let t): return t.expressionText
+        case .rawString(let s): return s
+        default: return nil
+        }
+    }
 }
 
 /// A syntax error: what was wrong, where, and what was expected.

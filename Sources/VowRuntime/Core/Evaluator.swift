@@ -105,6 +105,7 @@ struct Evaluator: Sendable {
                 session: session, name: name, node: plan.node, positional: positional, flagNodes: flags,
                 upstream: upstream, pipelineInput: input, rerunUpstream: rerun, scope: scope, site: site, run: run, index: index)
             call.labelsAdoptedPromise = plan.rewrittenThen != nil
+            call.expressionArguments = def.expressionArguments
             call.pickAhead = plan.pickAhead
             call.feedsJSON = plan.feedsJSON
             call.innerPlan = plan.inner

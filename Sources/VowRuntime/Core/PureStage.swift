@@ -29,6 +29,7 @@ struct PureStage {
             session: session, name: plans[0].name, node: plans[0].node, positional: positional, flagNodes: flags,
             upstream: nil, pipelineInput: .null, rerunUpstream: nil, scope: scope, site: site,
             run: PipelineRun(site: site, input: .null), index: 0)
+        call.expressionArguments = def.expressionArguments
     }
 
     /// True for an argument whose value depends on the input at most: literals and templates

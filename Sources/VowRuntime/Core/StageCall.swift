@@ -93,6 +93,8 @@ public final class StageCall: @unchecked Sendable {
     var feedsJSON = false
     /// The inner stage of `then X…`, `catch X…`, `each X…`, as the planner planned it.
     var innerPlan: StagePlan? = nil
+    /// How many of the first positional arguments are expressions (`StageDefinition.expressionArguments`).
+    var expressionArguments = 0
 
     init(
         session: Session, name: String, node: Stage, positional: [Argument], flagNodes: [String: [Argument?]],
@@ -273,7 +275,11 @@ public struct StageContext: Sendable {
         var slots: [(isFlag: Bool, name: String, index: Int)] = []
         var args = StageArguments(positional: [], flags: [:], stage: call.name)
         do {
-            for a in call.positional {
+            for (i, a) in call.positional.enumerated() {
+                if i < call.expressionArguments, let text = a.expressionText {
+                    args.positional.append(.string(text))
+                    continue
+                }
                 switch try ev.argument(a, input: input, scope: call.scope, site: call.site) {
                 case .value(let v): args.positional.append(v)
                 case .promise(let p):

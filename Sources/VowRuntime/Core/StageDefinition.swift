@@ -126,6 +126,10 @@ public protocol StageDefinition: Sendable {
     static var innerIsHandler: Bool { get }
     /// True for a stage that always rejects (`reject`).
     static var alwaysRejects: Bool { get }
+    /// How many of the stage's first positional arguments it reads as JMESPath expressions
+    /// (`pick`, `where`, `assert`: 1): written as a word or a string, such an argument is its
+    /// text as written (`pick "{id: id}"`), never a template filled in from the input.
+    static var expressionArguments: Int { get }
     /// True for a stage that does less when it knows the stage after it, and conforms to
     /// `LooksAhead` to say how (`json`, `read`).
     static var looksAhead: Bool { get }
@@ -167,6 +171,8 @@ extension StageDefinition {
     public static var innerIsHandler: Bool { false }
     /// Does not always reject, by default.
     public static var alwaysRejects: Bool { false }
+    /// Reads no argument as an expression, by default.
+    public static var expressionArguments: Int { 0 }
     /// Looks at no other stage, by default.
     public static var looksAhead: Bool { false }
     /// Makes a value of its own, by default.

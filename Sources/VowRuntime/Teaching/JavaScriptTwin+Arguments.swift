@@ -80,8 +80,13 @@ extension JavaScriptTwin {
 
     /// A stage call whose arguments may wait: `Promise.all(args).then(args => call)` with the
     /// arguments gathered in Promise.all's turn, as vow gathers them.
-    func withArguments(_ args: [Argument], input: String, depth: Int, _ call: ([String]) -> String) -> TwinCode {
-        let evaluated = args.map { argument($0, input: input, depth: depth) }
+    /// The first `expressions` arguments are expressions: their text as written
+    /// (`StageDefinition.expressionArguments`).
+    func withArguments(_ args: [Argument], input: String, depth: Int, expressions: Int = 0, _ call: ([String]) -> String) -> TwinCode {
+        let evaluated = args.enumerated().map { i, a in
+            if i < expressions, let text = a.expressionText { return (code: jsString(text), isPromise: false) }
+            return argument(a, input: input, depth: depth)
+        }
         if !evaluated.contains(where: \.isPromise) { return TwinCode(call(evaluated.map(\.code)), isPromise: false) }
         var waits: [String] = []
         var names: [String] = []

@@ -264,7 +264,7 @@ public struct JavaScriptTwin {
             let isPromise: Bool
             if case .promise = def.twin { isPromise = true } else { isPromise = false }
             let callee = given ?? (f.contains("-") ? "vow[\(jsString(f))]" : "vow.\(f)")
-            let r = withArguments(positional, input: input, depth: depth) { vals in
+            let r = withArguments(positional, input: input, depth: depth, expressions: def.expressionArguments) { vals in
                 "\(callee)(\(([input] + vals).joined(separator: ", ")))"
             }
             return isPromise ? r.asPromise : r

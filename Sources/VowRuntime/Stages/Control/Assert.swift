@@ -7,6 +7,8 @@ struct AssertStage: ValueStage {
     static let name = "assert"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("assert")
+    /// EXPR is read as written, never filled in as a template.
+    static let expressionArguments = 1
     static let group = StageGroup.control
     static let synopsis = "assert COND [MESSAGE]"
     static let summary = "Passes its input on when the JMESPath COND holds on it; rejects with kind assert when it does not."

@@ -69,7 +69,8 @@ struct IfStage: StageDefinition {
                 let held = call.runPipeline(p, input: input, context: ["in the condition of if"])
                 return .promise(held.then(on: ex, resolving: decide))
             }
-            let expression = try ev.plainArgument(
+            // A word or a string is read as the expression it is, never as a template.
+            let expression = try parts.condition.expressionText.map { Value.string($0) } ?? ev.plainArgument(
                 parts.condition, input: input, scope: call.scope, site: call.site, problem: "if: COND must be an expression or a group")
             guard case .string(let text) = expression else {
                 return try decide(expression)  // a literal: true, false, null, a number
@@ -94,7 +95,7 @@ extension IfStage: TwinWriting {
         if case .group(let p) = parts.condition.kind {
             return TwinCode("\(twin.pipeline(p, input: input, depth: depth)).then((c) => vow.holds(c) ? \(yes.code) : \(no.code))", isPromise: true)
         }
-        let condition = twin.argument(parts.condition, input: input, depth: depth).code
+        let condition = parts.condition.expressionText.map(jsString) ?? twin.argument(parts.condition, input: input, depth: depth).code
         // Both branches promises, or neither: a mix is still one handler's value, adopted when it is a promise.
         return TwinCode("(vow.condition(\(input), \(condition)) ? \(yes.code) : \(no.code))", isPromise: yes.isPromise && no.isPromise)
     }

@@ -46,7 +46,7 @@ struct UntilStage: StageDefinition {
         }
         let args = StageArguments(positional: [], flags: [:], stage: "until")
         guard let condArg = call.positional.first else { throw VowError(.type, "until: missing COND (e.g. until \"status == 'done'\")") }
-        let condition = try args.asString(try call.plain(condArg), "COND")
+        let condition = try condArg.expressionText ?? args.asString(try call.plain(condArg), "COND")
         let every = try call.plain(Self.every) ?? 1
         let limit = try call.plain(Self.timeout)
         let max = try call.plain(Self.max)
@@ -107,7 +107,7 @@ extension UntilStage: TwinWriting {
         func flag<T>(_ flag: Flag<T>, _ otherwise: String) -> String {
             twin.flag(flag, in: plan).map { twin.value($0, input: "null", depth: depth) } ?? otherwise
         }
-        let cond = twin.positional(plan).first.map { twin.value($0, input: "null", depth: depth) } ?? "\"@\""
+        let cond = twin.positional(plan).first.map { $0.expressionText.map(jsString) ?? twin.value($0, input: "null", depth: depth) } ?? "\"@\""
         let exp = twin.flag(backoff, in: plan).map { twin.value($0, input: "null", depth: depth) == "\"exp\"" } ?? false
         let body = upstream.replacingOccurrences(of: "\n", with: "\n  ")
         return "vow.until(() => \(body), \(cond), \(flag(every, "1")), \(flag(timeout, "null")), \(flag(max, "null")), \(exp))"

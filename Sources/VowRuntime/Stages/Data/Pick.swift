@@ -6,6 +6,8 @@ struct PickStage: ValueStage {
     static let name = "pick"
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("pick")
+    /// EXPR is read as written, never filled in as a template.
+    static let expressionArguments = 1
     /// A pure function of its input and arguments.
     static let isPure = true
     static let group = StageGroup.data
@@ -25,6 +27,7 @@ struct PickStage: ValueStage {
         StageExample("echo [{n: 1}, {n: 5}, {n: 3}] | pick '[?n > `2`].n | sort(@)'", "[\n  3,\n  5\n]"),
         StageExample("echo [{n: ann}, {n: bob}, {n: cy}] | pick \"[?n >= 'b'].n\" | to-json", "[\"bob\",\"cy\"]"),
         StageExample("echo {a: 1} | pick missing", "null"),
+        StageExample("echo {id: 1, name: Ada} | pick \"{x: id}\" | to-json", #"{"x":1}"#),
         StageExample("echo {a: 1} | pick 'a.['", "error[pick]: ", fails: true),
     ]
 

@@ -8,6 +8,8 @@ struct WhereStage: ValueStage {
     /// In the JavaScript twin (docs/javascript-twin.md): `Array.filter`, or an async generator
     /// over a stream.
     static let twin = StageTwin.handler("where")
+    /// EXPR is read as written, never filled in as a template.
+    static let expressionArguments = 1
     static let group = StageGroup.data
     static let synopsis = "where EXPR"
     static let summary = "Keeps the items of a list, or of a stream as they arrive, on which the JMESPath expression EXPR holds."
