@@ -146,6 +146,10 @@ public final class Runner: @unchecked Sendable {
             }
             return ExitStatus.syntax
         }
+        for w in interpreter.warnings(program) {
+            let (l, c) = source.lineColumn(of: w.span.start)
+            errorSink("warning: \(w.message) (\(source.name):\(l):\(c))")
+        }
         if tracer == nil, program.statements.contains(where: { if case .meta("timeline", _, _) = $0.kind { return true } else { return false } }) {
             enableTracing()
         }

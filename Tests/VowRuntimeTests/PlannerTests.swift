@@ -72,3 +72,24 @@ final class PlannerTests: XCTestCase {
         XCTAssertEqual(try problems("echo 1 | then (echo 2)"), [])
     }
 }
+
+/// The warnings said before a program runs, which do not stop it.
+final class PlannerWarningTests: XCTestCase {
+    func warnings(_ source: String) throws -> [String] {
+        let program = try Parser.parse(SourceText(source))
+        return Planner.checking(program, registry: .builtins, defs: [:]).warnings(in: program).map(\.message)
+    }
+
+    func test_aLoneWordInAListThatNamesAStageOrADef() throws {
+        XCTAssertEqual(try warnings("def async2 = delay 1ms x\nall [(print a), async2]"),
+                       ["in a list, async2 is the text \"async2\", though a def of that name exists; write (async2) to run it"])
+        XCTAssertEqual(try warnings("echo [len, x]"), ["in a list, len is the text \"len\", though a stage of that name exists; write (len) to run it"])
+        XCTAssertEqual(try warnings("echo [(len), x, {type: text}]"), [])
+    }
+
+    func test_aSingleQuotedFormatFillsNothingIn() throws {
+        XCTAssertEqual(try warnings("echo {a: 1} | format '{a}'"),
+                       ["format: '{a}' is in single quotes, so nothing in it is filled in; write it in double quotes to fill it in"])
+        XCTAssertEqual(try warnings("echo {a: 1} | format \"{a}\" | format 'plain'"), [])
+    }
+}

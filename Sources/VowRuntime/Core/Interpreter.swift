@@ -107,4 +107,11 @@ public struct Interpreter: Sendable {
         let planner = Planner.checking(program, registry: session.registry, defs: session.onExecutor { self.session.defs })
         return planner.problems(in: program).map { ($0.message, $0.span) }
     }
+
+    /// What the program may not mean as written (`Planner.warnings(in:)`): said before it runs,
+    /// and it runs anyway.
+    public func warnings(_ program: Program) -> [(message: String, span: SourceSpan)] {
+        let planner = Planner.checking(program, registry: session.registry, defs: session.onExecutor { self.session.defs })
+        return planner.warnings(in: program).map { ($0.message, $0.span) }
+    }
 }
