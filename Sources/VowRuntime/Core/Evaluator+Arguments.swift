@@ -90,6 +90,27 @@ extension Evaluator {
         }
     }
 
+    /// An expression's text with the vow variables it names bound (`ExpressionVariables`): at
+    /// once, or, when one is a promise still pending, once it has settled.
+    func expression(_ text: String, scope: Scope) throws -> Resolution<Value> {
+        var known: [(name: String, value: Value)] = []
+        var waits: [(name: String, promise: Promise<Value>)] = []
+        for name in ExpressionVariables.names(in: text) {
+            switch scope.lookup(name) {
+            case .value(let v)?: known.append((name, v))
+            case .promise(let p)?:
+                if case .success(let v)? = p.result { known.append((name, v)) } else { waits.append((name, p)) }
+            case nil: break
+            }
+        }
+        if waits.isEmpty { return .value(.string(ExpressionVariables.bound(text, known))) }
+        let names = waits.map(\.name)
+        let settled = known
+        return .promise(Promise.all(waits.map(\.promise), on: session.executor, cancelsOthers: false).relay { r in
+            r.map { values in .string(ExpressionVariables.bound(text, settled + zip(names, values).map { ($0, $1) })) }
+        })
+    }
+
     /// A sub-pipeline run on `input`: a value when it finished at once (one plain stage), else its promise.
     func sync(_ p: Pipeline, input: Value, scope: Scope, site: Site) throws -> Resolution<Value> {
         let (promise, run) = pipeline(p, input: input, scope: scope, site: site)

@@ -277,7 +277,13 @@ public struct StageContext: Sendable {
         do {
             for (i, a) in call.positional.enumerated() {
                 if i < call.expressionArguments, let text = a.expressionText {
-                    args.positional.append(.string(text))
+                    switch try ev.expression(text, scope: call.scope) {
+                    case .value(let v): args.positional.append(v)
+                    case .promise(let p):
+                        args.positional.append(.null)
+                        slots.append((false, "", args.positional.count - 1))
+                        pending.append(p)
+                    }
                     continue
                 }
                 switch try ev.argument(a, input: input, scope: call.scope, site: call.site) {

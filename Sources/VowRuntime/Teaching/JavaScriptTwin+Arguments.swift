@@ -80,11 +80,25 @@ extension JavaScriptTwin {
 
     /// A stage call whose arguments may wait: `Promise.all(args).then(args => call)` with the
     /// arguments gathered in Promise.all's turn, as vow gathers them.
+    /// An expression's text with the vow variables it names bound (`ExpressionVariables`), as
+    /// vow binds them: `vow.bindExpression(text, [[name, value]…])`, waiting for `let` promises.
+    func expression(_ text: String) -> (code: String, isPromise: Bool) {
+        let names = ExpressionVariables.names(in: text).filter { lets.contains($0) || values.contains($0) || $0 == "env" }
+        guard !names.isEmpty else { return (jsString(text), false) }
+        let waits = names.filter { lets.contains($0) }
+        let pairs = names.map { n in "[\(jsString(n)), \(lets.contains(n) ? "w.\(n)" : "$" + n)]" }.joined(separator: ", ")
+        let call = "vow.bindExpression(\(jsString(text)), [\(pairs)])"
+        if waits.isEmpty { return (call, false) }
+        let ps = waits.map { "$" + $0 }.joined(separator: ", ")
+        let ks = waits.map(jsString).joined(separator: ", ")
+        return ("vow.allMap([\(ps)], (vs) => { const w = Object.fromEntries([\(ks)].map((k, i) => [k, vs[i]])); return \(call); })", true)
+    }
+
     /// The first `expressions` arguments are expressions: their text as written
     /// (`StageDefinition.expressionArguments`).
     func withArguments(_ args: [Argument], input: String, depth: Int, expressions: Int = 0, _ call: ([String]) -> String) -> TwinCode {
         let evaluated = args.enumerated().map { i, a in
-            if i < expressions, let text = a.expressionText { return (code: jsString(text), isPromise: false) }
+            if i < expressions, let text = a.expressionText { return expression(text) }
             return argument(a, input: input, depth: depth)
         }
         if !evaluated.contains(where: \.isPromise) { return TwinCode(call(evaluated.map(\.code)), isPromise: false) }

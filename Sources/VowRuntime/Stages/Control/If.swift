@@ -69,8 +69,16 @@ struct IfStage: StageDefinition {
                 let held = call.runPipeline(p, input: input, context: ["in the condition of if"])
                 return .promise(held.then(on: ex, resolving: decide))
             }
-            // A word or a string is read as the expression it is, never as a template.
-            let expression = try parts.condition.expressionText.map { Value.string($0) } ?? ev.plainArgument(
+            // A word or a string is read as the expression it is, never as a template; vow's
+            // variables it names are bound in it.
+            if let text = parts.condition.expressionText {
+                switch try ev.expression(text, scope: call.scope) {
+                case .value(let bound): return try decide(try Pick.search(bound.stringValue ?? text, in: input))
+                case .promise(let p):
+                    return .promise(p.then(on: ex, resolving: { bound in try decide(try Pick.search(bound.stringValue ?? text, in: input)) }))
+                }
+            }
+            let expression = try ev.plainArgument(
                 parts.condition, input: input, scope: call.scope, site: call.site, problem: "if: COND must be an expression or a group")
             guard case .string(let text) = expression else {
                 return try decide(expression)  // a literal: true, false, null, a number
@@ -95,9 +103,12 @@ extension IfStage: TwinWriting {
         if case .group(let p) = parts.condition.kind {
             return TwinCode("\(twin.pipeline(p, input: input, depth: depth)).then((c) => vow.holds(c) ? \(yes.code) : \(no.code))", isPromise: true)
         }
-        let condition = parts.condition.expressionText.map(jsString) ?? twin.argument(parts.condition, input: input, depth: depth).code
+        let condition = parts.condition.expressionText.map { twin.expression($0) } ?? twin.argument(parts.condition, input: input, depth: depth)
+        if condition.isPromise {
+            return TwinCode("\(condition.code).then((c) => (vow.condition(\(input), c) ? \(yes.code) : \(no.code)))", isPromise: true)
+        }
         // Both branches promises, or neither: a mix is still one handler's value, adopted when it is a promise.
-        return TwinCode("(vow.condition(\(input), \(condition)) ? \(yes.code) : \(no.code))", isPromise: yes.isPromise && no.isPromise)
+        return TwinCode("(vow.condition(\(input), \(condition.code)) ? \(yes.code) : \(no.code))", isPromise: yes.isPromise && no.isPromise)
     }
 }
 

@@ -488,6 +488,9 @@ const vow = (() => {
         return out;
       })();
     },
+    // vow's variables inside an expression, given as JMESPath `let` bindings (ExpressionVariables).
+    bindExpression: (e, pairs) => (pairs.length === 0 ? e
+      : "let " + pairs.map(([n, v]) => `$${n} = \`${JSON.stringify(v === undefined ? null : v).replace(/`/g, "\\`")}\``).join(", ") + " in (" + e + ")"),
     // `where EXPR`: the items on which EXPR holds; a stream is filtered as it arrives.
     where(v, expr) {
       if (Array.isArray(v)) return v.filter((x) => vow.holds(vow.pick(x, expr)));
