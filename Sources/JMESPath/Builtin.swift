@@ -5,7 +5,8 @@
 // depend on the data and are checked at evaluation time (invalid-type), every argument's type
 // before any value is looked at (invalid-value).
 
-/// A built-in function: JMESPath Community's.
+/// A built-in function: JMESPath Community's, and vow's own (`round`, `now`, `to_iso8601`,
+/// `from_iso8601`).
 enum Builtin: String, Sendable {
     case abs, avg, ceil, contains, floor, join, keys, length, map, max, merge, min, reverse, sort, sum, type, values
     case endsWith = "ends_with", maxBy = "max_by", minBy = "min_by", notNull = "not_null"
@@ -14,14 +15,17 @@ enum Builtin: String, Sendable {
     case groupBy = "group_by", items, fromItems = "from_items", zip
     case lower, upper, trim, trimLeft = "trim_left", trimRight = "trim_right", split, replace
     case padLeft = "pad_left", padRight = "pad_right", findFirst = "find_first", findLast = "find_last"
+    case round, now, toISO8601 = "to_iso8601", fromISO8601 = "from_iso8601"
 
     /// The number of arguments: from `min` to `max`, or at least `min` when `max` is nil.
     var arity: (min: Int, max: Int?) {
         switch self {
+        case .now:
+            return (0, 0)
         case .abs, .avg, .ceil, .floor, .keys, .length, .max, .min, .reverse, .sort, .sum, .type, .values,
-             .toArray, .toNumber, .toString, .items, .fromItems, .lower, .upper:
+             .toArray, .toNumber, .toString, .items, .fromItems, .lower, .upper, .toISO8601, .fromISO8601:
             return (1, 1)
-        case .trim, .trimLeft, .trimRight:
+        case .round, .trim, .trimLeft, .trimRight:
             return (1, 2)
         case .contains, .endsWith, .startsWith, .join, .map, .maxBy, .minBy, .sortBy, .groupBy:
             return (2, 2)
@@ -54,6 +58,8 @@ enum Builtin: String, Sendable {
             return try applyCollection(args, env)
         case .lower, .upper, .trim, .trimLeft, .trimRight, .split, .replace, .padLeft, .padRight, .findFirst, .findLast:
             return try applyString(args)
+        case .now, .toISO8601, .fromISO8601:
+            return try applyTime(args)
         default:
             return try apply(args, env)
         }

@@ -1,8 +1,8 @@
-// The functions of the JMESPath specification (jmespath.org's); JMESPath Community's others are
-// in CollectionFunctions and StringFunctions.
+// The functions of the JMESPath specification (jmespath.org's), and vow's `round`; the others
+// are in CollectionFunctions, StringFunctions and TimeFunctions.
 
 extension Builtin {
-    /// The specification's functions.
+    /// The specification's functions, and `round`.
     func apply<V: JMESPathValue>(_ args: [Arg<V>], _ env: Environment) throws(JMESPathError) -> V {
         switch self {
         case .abs:
@@ -18,6 +18,16 @@ extension Builtin {
             var total = 0.0
             for e in a { total += e.jmesNumber ?? 0 }
             return .jmesDouble(total / Double(a.count))
+
+        case .round:
+            let v = try number(args, 0)
+            var digits = 0
+            if let d = try optional(args, 1, .number, "a number") { digits = try integer(d, 1) }
+            guard (-15...15).contains(digits) else {
+                throw JMESPathError(kind: .invalidValue, message: "round() takes from -15 to 15 digits, got \(digits)")
+            }
+            if v.jmesInt != nil && digits >= 0 { return v }
+            return integral(roundHalfAwayFromZero(v.jmesNumber ?? 0, digits: digits))
 
         case .ceil, .floor:
             let v = try number(args, 0)
@@ -201,6 +211,21 @@ extension Builtin {
             preconditionFailure("\(rawValue)() is not one of the specification's functions")
         }
     }
+}
+
+/// `x` rounded to `digits` decimal places (to tens, hundreds… when negative), halves away from
+/// zero: `x × 10^digits` rounded, divided by `10^digits` (for negative digits, `x ÷ 10^-digits`
+/// rounded, times `10^-digits`). When `x × 10^digits` is 2^52 or more in size it has no
+/// fraction to round, and `x` is returned as it is.
+func roundHalfAwayFromZero(_ x: Double, digits: Int) -> Double {
+    var power = 1.0
+    for _ in 0..<Swift.abs(digits) { power *= 10 }
+    if digits >= 0 {
+        let scaled = x * power
+        guard Swift.abs(scaled) < 4_503_599_627_370_496 else { return x }
+        return scaled.rounded(.toNearestOrAwayFromZero) / power
+    }
+    return (x / power).rounded(.toNearestOrAwayFromZero) * power
 }
 
 /// Whether `needle` occurs in `haystack` (code point substring, via UTF-8 bytes).
