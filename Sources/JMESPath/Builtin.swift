@@ -6,7 +6,7 @@
 // before any value is looked at (invalid-value).
 
 /// A built-in function: JMESPath Community's, and vow's own (`round`, `now`, `to_iso8601`,
-/// `from_iso8601`).
+/// `from_iso8601`, `matches`, `regex_replace`).
 enum Builtin: String, Sendable {
     case abs, avg, ceil, contains, floor, join, keys, length, map, max, merge, min, reverse, sort, sum, type, values
     case endsWith = "ends_with", maxBy = "max_by", minBy = "min_by", notNull = "not_null"
@@ -15,7 +15,7 @@ enum Builtin: String, Sendable {
     case groupBy = "group_by", items, fromItems = "from_items", zip
     case lower, upper, trim, trimLeft = "trim_left", trimRight = "trim_right", split, replace
     case padLeft = "pad_left", padRight = "pad_right", findFirst = "find_first", findLast = "find_last"
-    case round, now, toISO8601 = "to_iso8601", fromISO8601 = "from_iso8601"
+    case round, now, toISO8601 = "to_iso8601", fromISO8601 = "from_iso8601", matches, regexReplace = "regex_replace"
 
     /// The number of arguments: from `min` to `max`, or at least `min` when `max` is nil.
     var arity: (min: Int, max: Int?) {
@@ -27,12 +27,14 @@ enum Builtin: String, Sendable {
             return (1, 1)
         case .round, .trim, .trimLeft, .trimRight:
             return (1, 2)
-        case .contains, .endsWith, .startsWith, .join, .map, .maxBy, .minBy, .sortBy, .groupBy:
+        case .contains, .endsWith, .startsWith, .join, .map, .maxBy, .minBy, .sortBy, .groupBy, .matches:
             return (2, 2)
         case .split, .padLeft, .padRight:
             return (2, 3)
         case .findFirst, .findLast:
             return (2, 4)
+        case .regexReplace:
+            return (3, 3)
         case .replace:
             return (3, 4)
         case .merge, .notNull, .zip:
@@ -60,6 +62,8 @@ enum Builtin: String, Sendable {
             return try applyString(args)
         case .now, .toISO8601, .fromISO8601:
             return try applyTime(args)
+        case .matches, .regexReplace:
+            return try applyRegex(args)
         default:
             return try apply(args, env)
         }

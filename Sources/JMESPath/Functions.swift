@@ -1,5 +1,5 @@
 // The functions of the JMESPath specification (jmespath.org's), and vow's `round`; the others
-// are in CollectionFunctions, StringFunctions and TimeFunctions.
+// are in CollectionFunctions, StringFunctions, TimeFunctions and RegexFunctions.
 
 extension Builtin {
     /// The specification's functions, and `round`.

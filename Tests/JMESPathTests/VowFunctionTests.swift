@@ -1,4 +1,4 @@
-// vow's own functions: round, now, to_iso8601 and from_iso8601, as
+// vow's own functions: round, now, to_iso8601, from_iso8601, matches and regex_replace, as
 // docs/language.md defines them (the JavaScript twin implements the same definitions).
 import VowValue
 import XCTest
@@ -73,5 +73,57 @@ final class VowFunctionTests: XCTestCase {
             XCTAssertEqual(kind("from_iso8601(@)", .string(bad)), .invalidValue, bad)
         }
         XCTAssertEqual(kind("from_iso8601(`1`)"), .invalidType)
+    }
+
+    func test_matches() throws {
+        XCTAssertEqual(try search("matches('order-1234', '\\d{3,}')"), .bool(true))
+        XCTAssertEqual(try search("matches('order-12', '^\\d')"), .bool(false))
+        XCTAssertEqual(try search("matches('abc\n', '^abc$')"), .bool(false))
+        XCTAssertEqual(try search("matches('é', '^.$')"), .bool(true))
+        XCTAssertEqual(try search("matches('e\u{301}', '^.$')"), .bool(false))
+        XCTAssertEqual(try search("matches('a\nb', 'a.b')"), .bool(false))
+        XCTAssertEqual(try search("matches('٣', '\\d')"), .bool(false))
+        XCTAssertEqual(try search("matches('é', '\\w')"), .bool(false))
+        XCTAssertEqual(try search("matches('\u{FEFF}', '^\\s$')"), .bool(true))
+        XCTAssertEqual(try search("matches('\u{85}', '\\s')"), .bool(false))
+        XCTAssertEqual(try search("matches('été x', '\\bx')"), .bool(true))
+        XCTAssertEqual(try search("matches('a-b', '^[a\\-]+-?[^\\s]$')"), .bool(true))
+        XCTAssertEqual(try search("matches('😀', '^[\\u{1F600}-\\u{1F64F}]$')"), .bool(true))
+        XCTAssertEqual(try search("matches('ab', '^(?:a|b)+$')"), .bool(true))
+        XCTAssertEqual(try search("matches('ab', 'a(?=b)')"), .bool(true))
+        XCTAssertEqual(try search("matches('ab', 'a(?!b)')"), .bool(false))
+        XCTAssertEqual(try search("matches('a&&b', '[a&&b]{4}')"), .bool(true))
+        XCTAssertEqual(try search("matches('', '')"), .bool(true))
+        // Ranges whose ends Unicode normalization would change are still ranges of code points.
+        XCTAssertEqual(try search("matches(@, '^[\\u2000-\\u2001]$')", "\u{2000}"), .bool(true))
+        XCTAssertEqual(try search("matches(@, '^[\\u2000-\\u2001]$')", "\u{2002}"), .bool(false))
+        XCTAssertEqual(try search("matches(@, '^\\s$')", "\u{2001}"), .bool(true))
+        XCTAssertEqual(kind("matches(`1`, 'a')"), .invalidType)
+    }
+
+    func test_patternsOutsideTheSubsetAreInvalid() {
+        for pattern in ["(", ")", "[a", "a{2", "*a", "a**", "a{3,2}", "[]", "[b-a]", "(?<=a)b", "(?i)a", "(?<n>a)", "\\1", "\\k",
+                        "\\-", "]", "}", "{", "[\\d-z]", "[a-\\d]", "[\\D]", "[[a]]", "\\uD800", "\\u{110000}", "a{1001}", "(?=a)*", "^*",
+                        "\\p{L}", "\\A", "\\z", "[a-b-c]"] {
+            XCTAssertEqual(kind("matches('a', @)", .string(pattern)), .invalidValue, pattern)
+        }
+    }
+
+    func test_regexReplace() throws {
+        XCTAssertEqual(try search("regex_replace('2026-11-25', '(\\d+)-(\\d+)-(\\d+)', '$3/$2/$1')"), "25/11/2026")
+        XCTAssertEqual(try search("regex_replace('a.b.c', '\\.', '$$')"), "a$b$c")
+        XCTAssertEqual(try search("regex_replace('abc', 'b', '[$0]')"), "a[b]c")
+        XCTAssertEqual(try search("regex_replace('abc', 'x*', '-')"), "-a-b-c-")
+        XCTAssertEqual(try search("regex_replace('aaa', 'a*', '-')"), "--")
+        XCTAssertEqual(try search("regex_replace('ab', '(x)?b', '[$1]')"), "a[]")
+        XCTAssertEqual(try search("regex_replace('a1', '\\d', '$x $')"), "a$x $")
+        XCTAssertEqual(try search("regex_replace('a1', '(\\d)', '$12')"), "a12")
+        XCTAssertEqual(try search("regex_replace('x😀y', '.', '<$0>')"), "<x><😀><y>")
+        XCTAssertEqual(try search("regex_replace('ab,cd', '(\\w)+', '$1')"), "b,d")
+        XCTAssertEqual(kind("regex_replace('a', '(a)', '$2')"), .invalidValue)
+        // A group inside a repeated group: the engines report different text, so it is refused.
+        XCTAssertEqual(kind("regex_replace('ab', '(?:(a)|b)+', '$1')"), .invalidValue)
+        XCTAssertEqual(kind("regex_replace('ab', '(?=(a))', '$1')"), .invalidValue)
+        XCTAssertEqual(try search("regex_replace('ab', '(?:(a)|b)+', '$0')"), "ab")
     }
 }
