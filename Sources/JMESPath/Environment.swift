@@ -10,10 +10,11 @@
 ///
 /// The values are held as `Any` (they are always the host's type): the interpreter is generic
 /// over the host's value, and a context generic over it too would have its type looked up at
-/// every step of every search, while this one costs nothing until `$` or a variable is read.
+/// every step of every search. Two arrays are two words, passed in registers at every step, and
+/// empty ones cost nothing: `$` is kept only by an expression that reads it.
 struct Environment {
-    /// The value the search started from.
-    let root: Any
+    /// The value the search started from, when the expression reads it (else empty).
+    let root: [Any]
     /// The bound values, by slot.
     var variables: [Any] = []
 }

@@ -42,7 +42,7 @@ extension Node {
             let base = try left.evaluate(v, env)
             guard base.jmesKind == .array, let a = base.jmesArray else {
                 // A sliced string is one value, not a list: what follows applies to it whole.
-                if base.jmesKind == .string, case .subexpression(let steps) = left, case .slice? = steps.last {
+                if case .subexpression(let steps) = left, case .slice? = steps.last, base.jmesKind == .string {
                     return try right.evaluate(base, env)
                 }
                 return .jmesNull
@@ -112,7 +112,7 @@ extension Node {
         case .function(let f, let args):
             return try f.call(args, on: v, env)
         case .root:
-            return env.root as? V ?? .jmesNull
+            return env.root.first as? V ?? .jmesNull
         case .letExpression(let bindings, let body):
             var inner = env
             inner.variables.reserveCapacity(env.variables.count + bindings.count)

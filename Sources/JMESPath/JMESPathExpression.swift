@@ -33,7 +33,7 @@ public final class JMESPathExpression: Sendable {
     /// does, `undefined-variable` for a `$name` no `let` binds. Lookups that find nothing give
     /// the host's null.
     public func search<V: JMESPathValue>(_ value: V) throws(JMESPathError) -> V {
-        try root.evaluate(value, Environment(root: usesRoot ? value : ()))
+        try root.evaluate(value, Environment(root: usesRoot ? [value] : []))
     }
 
     /// The largest number of expressions the shared cache keeps.
