@@ -1,4 +1,4 @@
-// The 16 `bench` cases of the JMESPath compliance suite: compile once, then time evaluations.
+// The 16 `bench` cases of the JMESPath Community compliance suite: compile once, then time evaluations.
 // Prints one line per case (ns per evaluation, and compile time) and a summary line.
 import Foundation
 import JMESPath
@@ -6,7 +6,7 @@ import VowValue
 
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let path = CommandLine.arguments.dropFirst().first
-    ?? root.appendingPathComponent("testdata/jmespath-compliance/benchmarks.json").path
+    ?? root.appendingPathComponent("testdata/jmespath-community-compliance/benchmarks.json").path
 guard let data = FileManager.default.contents(atPath: path), let suites = try? JSON.parse([UInt8](data)) else {
     FileHandle.standardError.write(Data("jmespath bench: cannot read \(path)\n".utf8))
     exit(1)

@@ -1,156 +1,9 @@
-// The specification's built-in functions, with their arity and argument type checks.
-//
-// Names and arity are resolved at compile time (unknown-function, invalid-arity); argument types
-// depend on the data and are checked at evaluation time (invalid-type).
+// The functions of the JMESPath specification (jmespath.org's), and vow's `round`; the others
+// are in CollectionFunctions, StringFunctions, TimeFunctions and RegexFunctions.
 
-/// A built-in function.
-enum Builtin: String, Sendable {
-    case abs, avg, ceil, contains, floor, join, keys, length, map, max, merge, min, reverse, sort, sum, type, values
-    case endsWith = "ends_with", maxBy = "max_by", minBy = "min_by", notNull = "not_null"
-    case sortBy = "sort_by", startsWith = "starts_with", toArray = "to_array"
-    case toNumber = "to_number", toString = "to_string"
-
-    /// The number of arguments: exactly `min`, or at least `min` when variadic.
-    var arity: (min: Int, variadic: Bool) {
-        switch self {
-        case .abs, .avg, .ceil, .floor, .keys, .length, .max, .min, .reverse, .sort, .sum, .type, .values,
-             .toArray, .toNumber, .toString:
-            return (1, false)
-        case .contains, .endsWith, .startsWith, .join, .map, .maxBy, .minBy, .sortBy:
-            return (2, false)
-        case .merge, .notNull:
-            return (1, true)
-        }
-    }
-
-    /// An evaluated argument: a value, or an unevaluated `&expression`.
-    private enum Arg<V: JMESPathValue> {
-        case value(V)
-        case expref(Node)
-    }
-
-    /// Calls the function with `args` evaluated against `current`.
-    func call<V: JMESPathValue>(_ argNodes: [Node], on current: V) throws(JMESPathError) -> V {
-        var args: [Arg<V>] = []
-        args.reserveCapacity(argNodes.count)
-        for n in argNodes {
-            if case .expref(let e) = n { args.append(.expref(e)) } else { args.append(.value(try n.evaluate(current))) }
-        }
-        return try apply(args)
-    }
-
-    // MARK: argument access with type errors
-
-    private func typeError(_ n: Int, _ expected: String, _ got: String) -> JMESPathError {
-        JMESPathError(kind: .invalidType,
-                      message: "\(rawValue)() argument \(n + 1) must be \(expected), got \(got)")
-    }
-
-    private func describe<V: JMESPathValue>(_ a: Arg<V>) -> String {
-        switch a {
-        case .expref: return "an expression reference"
-        case .value(let v): return describe(v)
-        }
-    }
-
-    private func describe<V: JMESPathValue>(_ v: V) -> String {
-        switch v.jmesKind {
-        case .null: return "null"
-        case .boolean: return "a boolean"
-        case .number: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
-        }
-    }
-
-    private func value<V: JMESPathValue>(_ args: [Arg<V>], _ n: Int) throws(JMESPathError) -> V {
-        guard case .value(let v) = args[n] else { throw typeError(n, "a value", "an expression reference") }
-        return v
-    }
-
-    private func typed<V: JMESPathValue>(_ args: [Arg<V>], _ n: Int, _ kind: JMESKind, _ name: String) throws(JMESPathError) -> V {
-        guard case .value(let v) = args[n], v.jmesKind == kind else { throw typeError(n, name, describe(args[n])) }
-        return v
-    }
-
-    private func number<V: JMESPathValue>(_ args: [Arg<V>], _ n: Int) throws(JMESPathError) -> V {
-        try typed(args, n, .number, "a number")
-    }
-
-    private func string<V: JMESPathValue>(_ args: [Arg<V>], _ n: Int) throws(JMESPathError) -> String {
-        try typed(args, n, .string, "a string").jmesString ?? ""
-    }
-
-    private func array<V: JMESPathValue>(_ args: [Arg<V>], _ n: Int) throws(JMESPathError) -> [V] {
-        try typed(args, n, .array, "an array").jmesArray ?? []
-    }
-
-    private func object<V: JMESPathValue>(_ args: [Arg<V>], _ n: Int) throws(JMESPathError) -> [(key: String, value: V)] {
-        try typed(args, n, .object, "an object").jmesObject ?? []
-    }
-
-    private func expref<V: JMESPathValue>(_ args: [Arg<V>], _ n: Int) throws(JMESPathError) -> Node {
-        guard case .expref(let e) = args[n] else { throw typeError(n, "an expression reference (&expr)", describe(args[n])) }
-        return e
-    }
-
-    /// An array whose elements are all numbers.
-    private func numbers<V: JMESPathValue>(_ args: [Arg<V>], _ n: Int) throws(JMESPathError) -> [V] {
-        let a = try typed(args, n, .array, "an array of numbers").jmesArray ?? []
-        for (i, e) in a.enumerated() where e.jmesKind != .number {
-            throw typeError(n, "an array of numbers", "an array with \(describe(e)) at index \(i)")
-        }
-        return a
-    }
-
-    /// An array whose elements are all numbers or all strings; returns the common kind.
-    private func sortable<V: JMESPathValue>(_ args: [Arg<V>], _ n: Int) throws(JMESPathError) -> ([V], JMESKind) {
-        let what = "an array of numbers or an array of strings"
-        let a = try typed(args, n, .array, what).jmesArray ?? []
-        guard let first = a.first else { return (a, .number) }
-        let kind = first.jmesKind
-        guard kind == .number || kind == .string else { throw typeError(n, what, "an array with \(describe(first)) at index 0") }
-        for (i, e) in a.enumerated() where e.jmesKind != kind {
-            throw typeError(n, what, "an array mixing \(describe(first)) and \(describe(e)) (index \(i))")
-        }
-        return (a, kind)
-    }
-
-    /// The keys `&expr` gives each element, all numbers or all strings.
-    private func sortKeys<V: JMESPathValue>(_ items: [V], _ e: Node) throws(JMESPathError) -> [V] {
-        var keys: [V] = []
-        keys.reserveCapacity(items.count)
-        var kind: JMESKind?
-        for (i, item) in items.enumerated() {
-            let k = try e.evaluate(item)
-            let kk = k.jmesKind
-            guard kk == .number || kk == .string, kind == nil || kind == kk else {
-                throw JMESPathError(
-                    kind: .invalidType,
-                    message: "\(rawValue)() expression must give every element a number or every element a string, "
-                        + "got \(describe(k)) for element \(i)")
-            }
-            kind = kk
-            keys.append(k)
-        }
-        return keys
-    }
-
-    private func order<V: JMESPathValue>(_ a: V, _ b: V) -> Int {
-        if a.jmesKind == .number { return compareNumbers(a, b) }
-        return compareStrings(a.jmesString ?? "", b.jmesString ?? "")
-    }
-
-    /// An integer when `d` is integral and fits, otherwise a double.
-    private func integral<V: JMESPathValue>(_ d: Double) -> V {
-        if d.isFinite, d >= -9.223372036854775e18, d <= 9.223372036854775e18, d == d.rounded() { return .jmesInt(Int(d)) }
-        return .jmesDouble(d)
-    }
-
-    // MARK: the functions
-
-    private func apply<V: JMESPathValue>(_ args: [Arg<V>]) throws(JMESPathError) -> V {
+extension Builtin {
+    /// The specification's functions, and `round`.
+    func apply<V: JMESPathValue>(_ args: [Arg<V>], _ env: Environment) throws(JMESPathError) -> V {
         switch self {
         case .abs:
             let v = try number(args, 0)
@@ -165,6 +18,16 @@ enum Builtin: String, Sendable {
             var total = 0.0
             for e in a { total += e.jmesNumber ?? 0 }
             return .jmesDouble(total / Double(a.count))
+
+        case .round:
+            let v = try number(args, 0)
+            var digits = 0
+            if let d = try optional(args, 1, .number, "a number") { digits = try integer(d, 1) }
+            guard (-15...15).contains(digits) else {
+                throw JMESPathError(kind: .invalidValue, message: "round() takes from -15 to 15 digits, got \(digits)")
+            }
+            if v.jmesInt != nil && digits >= 0 { return v }
+            return integral(roundHalfAwayFromZero(v.jmesNumber ?? 0, digits: digits))
 
         case .ceil, .floor:
             let v = try number(args, 0)
@@ -227,7 +90,7 @@ enum Builtin: String, Sendable {
             let a = try array(args, 1)
             var out: [V] = []
             out.reserveCapacity(a.count)
-            for item in a { out.append(try e.evaluate(item)) }
+            for item in a { out.append(try e.evaluate(item, env)) }
             return .jmesArray(out)
 
         case .max, .min:
@@ -240,7 +103,7 @@ enum Builtin: String, Sendable {
         case .maxBy, .minBy:
             let a = try array(args, 0)
             let e = try expref(args, 1)
-            let keys = try sortKeys(a, e)
+            let keys = try sortKeys(a, e, env)
             guard !a.isEmpty else { return .jmesNull }
             let want = self == .maxBy ? 1 : -1
             var best = 0
@@ -293,7 +156,7 @@ enum Builtin: String, Sendable {
         case .sortBy:
             let a = try array(args, 0)
             let e = try expref(args, 1)
-            let keys = try sortKeys(a, e)
+            let keys = try sortKeys(a, e, env)
             let sorted = a.indices.sorted { i, j in
                 let c = order(keys[i], keys[j])
                 return c != 0 ? c < 0 : i < j
@@ -343,8 +206,26 @@ enum Builtin: String, Sendable {
             case .array: return .jmesString("array")
             case .object: return .jmesString("object")
             }
+
+        default:
+            preconditionFailure("\(rawValue)() is not one of the specification's functions")
         }
     }
+}
+
+/// `x` rounded to `digits` decimal places (to tens, hundreds… when negative), halves away from
+/// zero: `x × 10^digits` rounded, divided by `10^digits` (for negative digits, `x ÷ 10^-digits`
+/// rounded, times `10^-digits`). When `x × 10^digits` is 2^52 or more in size it has no
+/// fraction to round, and `x` is returned as it is.
+func roundHalfAwayFromZero(_ x: Double, digits: Int) -> Double {
+    var power = 1.0
+    for _ in 0..<Swift.abs(digits) { power *= 10 }
+    if digits >= 0 {
+        let scaled = x * power
+        guard Swift.abs(scaled) < 4_503_599_627_370_496 else { return x }
+        return scaled.rounded(.toNearestOrAwayFromZero) / power
+    }
+    return (x / power).rounded(.toNearestOrAwayFromZero) * power
 }
 
 /// Whether `needle` occurs in `haystack` (code point substring, via UTF-8 bytes).

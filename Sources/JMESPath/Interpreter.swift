@@ -8,8 +8,8 @@
 let maxValueDepth = 512
 
 extension Node {
-    /// The result of this node applied to `v`.
-    func evaluate<V: JMESPathValue>(_ v: V) throws(JMESPathError) -> V {
+    /// The result of this node applied to `v`, in `env`.
+    func evaluate<V: JMESPathValue>(_ v: V, _ env: Environment) throws(JMESPathError) -> V {
         switch self {
         case .current:
             return v
@@ -17,40 +17,58 @@ extension Node {
             return v.jmesMember(key) ?? .jmesNull
         case .subexpression(let steps):
             var r = v
-            for s in steps { r = try s.evaluate(r) }
+            for s in steps { r = try s.evaluate(r, env) }
             return r
+        case .unlessNull(let step):
+            // A null ends the chain: `a.[b]` is null, not `[null]`, when `a` is.
+            return v.jmesKind == .null ? v : try step.evaluate(v, env)
         case .index(let n):
             guard v.jmesKind == .array, let a = v.jmesArray else { return .jmesNull }
             let j = n < 0 ? a.count + n : n
             return j >= 0 && j < a.count ? a[j] : .jmesNull
         case .slice(let start, let stop, let step):
-            guard v.jmesKind == .array, let a = v.jmesArray else { return .jmesNull }
-            return .jmesArray(sliceArray(a, start, stop, step ?? 1))
+            switch v.jmesKind {
+            case .array:
+                return .jmesArray(sliceArray(v.jmesArray ?? [], start, stop, step ?? 1))
+            case .string:
+                // By code point, as if the string were a list of them.
+                var out = String.UnicodeScalarView()
+                out.append(contentsOf: sliceArray(Array((v.jmesString ?? "").unicodeScalars), start, stop, step ?? 1))
+                return .jmesString(String(out))
+            default:
+                return .jmesNull
+            }
         case .listProjection(let left, let right):
-            let base = try left.evaluate(v)
-            guard base.jmesKind == .array, let a = base.jmesArray else { return .jmesNull }
-            return .jmesArray(try project(a, right))
+            let base = try left.evaluate(v, env)
+            guard base.jmesKind == .array, let a = base.jmesArray else {
+                // A sliced string is one value, not a list: what follows applies to it whole.
+                if case .subexpression(let steps) = left, case .slice? = steps.last, base.jmesKind == .string {
+                    return try right.evaluate(base, env)
+                }
+                return .jmesNull
+            }
+            return .jmesArray(try project(a, right, env))
         case .objectProjection(let left, let right):
-            let base = try left.evaluate(v)
+            let base = try left.evaluate(v, env)
             guard base.jmesKind == .object, let o = base.jmesObject else { return .jmesNull }
             var out: [V] = []
             out.reserveCapacity(o.count)
             for field in o {
-                let x = try right.evaluate(field.value)
+                let x = try right.evaluate(field.value, env)
                 if x.jmesKind != .null { out.append(x) }
             }
             return .jmesArray(out)
         case .filterProjection(let left, let right, let condition):
-            let base = try left.evaluate(v)
+            let base = try left.evaluate(v, env)
             guard base.jmesKind == .array, let a = base.jmesArray else { return .jmesNull }
             var out: [V] = []
-            for e in a where isTruthy(try condition.evaluate(e)) {
-                let x = try right.evaluate(e)
+            for e in a where isTruthy(try condition.evaluate(e, env)) {
+                let x = try right.evaluate(e, env)
                 if x.jmesKind != .null { out.append(x) }
             }
             return .jmesArray(out)
         case .flatten(let inner):
-            let base = try inner.evaluate(v)
+            let base = try inner.evaluate(v, env)
             guard base.jmesKind == .array, let a = base.jmesArray else { return .jmesNull }
             var out: [V] = []
             out.reserveCapacity(a.count)
@@ -61,39 +79,55 @@ extension Node {
         case .literal(let l):
             return l.value(V.self)
         case .multiSelectList(let items):
-            if v.jmesKind == .null { return .jmesNull }
             var out: [V] = []
             out.reserveCapacity(items.count)
-            for item in items { out.append(try item.evaluate(v)) }
+            for item in items { out.append(try item.evaluate(v, env)) }
             return .jmesArray(out)
         case .multiSelectHash(let pairs):
-            if v.jmesKind == .null { return .jmesNull }
             var out: [(key: String, value: V)] = []
             out.reserveCapacity(pairs.count)
-            for p in pairs { out.append((p.key, try p.value.evaluate(v))) }
+            for p in pairs { out.append((p.key, try p.value.evaluate(v, env))) }
             return .jmesObject(out)
         case .or(let a, let b):
-            let x = try a.evaluate(v)
-            return isTruthy(x) ? x : try b.evaluate(v)
+            let x = try a.evaluate(v, env)
+            return isTruthy(x) ? x : try b.evaluate(v, env)
         case .and(let a, let b):
-            let x = try a.evaluate(v)
-            return isTruthy(x) ? try b.evaluate(v) : x
+            let x = try a.evaluate(v, env)
+            return isTruthy(x) ? try b.evaluate(v, env) : x
         case .not(let a):
-            return .jmesBool(!isTruthy(try a.evaluate(v)))
+            return .jmesBool(!isTruthy(try a.evaluate(v, env)))
         case .compare(let op, let a, let b):
-            return try compareValues(op, try a.evaluate(v), try b.evaluate(v))
+            return try compareValues(op, try a.evaluate(v, env), try b.evaluate(v, env))
+        case .arithmetic(let op, let a, let b):
+            return try applyArithmetic(op, try a.evaluate(v, env), try b.evaluate(v, env))
+        case .unary(let op, let a):
+            return try applyUnary(op, try a.evaluate(v, env))
+        case .ternary(let condition, let yes, let no):
+            return try (isTruthy(try condition.evaluate(v, env)) ? yes : no).evaluate(v, env)
         case .pipe(let a, let b):
-            return try b.evaluate(try a.evaluate(v))
+            return try b.evaluate(try a.evaluate(v, env), env)
         case .expref:
             // An expression reference is only meaningful as a function argument.
             return .jmesNull
         case .function(let f, let args):
-            return try f.call(args, on: v)
+            return try f.call(args, on: v, env)
+        case .root:
+            return env.root.first as? V ?? .jmesNull
+        case .letExpression(let bindings, let body):
+            var inner = env
+            inner.variables.reserveCapacity(env.variables.count + bindings.count)
+            for b in bindings { inner.variables.append(try b.evaluate(v, env)) }
+            return try body.evaluate(v, inner)
+        case .variable(let name, let slot):
+            guard let slot, slot < env.variables.count else {
+                throw JMESPathError(kind: .undefinedVariable, message: "$\(name) is not defined (no enclosing let binds it)")
+            }
+            return env.variables[slot] as? V ?? .jmesNull
         }
     }
 
     /// `right` applied to each element, nulls dropped.
-    private func project<V: JMESPathValue>(_ a: [V], _ right: Node) throws(JMESPathError) -> [V] {
+    private func project<V: JMESPathValue>(_ a: [V], _ right: Node, _ env: Environment) throws(JMESPathError) -> [V] {
         var out: [V] = []
         out.reserveCapacity(a.count)
         if case .current = right {
@@ -101,7 +135,7 @@ extension Node {
             return out
         }
         for e in a {
-            let x = try right.evaluate(e)
+            let x = try right.evaluate(e, env)
             if x.jmesKind != .null { out.append(x) }
         }
         return out
@@ -163,9 +197,10 @@ func compareNumbers<V: JMESPathValue>(_ a: V, _ b: V) -> Int {
     return x < y ? -1 : (x == y ? 0 : 1)
 }
 
-/// Orders two strings by Unicode code point (UTF-8 byte order is code point order).
+/// Orders two strings by Unicode code point (UTF-8 byte order is code point order); strings
+/// that are canonically equivalent but spelled differently (`é` and `e` + U+0301) differ.
 func compareStrings(_ a: String, _ b: String) -> Int {
-    if a == b { return 0 }
+    if a.utf8.elementsEqual(b.utf8) { return 0 }
     return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
 }
 
@@ -192,7 +227,8 @@ func compareValues<V: JMESPathValue>(_ op: Comparator, _ a: V, _ b: V) throws(JM
     }
 }
 
-/// Deep equality: 1 equals 1.0; objects compare as maps (key order ignored).
+/// Deep equality: 1 equals 1.0; strings are equal when their code points are; objects compare as
+/// maps (key order ignored).
 func jmesEqual<V: JMESPathValue>(_ a: V, _ b: V, depth: Int = 0) throws(JMESPathError) -> Bool {
     let k = a.jmesKind
     guard k == b.jmesKind else { return false }
@@ -205,7 +241,8 @@ func jmesEqual<V: JMESPathValue>(_ a: V, _ b: V, depth: Int = 0) throws(JMESPath
         if let x = a.jmesInt, let y = b.jmesInt { return x == y }
         return a.jmesNumber == b.jmesNumber
     case .string:
-        return a.jmesString == b.jmesString
+        // The same code points, not Swift's canonical equivalence.
+        return (a.jmesString ?? "").utf8.elementsEqual((b.jmesString ?? "").utf8)
     case .array:
         guard depth < maxValueDepth else { throw tooDeepValue() }
         let x = a.jmesArray ?? [], y = b.jmesArray ?? []

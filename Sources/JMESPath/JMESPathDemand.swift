@@ -6,8 +6,10 @@
 ///
 /// Found by walking the expression from its result back to its input: a field needs that member,
 /// an index that element, a projection the same part of every element; anything that looks at a
-/// whole value (a comparison, a function, truthiness) needs all of it. A list keeps its length
-/// and an object the members asked for, so types, nulls and positions stay what they were.
+/// whole value (a comparison, arithmetic, a function, truthiness) needs all of it. A list keeps
+/// its length and an object the members asked for, so types, nulls and positions stay what they
+/// were. `$` reads the input from wherever it stands, and a `$name` the value its `let` bound:
+/// what they need is added to the input's, and to what the binding's expression needs.
 public indirect enum JMESPathDemand: Sendable, Equatable {
     /// Nothing but the value's type (and whether it is null).
     case none
@@ -47,16 +49,54 @@ public indirect enum JMESPathDemand: Sendable, Equatable {
         .parts(JMESPathParts(fields: [:], indexes: [:], every: d))
     }
 
-    /// What `node`'s input needs for its result to be needed as `result`.
+    /// What the input of the whole expression `node` needs for its result to be needed as `result`.
     static func of(_ node: Node, result: JMESPathDemand) -> JMESPathDemand {
+        var state = Uses()
+        return of(node, result: result, &state).union(state.root)
+    }
+
+    /// What `$` and the variables are needed as, gathered while walking the tree.
+    struct Uses {
+        /// What the expression's input is needed as through `$`.
+        var root = JMESPathDemand.none
+        /// What each variable's value is needed as, by slot, within the `let`s being walked.
+        var variables: [Int: JMESPathDemand] = [:]
+        /// How many slots the enclosing `let`s bind.
+        var bound = 0
+    }
+
+    /// What `node`'s input needs for its result to be needed as `result`; uses of `$` and of
+    /// variables are added to `uses`.
+    static func of(_ node: Node, result: JMESPathDemand, _ uses: inout Uses) -> JMESPathDemand {
         switch node {
         case .current:
             return result
+        case .unlessNull(let step):
+            return of(step, result: result, &uses)
+        case .root:
+            uses.root = uses.root.union(result)
+            return .none
+        case .variable(_, let slot):
+            if let slot { uses.variables[slot] = (uses.variables[slot] ?? .none).union(result) }
+            return .none
+        case .letExpression(let bindings, let body):
+            // The body first, to learn what each binding's value is needed as there; the
+            // bindings take the slots after those of the enclosing lets, and are evaluated on
+            // this input, in the enclosing scope.
+            let first = uses.bound
+            uses.bound += bindings.count
+            var d = of(body, result: result, &uses)
+            uses.bound = first
+            for (k, binding) in bindings.enumerated() {
+                let needed = uses.variables.removeValue(forKey: first + k) ?? .none
+                d = d.union(of(binding, result: needed, &uses))
+            }
+            return d
         case .field(let name):
             return .parts(JMESPathParts(fields: [name: result], indexes: [:], every: .none))
         case .subexpression(let steps):
             var d = result
-            for s in steps.reversed() { d = of(s, result: d) }
+            for s in steps.reversed() { d = of(s, result: d, &uses) }
             return d
         case .index(let n):
             if n < 0 { return each(result) }  // counted from the end: every position must stay
@@ -64,16 +104,16 @@ public indirect enum JMESPathDemand: Sendable, Equatable {
         case .slice:
             return each(result.element)
         case .listProjection(let left, let right):
-            return of(left, result: each(of(right, result: result.element)))
+            return of(left, result: each(of(right, result: result.element, &uses)), &uses)
         case .objectProjection(let left, let right):
-            return of(left, result: each(of(right, result: result.element)))
+            return of(left, result: each(of(right, result: result.element, &uses)), &uses)
         case .filterProjection(let left, let right, let condition):
-            let element = of(condition, result: .all).union(of(right, result: result.element))
-            return of(left, result: each(element))
+            let element = of(condition, result: .all, &uses).union(of(right, result: result.element, &uses))
+            return of(left, result: each(element), &uses)
         case .flatten(let inner):
             // An element is either kept as it is or replaced by its own elements.
             let e = result.element
-            return of(inner, result: each(e.union(each(e))))
+            return of(inner, result: each(e.union(each(e))), &uses)
         case .literal:
             return .none
         case .multiSelectList(let items):
@@ -85,7 +125,7 @@ public indirect enum JMESPathDemand: Sendable, Equatable {
                 case .all: needed = .all
                 case .parts(let p): needed = (p.indexes[i] ?? .none).union(p.every)
                 }
-                d = d.union(of(item, result: needed))
+                d = d.union(of(item, result: needed, &uses))
             }
             return d
         case .multiSelectHash(let pairs):
@@ -97,26 +137,29 @@ public indirect enum JMESPathDemand: Sendable, Equatable {
                 case .all: needed = .all
                 case .parts(let p): needed = (p.fields[pair.key] ?? .none).union(p.every)
                 }
-                d = d.union(of(pair.value, result: needed))
+                d = d.union(of(pair.value, result: needed, &uses))
             }
             return d
         case .or(let a, let b), .and(let a, let b):
             // The left side's truthiness decides, and either side may be the result.
-            return of(a, result: .all).union(of(b, result: result))
+            return of(a, result: .all, &uses).union(of(b, result: result, &uses))
         case .not(let a):
-            return of(a, result: .all)
-        case .compare(_, let a, let b):
-            return of(a, result: .all).union(of(b, result: .all))
+            return of(a, result: .all, &uses)
+        case .compare(_, let a, let b), .arithmetic(_, let a, let b):
+            return of(a, result: .all, &uses).union(of(b, result: .all, &uses))
+        case .unary(_, let a):
+            return of(a, result: .all, &uses)
+        case .ternary(let condition, let yes, let no):
+            return of(condition, result: .all, &uses).union(of(yes, result: result, &uses)).union(of(no, result: result, &uses))
         case .pipe(let left, let right):
-            return of(left, result: of(right, result: result))
-        case .expref:
+            return of(left, result: of(right, result: result, &uses), &uses)
+        case .expref(let e):
+            // Applied to anything by the function; its `$` and variables still count.
+            _ = of(e, result: .all, &uses)
             return .all
         case .function(_, let args):
             var d = JMESPathDemand.none
-            for arg in args {
-                if case .expref = arg { return .all }
-                d = d.union(of(arg, result: .all))
-            }
+            for arg in args { d = d.union(of(arg, result: .all, &uses)) }
             return d
         }
     }

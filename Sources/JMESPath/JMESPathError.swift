@@ -4,7 +4,8 @@
 ///
 /// Compile errors (`syntax`, `unknown-function`, `invalid-arity`) carry the character offset in
 /// the expression so that a host can draw a caret under the culprit; evaluation errors
-/// (`invalid-type`, `invalid-value`) depend on the data and carry no offset.
+/// (`invalid-type`, `invalid-value`, `not-a-number`, `undefined-variable`) depend on the data
+/// and carry no offset.
 public struct JMESPathError: Error, Sendable, CustomStringConvertible {
     /// The specification's error kinds; the raw values are the names the compliance suite uses.
     public enum Kind: String, Sendable {
@@ -18,6 +19,10 @@ public struct JMESPathError: Error, Sendable, CustomStringConvertible {
         case invalidValue = "invalid-value"
         /// The expression calls a function that does not exist.
         case unknownFunction = "unknown-function"
+        /// An arithmetic operator got something other than numbers, divided by zero, or overflowed.
+        case notANumber = "not-a-number"
+        /// A `$name` that no enclosing `let` binds was evaluated.
+        case undefinedVariable = "undefined-variable"
     }
 
     /// What kind of failure this is.

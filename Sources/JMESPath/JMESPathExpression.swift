@@ -8,6 +8,8 @@ public final class JMESPathExpression: Sendable {
     /// The expression's text, as given.
     public let source: String
     let root: Node
+    /// Whether the expression reads `$` (otherwise the search does not keep the value for it).
+    let usesRoot: Bool
     /// The expression as a chain of object fields and non-negative list indexes (`items[3].name`,
     /// `a.b`, `@`), or nil when it is anything else: a host can then find the value without
     /// building the whole document.
@@ -16,18 +18,22 @@ public final class JMESPathExpression: Sendable {
     public let demand: JMESPathDemand
 
     /// Compiles `source`; throws `syntax`, `unknown-function`, `invalid-arity` (and `invalid-value`
-    /// for a slice step of 0) with the character offset of the culprit.
-    public init(_ source: String) throws(JMESPathError) {
+    /// for a slice step of 0) with the character offset of the culprit. With `legacyLiterals`, a
+    /// backtick literal that is not JSON is a string (`` `foo` `` is `"foo"`), as before JEP-12
+    /// made it an error.
+    public init(_ source: String, legacyLiterals: Bool = false) throws(JMESPathError) {
         self.source = source
-        self.root = try Parser.parse(source)
+        (self.root, self.usesRoot) = try Parser.parse(source, legacyLiterals: legacyLiterals)
         self.simplePath = JMESPathStep.path(of: root)
         self.demand = JMESPathDemand.of(root, result: .all)
     }
 
-    /// Evaluates the expression against `value`; throws `invalid-type` or `invalid-value` when a
-    /// function gets data it cannot use. Lookups that find nothing give the host's null.
+    /// Evaluates the expression against `value` (which `$` then names); throws `invalid-type` or
+    /// `invalid-value` when a function gets data it cannot use, `not-a-number` when arithmetic
+    /// does, `undefined-variable` for a `$name` no `let` binds. Lookups that find nothing give
+    /// the host's null.
     public func search<V: JMESPathValue>(_ value: V) throws(JMESPathError) -> V {
-        try root.evaluate(value)
+        try root.evaluate(value, Environment(root: usesRoot ? [value] : []))
     }
 
     /// The largest number of expressions the shared cache keeps.

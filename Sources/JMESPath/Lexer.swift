@@ -7,20 +7,30 @@ enum TokenKind: Sendable {
     case rawString(String)
     case literal(Literal)
     case number(Int)
+    /// `$name`, without the `$`.
+    case variable(String)
     case dot, star, flatten, filter, lbracket, rbracket, lbrace, rbrace, lparen, rparen
-    case comma, colon, pipe, or, and, not, expref, current
+    case comma, colon, pipe, or, and, not, expref, current, root
     case eq, ne, lt, lte, gt, gte
+    /// `+`, `-` (and U+2212 MINUS SIGN), `×` (U+00D7; `*` is `star`), `/` (and U+00F7 `÷`), `//`, `%`.
+    case plus, minus, multiply, divide, intDivide, modulo
+    case question, assign
     case eof
 
     /// Binding power for the Pratt parser (how tightly the token binds to its left).
     var bindingPower: Int {
         switch self {
         case .pipe: return 1
-        case .or: return 2
-        case .and: return 3
+        case .question: return 2
+        case .or: return 3
+        case .and: return 4
         case .eq, .ne, .lt, .lte, .gt, .gte: return 5
+        case .plus, .minus: return 6
+        case .multiply, .divide, .intDivide, .modulo: return 7
         case .flatten: return 9
-        case .star: return 20
+        // In an operator's place `*` can only multiply (a wildcard is a `*` that starts an
+        // expression or follows `.` or `[`), so it binds as `×` does: `a / b * c` is `(a / b) * c`.
+        case .star: return 7
         case .filter: return 21
         case .dot: return 40
         case .not: return 45
@@ -39,6 +49,7 @@ enum TokenKind: Sendable {
         case .rawString(let s): return "raw string '\(s)'"
         case .literal: return "literal"
         case .number(let n): return "number \(n)"
+        case .variable(let name): return "variable $\(name)"
         case .dot: return "'.'"
         case .star: return "'*'"
         case .flatten: return "'[]'"
@@ -57,6 +68,15 @@ enum TokenKind: Sendable {
         case .not: return "'!'"
         case .expref: return "'&'"
         case .current: return "'@'"
+        case .root: return "'$'"
+        case .plus: return "'+'"
+        case .minus: return "'-'"
+        case .multiply: return "'×'"
+        case .divide: return "'/'"
+        case .intDivide: return "'//'"
+        case .modulo: return "'%'"
+        case .question: return "'?'"
+        case .assign: return "'='"
         case .eq: return "'=='"
         case .ne: return "'!='"
         case .lt: return "'<'"
@@ -80,9 +100,10 @@ struct Lexer {
     private let chars: [Character]
     private var pos = 0
 
-    /// Tokenizes `source`, ending with `.eof`.
-    static func tokenize(_ source: String) throws(JMESPathError) -> [Token] {
-        var lexer = Lexer(chars: Array(source))
+    /// Tokenizes `source`, ending with `.eof`. With `legacyLiterals`, a backtick literal that is
+    /// not JSON is read as a string (`` `foo` `` is `"foo"`), as before JEP-12.
+    static func tokenize(_ source: String, legacyLiterals: Bool = false) throws(JMESPathError) -> [Token] {
+        var lexer = Lexer(chars: Array(source), legacyLiterals: legacyLiterals)
         var tokens: [Token] = []
         while true {
             let t = try lexer.next()
@@ -91,7 +112,12 @@ struct Lexer {
         }
     }
 
-    private init(chars: [Character]) { self.chars = chars }
+    private let legacyLiterals: Bool
+
+    private init(chars: [Character], legacyLiterals: Bool) {
+        self.chars = chars
+        self.legacyLiterals = legacyLiterals
+    }
 
     private func syntax(_ message: String, at offset: Int) -> JMESPathError {
         JMESPathError(kind: .syntax, message: message, offset: offset)
@@ -103,6 +129,7 @@ struct Lexer {
         while let c = peek(), c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\r\n" { pos += 1 }
         let start = pos
         guard let c = peek() else { return Token(kind: .eof, offset: start) }
+        if isIdentifierStart(c) { return Token(kind: .unquotedIdentifier(identifier()), offset: start) }
         func one(_ k: TokenKind) -> Token { pos += 1; return Token(kind: k, offset: start) }
         func two(_ k: TokenKind) -> Token { pos += 2; return Token(kind: k, offset: start) }
         switch c {
@@ -116,6 +143,19 @@ struct Lexer {
         case ",": return one(.comma)
         case ":": return one(.colon)
         case "@": return one(.current)
+        case "+": return one(.plus)
+        case "%": return one(.modulo)
+        case "?": return one(.question)
+        case "\u{2212}": return one(.minus)
+        case "\u{D7}": return one(.multiply)
+        case "\u{F7}": return one(.divide)
+        case "/": return peek(1) == "/" ? two(.intDivide) : one(.divide)
+        case "$":
+            if let next = peek(1), isIdentifierStart(next) {
+                pos += 1
+                return Token(kind: .variable(identifier()), offset: start)
+            }
+            return one(.root)
         case "[":
             if peek(1) == "]" { return two(.flatten) }
             if peek(1) == "?" { return two(.filter) }
@@ -125,9 +165,7 @@ struct Lexer {
         case "!": return peek(1) == "=" ? two(.ne) : one(.not)
         case "<": return peek(1) == "=" ? two(.lte) : one(.lt)
         case ">": return peek(1) == "=" ? two(.gte) : one(.gt)
-        case "=":
-            if peek(1) == "=" { return two(.eq) }
-            throw syntax("'=' is not an operator (use '==' to compare)", at: start)
+        case "=": return peek(1) == "=" ? two(.eq) : one(.assign)
         case "\"":
             return Token(kind: .quotedIdentifier(try quoted(start)), offset: start)
         case "'":
@@ -135,20 +173,29 @@ struct Lexer {
         case "`":
             return Token(kind: .literal(try literal(start)), offset: start)
         case "-", "0"..."9":
+            // `-` right before a digit is a negative number (`[-1]`); otherwise it is minus.
+            if c == "-", !(peek(1).map(isDigit) ?? false) { return one(.minus) }
             pos += 1
-            while let d = peek(), d.isASCII, d.isNumber { pos += 1 }
+            while let d = peek(), isDigit(d) { pos += 1 }
             let text = String(chars[start..<pos])
-            if text == "-" { throw syntax("'-' must be followed by digits", at: start) }
             guard let n = Int(text) else { throw syntax("number \(text) is too large", at: start) }
             return Token(kind: .number(n), offset: start)
         default:
-            if isIdentifierStart(c) {
-                pos += 1
-                while let d = peek(), isIdentifierStart(d) || (d.isASCII && d.isNumber) { pos += 1 }
-                return Token(kind: .unquotedIdentifier(String(chars[start..<pos])), offset: start)
-            }
             throw syntax("unexpected character '\(c)'", at: start)
         }
+    }
+
+    /// Reads `[A-Za-z_][A-Za-z0-9_]*` from the current position.
+    private mutating func identifier() -> String {
+        let start = pos
+        pos += 1
+        while let d = peek(), isIdentifierStart(d) || isDigit(d) { pos += 1 }
+        return String(chars[start..<pos])
+    }
+
+    private func isDigit(_ c: Character) -> Bool {
+        guard let a = c.asciiValue else { return false }
+        return a >= 0x30 && a <= 0x39
     }
 
     private func isIdentifierStart(_ c: Character) -> Bool {
@@ -171,7 +218,7 @@ struct Lexer {
         }
     }
 
-    /// Reads `'...'`: only `\'` is an escape; other backslashes stay as written.
+    /// Reads `'...'`: `\'` is a quote and `\\` a backslash; any other backslash stays as written.
     private mutating func rawString(_ start: Int) throws(JMESPathError) -> String {
         pos += 1
         var out = ""
@@ -179,14 +226,13 @@ struct Lexer {
             guard let c = peek() else { throw syntax("unterminated raw string (missing closing \"'\")", at: start) }
             pos += 1
             if c == "'" { return out }
-            if c == "\\", peek() == "'" { out.append("'"); pos += 1; continue }
-            // `\\` is kept as written, and its second backslash escapes nothing.
-            if c == "\\", peek() == "\\" { out.append("\\\\"); pos += 1; continue }
+            if c == "\\", let next = peek(), next == "'" || next == "\\" { out.append(next); pos += 1; continue }
             out.append(c)
         }
     }
 
-    /// Reads `` `...` `` as JSON; `` \` `` is an escaped backtick.
+    /// Reads `` `...` `` as JSON; `` \` `` is an escaped backtick, and a backslash followed by
+    /// anything else is kept with what follows it (so `` `"\\"` `` ends at its second backtick).
     private mutating func literal(_ start: Int) throws(JMESPathError) -> Literal {
         pos += 1
         var text = ""
@@ -194,15 +240,27 @@ struct Lexer {
             guard let c = peek() else { throw syntax("unterminated literal (missing closing '`')", at: start) }
             pos += 1
             if c == "`" { break }
-            if c == "\\", peek() == "`" { text.append("`"); pos += 1; continue }
+            if c == "\\", let next = peek() {
+                pos += 1
+                if next != "`" { text.append(c) }
+                text.append(next)
+                continue
+            }
             text.append(c)
         }
-        if text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+        let blank = text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+        if blank && !legacyLiterals {
             throw syntax("empty literal: expected JSON between the backticks", at: start)
         }
         switch JSONReader.parse(text) {
         case .success(let v): return v
-        case .failure(let e): throw syntax("invalid JSON literal: \(e.message)", at: start)
+        case .failure(let e):
+            // Before JEP-12, text that is not JSON was a string: `foo` is "foo", leading
+            // whitespace dropped, JSON escapes still read.
+            if legacyLiterals, case .success(let s) = JSONReader.parseString("\"" + String(text.drop(while: \.isWhitespace)) + "\"") {
+                return .string(s)
+            }
+            throw syntax("invalid JSON literal: \(e.message)", at: start)
         }
     }
 }

@@ -1,56 +1,11 @@
-// Over 400 lines on purpose: the syntax tree and the one recursive parser that builds it read as one
-// story (binding powers, nud and led for each token); the lexer is Lexer.swift.
+// Over 400 lines on purpose: the one recursive parser reads as one story (binding powers, nud and
+// led for each token); the lexer is Lexer.swift, the tree it builds SyntaxTree.swift.
 //
-// The syntax tree and the Pratt (top-down operator precedence) parser that builds it.
+// The Pratt (top-down operator precedence) parser that builds the syntax tree.
 //
 // Nesting is capped twice: the parser's own recursion and the depth of the tree it builds both
 // stop at `Parser.maxDepth`, so neither compiling nor evaluating hostile input can overflow the
 // stack. Chains of `.field` and `[index]` steps are kept flat, so long paths cost no depth.
-
-/// A compiled expression's syntax tree.
-indirect enum Node: Sendable {
-    /// `@`: the current node.
-    case current
-    /// `name` or `"name"`: an object field.
-    case field(String)
-    /// `a.b[0].c`: each step applied to the result of the previous one.
-    case subexpression([Node])
-    /// `[n]` (negative counts from the end).
-    case index(Int)
-    /// `[start:stop:step]`.
-    case slice(Int?, Int?, Int?)
-    /// `left[*]right`, `left[]right`, `left[1:2]right`: right applied to each element of left.
-    case listProjection(Node, Node)
-    /// `left.*right`: right applied to each value of the object left.
-    case objectProjection(Node, Node)
-    /// `left[?condition]right`.
-    case filterProjection(Node, Node, condition: Node)
-    /// `left[]`: one level of arrays merged.
-    case flatten(Node)
-    /// A backtick literal or a raw string.
-    case literal(Literal)
-    /// `[a, b]`.
-    case multiSelectList([Node])
-    /// `{k: a, l: b}`.
-    case multiSelectHash([(key: String, value: Node)])
-    /// `a || b`.
-    case or(Node, Node)
-    /// `a && b`.
-    case and(Node, Node)
-    /// `!a`.
-    case not(Node)
-    /// `a == b` and the other comparisons.
-    case compare(Comparator, Node, Node)
-    /// `a | b`.
-    case pipe(Node, Node)
-    /// `&expr`: an expression passed unevaluated to a function.
-    case expref(Node)
-    /// `name(args…)`.
-    case function(Builtin, [Node])
-}
-
-/// A comparison operator.
-enum Comparator: Sendable { case eq, ne, lt, lte, gt, gte }
 
 /// Builds the syntax tree from tokens.
 struct Parser {
@@ -66,13 +21,18 @@ struct Parser {
     private let tokens: [Token]
     private var i = 0
     private var recursion = 0
+    /// The variables the enclosing `let`s bind, by slot (innermost last).
+    private var variables: [String] = []
+    /// Whether the expression has a `$`.
+    private var usesRoot = false
 
-    /// Compiles `source` into a tree.
-    static func parse(_ source: String) throws(JMESPathError) -> Node {
-        var p = Parser(tokens: try Lexer.tokenize(source))
+    /// Compiles `source` into a tree, and says whether it reads `$` (`legacyLiterals`: see
+    /// `Lexer.tokenize`).
+    static func parse(_ source: String, legacyLiterals: Bool = false) throws(JMESPathError) -> (node: Node, usesRoot: Bool) {
+        var p = Parser(tokens: try Lexer.tokenize(source, legacyLiterals: legacyLiterals))
         let e = try p.expression(0)
         guard case .eof = p.current.kind else { throw p.unexpected("after a complete expression") }
-        return e.node
+        return (e.node, p.usesRoot)
     }
 
     private init(tokens: [Token]) { self.tokens = tokens }
@@ -96,7 +56,7 @@ struct Parser {
     private static func same(_ a: TokenKind, _ b: TokenKind) -> Bool {
         switch (a, b) {
         case (.rbracket, .rbracket), (.rparen, .rparen), (.rbrace, .rbrace), (.colon, .colon),
-             (.comma, .comma), (.star, .star), (.eof, .eof):
+             (.comma, .comma), (.star, .star), (.assign, .assign), (.eof, .eof):
             return true
         default:
             return false
@@ -126,8 +86,11 @@ struct Parser {
 
     /// `left` followed by the step `right`, kept as one flat chain. `left` is taken, so that its
     /// steps are appended to in place: a chain of n steps is built in linear time, not quadratic.
-    private func chain(_ given: consuming P, _ right: P) throws(JMESPathError) -> P {
+    /// A step that would make something of a null is wrapped, so that a null ends the chain.
+    private func chain(_ given: consuming P, _ step: P) throws(JMESPathError) -> P {
         var left = given
+        var right = step
+        if !right.node.keepsNull { right.node = .unlessNull(right.node) }
         if case .subexpression(var steps) = left.node {
             left.node = .current  // lets go of the old node: `steps` is now the array's one owner
             steps.append(right.node)
@@ -163,7 +126,18 @@ struct Parser {
         case .rawString(let s):
             return leaf(.literal(.string(s)))
         case .unquotedIdentifier(let s):
+            if s == "let", case .variable = current.kind { return try letExpression() }
             return leaf(.field(s))
+        case .variable(let name):
+            return leaf(.variable(name, slot: variables.lastIndex(of: name)))
+        case .root:
+            usesRoot = true
+            return leaf(.root)
+        case .minus, .plus:
+            let e = try expression(t.kind.bindingPower)
+            let op: ArithmeticOperator
+            if case .minus = t.kind { op = .subtract } else { op = .add }
+            return try make(.unary(op, e.node), e)
         case .quotedIdentifier(let s):
             if case .lparen = current.kind {
                 throw syntax("a quoted identifier cannot name a function", at: t.offset)
@@ -223,14 +197,37 @@ struct Parser {
             let right = try dotRHS(40)
             return try chain(consume left, right)
         case .pipe:
-            let right = try expression(1)
+            let right = try expression(t.kind.bindingPower)
             return try make(.pipe(left.node, right.node), left, right)
+        case .question:
+            // The true branch runs to the ':'; the false branch binds as the operator does, but
+            // to the right, so `a ? b : c ? d : e` nests and `a ? b : c | d` pipes the whole.
+            let yes = try expression(0)
+            try expect(.colon, "between the branches of '?'")
+            let no = try expression(t.kind.bindingPower - 1)
+            return try make(.ternary(left.node, yes.node, no.node), left, yes, no)
         case .or:
-            let right = try expression(2)
+            let right = try expression(t.kind.bindingPower)
             return try make(.or(left.node, right.node), left, right)
         case .and:
-            let right = try expression(3)
+            let right = try expression(t.kind.bindingPower)
             return try make(.and(left.node, right.node), left, right)
+        case .plus, .minus:
+            let right = try expression(t.kind.bindingPower)
+            let op: ArithmeticOperator
+            if case .plus = t.kind { op = .add } else { op = .subtract }
+            return try make(.arithmetic(op, left.node, right.node), left, right)
+        case .star, .multiply, .divide, .intDivide, .modulo:
+            let op: ArithmeticOperator
+            switch t.kind {
+            case .divide: op = .divide
+            case .intDivide: op = .intDivide
+            case .modulo: op = .modulo
+            default: op = .multiply
+            }
+            // `*` binds as a wildcard to its left, and as a multiplication to its right.
+            let right = try expression(TokenKind.multiply.bindingPower)
+            return try make(.arithmetic(op, left.node, right.node), left, right)
         case .eq, .ne, .lt, .lte, .gt, .gte:
             let op: Comparator
             switch t.kind {
@@ -268,6 +265,31 @@ struct Parser {
 
     // MARK: pieces
 
+    /// After `let` (the current token is a variable): `$a = x, $b = y in body`.
+    private mutating func letExpression() throws(JMESPathError) -> P {
+        var bindings: [P] = []
+        var names: [String] = []
+        while true {
+            guard case .variable(let name) = current.kind else { throw unexpected("in a let: expected a variable ($name)") }
+            advance()
+            try expect(.assign, "after $\(name) in a let")
+            bindings.append(try expression(0))
+            names.append(name)
+            if case .unquotedIdentifier("in") = current.kind {
+                advance()
+                break
+            }
+            guard case .comma = current.kind else { throw unexpected("in a let: expected ',' or 'in'") }
+            advance()
+        }
+        variables += names
+        defer { variables.removeLast(names.count) }
+        let body = try expression(0)
+        let d = 1 + max(body.depth, bindings.map(\.depth).max() ?? 0)
+        guard d <= Self.maxDepth else { throw tooDeep() }
+        return P(node: .letExpression(bindings.map(\.node), body: body.node), depth: d)
+    }
+
     private mutating func functionCall(_ left: P, at paren: Token) throws(JMESPathError) -> P {
         guard case .field(let name) = left.node else {
             throw syntax("'(' must follow a function name", at: paren.offset)
@@ -291,12 +313,15 @@ struct Parser {
             throw JMESPathError(kind: .unknownFunction, message: "unknown function \(name)()", offset: nameOffset)
         }
         let arity = f.arity
-        if args.count < arity.min || (!arity.variadic && args.count > arity.min) {
-            let expected = arity.variadic ? "at least \(arity.min)" : "\(arity.min)"
+        if args.count < arity.min || args.count > arity.max ?? Int.max {
+            let expected: String
+            switch arity.max {
+            case nil: expected = "at least \(arity.min) argument\(arity.min == 1 ? "" : "s")"
+            case arity.min?: expected = "\(arity.min) argument\(arity.min == 1 ? "" : "s")"
+            case let most?: expected = "\(arity.min) to \(most) arguments"
+            }
             throw JMESPathError(
-                kind: .invalidArity,
-                message: "\(name)() takes \(expected) argument\(arity.min == 1 && !arity.variadic ? "" : "s"), got \(args.count)",
-                offset: nameOffset)
+                kind: .invalidArity, message: "\(name)() takes \(expected), got \(args.count)", offset: nameOffset)
         }
         let d = 1 + (args.map(\.depth).max() ?? 0)
         guard d <= Self.maxDepth else { throw tooDeep() }

@@ -4,23 +4,27 @@ import XCTest
 
 @testable import VowValue
 
-/// `pick` against the JMESPath reference implementation (Python's `jmespath` package, which
-/// scripts/setup installs): random documents and expressions from a seeded generator
-/// (scripts/jmespath-reference.py), each searched by vow after reading the whole document and
-/// again through `json | pick`'s reading of only what the expression looks at; the two must be
-/// equal, and equal to what the reference gives.
+/// `pick` against JMESPath Community's reference implementation (Python's `jmespath-community`
+/// package, in the virtual environment .build/jmespath-venv that scripts/setup makes): random
+/// documents and expressions from a seeded generator (scripts/jmespath-reference.py), each
+/// searched by vow after reading the whole document and again through `json | pick`'s reading of
+/// only what the expression looks at; the two must be equal, and equal to what the reference gives.
 final class PickReferenceTests: XCTestCase {
     /// 5,000 cases in the suite; `PICK_REFERENCE_CASES` and `PICK_REFERENCE_SEED` run others.
     static let cases = Int(ProcessInfo.processInfo.environment["PICK_REFERENCE_CASES"] ?? "") ?? 5000
     static let seed = Int(ProcessInfo.processInfo.environment["PICK_REFERENCE_SEED"] ?? "") ?? 1
 
-    /// A Python that has the `jmespath` package.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The Python of the reference's own environment.
     func python() throws -> String {
-        for candidate in ["python3", "/usr/bin/python3"] {
-            if (try? run(candidate, ["-c", "import jmespath"]))?.status == 0 { return candidate }
+        let python = Self.root.appendingPathComponent(".build/jmespath-venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            XCTFail("no \(python): scripts/setup makes it, with the jmespath-community package")
+            throw VowError(.io, "no \(python)")
         }
-        XCTFail("no python3 with the jmespath package (scripts/setup installs it)")
-        throw VowError(.io, "no python3 with the jmespath package")
+        return python
     }
 
     func run(_ program: String, _ arguments: [String]) throws -> (out: String, status: Int32) {
@@ -64,8 +68,7 @@ final class PickReferenceTests: XCTestCase {
 
     func test_pickAgreesWithTheReferenceImplementation() throws {
         let python = try python()
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/jmespath-reference.py").path
+        let script = Self.root.appendingPathComponent("scripts/jmespath-reference.py").path
         let generated = try run(python, [script, "generate", "\(Self.cases)", "\(Self.seed)"])
         XCTAssertEqual(generated.status, 0)
         let lines = generated.out.split(separator: "\n")
@@ -86,6 +89,11 @@ final class PickReferenceTests: XCTestCase {
         try (generated.out).write(to: cases, atomically: true, encoding: .utf8)
         try (results.joined(separator: "\n") + "\n").write(to: got, atomically: true, encoding: .utf8)
         let compared = try run(python, [script, "compare", cases.path, got.path])
+        let errors = results.filter { $0.hasPrefix(#"{"error""#) }.count
+        let empty = results.filter { [#"{"ok": null}"#, #"{"ok": []}"#, #"{"ok": {}}"#, #"{"ok": """}"#, #"{"ok": false}"#].contains($0) }.count
+        print("PickReferenceTests: \(Self.cases) cases of seed \(Self.seed): vow gave \(results.count - errors) values "
+            + "(\(results.count - errors - empty) neither null, false nor empty) and \(errors) errors; "
+            + (compared.out.split(separator: "\n").last.map(String.init) ?? ""))
         XCTAssertEqual(compared.status, 0, compared.out)
         XCTAssertTrue(compared.out.contains(" 0 differ"), compared.out)
         // Cases the reference cannot evaluate are few; most are compared.

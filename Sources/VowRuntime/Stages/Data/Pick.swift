@@ -8,24 +8,30 @@ struct PickStage: ValueStage {
     static let twin = StageTwin.handler("pick")
     /// EXPR is read as written, never filled in as a template.
     static let expressionArguments = 1
-    /// A pure function of its input and arguments.
+    /// A pure function of its input and arguments (`now()` reads the clock, but has no effect and
+    /// never fails, so running the stage directly gives what a pipeline would).
     static let isPure = true
     static let group = StageGroup.data
     static let synopsis = "pick EXPR"
     static let summary = "Picks a part of its input with a JMESPath expression."
     static let help = """
-        Searches the input with EXPR, a full JMESPath expression (`user.name`, `items[0]`,
-        `items[?stars > \\`100\\`].name | sort(@)`). On a response, EXPR searches the parsed JSON body.
-        Quote an expression that has spaces or `|`. `<`, `<=`, `>`, `>=` order two numbers, or two
-        strings by code point, as the reference implementation does; anything else compares as
-        null. Errors have kind `pick` and a field `reason`
-        (syntax, invalid-type, invalid-arity, invalid-value, unknown-function). Expressions are
-        compiled once and cached.
+        Searches the input with EXPR, a JMESPath Community expression (`user.name`, `items[0]`,
+        `items[?stars > \\`100\\`].name | sort(@)`, `let $min = limit in items[?n > $min]`,
+        `done / total * \\`100\\``): docs/language.md says what it may hold, with vow's own
+        functions (`round`, `now`, `to_iso8601`, `from_iso8601`, `matches`, `regex_replace`). On a
+        response, EXPR searches the parsed JSON body. Quote an expression that has spaces or `|`,
+        and one with `$` in single quotes (or write `\\$` in double quotes). `<`, `<=`, `>`, `>=`
+        order two numbers, or two strings by code point, as the reference implementation does;
+        anything else compares as null. Errors have kind `pick` and a field `reason` (syntax,
+        invalid-type, invalid-arity, invalid-value, unknown-function, not-a-number,
+        undefined-variable). Expressions are compiled once and cached.
         """
     static let examples = [
         StageExample("echo {user: {name: Ada}} | pick user.name", "Ada"),
         StageExample("echo [{n: 1}, {n: 5}, {n: 3}] | pick '[?n > `2`].n | sort(@)'", "[\n  3,\n  5\n]"),
         StageExample("echo [{n: ann}, {n: bob}, {n: cy}] | pick \"[?n >= 'b'].n\" | to-json", "[\"bob\",\"cy\"]"),
+        StageExample("echo {done: 7, total: 9} | pick 'round(done / total * `100`, `1`)'", "77.8"),
+        StageExample("echo {home: WA, states: [{name: WA, n: 1}, {name: CA, n: 2}]} | pick 'states[?name == $.home].n'", "[\n  1\n]"),
         StageExample("echo {a: 1} | pick missing", "null"),
         StageExample("echo {id: 1, name: Ada} | pick \"{x: id}\" | to-json", #"{"x":1}"#),
         StageExample("echo {a: 1} | pick 'a.['", "error[pick]: ", fails: true),
