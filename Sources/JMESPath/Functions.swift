@@ -23,11 +23,10 @@ extension Builtin {
             let v = try number(args, 0)
             var digits = 0
             if let d = try optional(args, 1, .number, "a number") { digits = try integer(d, 1) }
-            guard (-15...15).contains(digits) else {
-                throw JMESPathError(kind: .invalidValue, message: "round() takes from -15 to 15 digits, got \(digits)")
-            }
             if v.jmesInt != nil && digits >= 0 { return v }
-            return integral(roundHalfAwayFromZero(v.jmesNumber ?? 0, digits: digits))
+            let r = roundHalfAwayFromZero(v.jmesNumber ?? 0, digits: digits)
+            guard r.isFinite else { throw JMESPathError(kind: .notANumber, message: "round() gives a number too large") }
+            return integral(r)
 
         case .ceil, .floor:
             let v = try number(args, 0)
@@ -214,18 +213,50 @@ extension Builtin {
 }
 
 /// `x` rounded to `digits` decimal places (to tens, hundreds… when negative), halves away from
-/// zero: `x × 10^digits` rounded, divided by `10^digits` (for negative digits, `x ÷ 10^-digits`
-/// rounded, times `10^-digits`). When `x × 10^digits` is 2^52 or more in size it has no
-/// fraction to round, and `x` is returned as it is.
-func roundHalfAwayFromZero(_ x: Double, digits: Int) -> Double {
-    var power = 1.0
-    for _ in 0..<Swift.abs(digits) { power *= 10 }
-    if digits >= 0 {
-        let scaled = x * power
-        guard Swift.abs(scaled) < 4_503_599_627_370_496 else { return x }
-        return scaled.rounded(.toNearestOrAwayFromZero) / power
+/// zero, on the digits of x's shortest decimal form (what Swift and JavaScript print for it), not
+/// on its binary value: `round(1.005, 2)` is 1.01 and `round(-2.675, 2)` is -2.68, as a person
+/// reading the number expects; the result is the double nearest the rounded decimal. An `x`
+/// already that precise is returned as it is; the twin computes the same (`jmesRound`).
+func roundHalfAwayFromZero(_ x: Double, digits d: Int) -> Double {
+    guard x.isFinite, x != 0 else { return x == 0 ? 0 : x }
+    // |x| = mantissa × 10^exponent, the mantissa an integer of the shortest digits.
+    let text = "\(Swift.abs(x))"
+    var mantissa = Substring(text)
+    var exponent = 0
+    if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+        mantissa = text[..<e]
+        exponent = Int(text[text.index(after: e)...].replacing("+", with: "")) ?? 0
     }
-    return (x / power).rounded(.toNearestOrAwayFromZero) * power
+    var digitsText = String(mantissa)
+    if let dot = digitsText.firstIndex(of: ".") {
+        exponent -= digitsText.distance(from: dot, to: digitsText.endIndex) - 1
+        digitsText.remove(at: dot)
+    }
+    var figures = Array(digitsText.drop { $0 == "0" }.utf8)
+    while figures.count > 1, figures.last == UInt8(ascii: "0") {
+        figures.removeLast()
+        exponent += 1
+    }
+    let drop = -d - exponent  // how many trailing figures fall below 10^-d
+    guard drop > 0 else { return x }
+    let keep = figures.count - drop
+    var kept: [UInt8] = keep > 0 ? Array(figures[0..<keep]) : [UInt8(ascii: "0")]
+    if keep >= 0, keep < figures.count, figures[keep] >= UInt8(ascii: "5") {
+        // Add one to the kept figures, carrying.
+        var i = kept.count - 1
+        while i >= 0 {
+            if kept[i] == UInt8(ascii: "9") {
+                kept[i] = UInt8(ascii: "0")
+                i -= 1
+            } else {
+                kept[i] += 1
+                break
+            }
+        }
+        if i < 0 { kept.insert(UInt8(ascii: "1"), at: 0) }
+    }
+    let r = (Double(String(decoding: kept, as: UTF8.self) + "e\(-d)") ?? .infinity) * (x < 0 ? -1 : 1)
+    return r == 0 ? 0 : r
 }
 
 /// Whether `needle` occurs in `haystack` (code point substring, via UTF-8 bytes).

@@ -32,10 +32,16 @@ struct Parser {
         var p = Parser(tokens: try Lexer.tokenize(source, legacyLiterals: legacyLiterals))
         let e = try p.expression(0)
         guard case .eof = p.current.kind else { throw p.unexpected("after a complete expression") }
+        // An unknown function or a wrong number of arguments is said once the whole expression
+        // has parsed: a syntax error anywhere in it comes first.
+        if let deferred = p.deferred { throw deferred }
         return (e.node, p.usesRoot)
     }
 
     private init(tokens: [Token]) { self.tokens = tokens }
+
+    /// The first unknown function or wrong number of arguments, said after the whole parse.
+    private var deferred: JMESPathError?
 
     // MARK: token access
 
@@ -177,8 +183,9 @@ struct Parser {
                 return try multiSelectList()
             }
         case .expref:
-            let e = try expression(0)
-            return try make(.expref(e.node), e)
+            // `&expr` is an argument of a function (`sort_by(@, &n)`), nothing else: it never
+            // escapes as a value.
+            throw syntax("'&' makes an expression reference, which only a function's argument may be", at: t.offset)
         case .eof:
             throw syntax("unexpected end of expression: expected an expression", at: t.offset)
         default:
@@ -298,7 +305,13 @@ struct Parser {
         var args: [P] = []
         while true {
             if case .rparen = current.kind { advance(); break }
-            args.append(try expression(0))
+            if case .expref = current.kind {
+                advance()
+                let e = try expression(0)
+                args.append(try make(.expref(e.node), e))
+            } else {
+                args.append(try expression(0))
+            }
             switch current.kind {
             case .comma:
                 advance()
@@ -310,7 +323,8 @@ struct Parser {
             }
         }
         guard let f = Builtin(rawValue: name) else {
-            throw JMESPathError(kind: .unknownFunction, message: "unknown function \(name)()", offset: nameOffset)
+            if deferred == nil { deferred = JMESPathError(kind: .unknownFunction, message: "unknown function \(name)()", offset: nameOffset) }
+            return leaf(.current)
         }
         let arity = f.arity
         if args.count < arity.min || args.count > arity.max ?? Int.max {
@@ -320,8 +334,10 @@ struct Parser {
             case arity.min?: expected = "\(arity.min) argument\(arity.min == 1 ? "" : "s")"
             case let most?: expected = "\(arity.min) to \(most) arguments"
             }
-            throw JMESPathError(
-                kind: .invalidArity, message: "\(name)() takes \(expected), got \(args.count)", offset: nameOffset)
+            if deferred == nil {
+                deferred = JMESPathError(kind: .invalidArity, message: "\(name)() takes \(expected), got \(args.count)", offset: nameOffset)
+            }
+            return leaf(.current)
         }
         let d = 1 + (args.map(\.depth).max() ?? 0)
         guard d <= Self.maxDepth else { throw tooDeep() }

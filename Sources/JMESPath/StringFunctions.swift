@@ -32,10 +32,12 @@ extension Builtin {
             let limit = try countArg.map { c throws(JMESPathError) in try integer(c, 2, nonNegative: true) }
             var parts: [V] = []
             if separator.isEmpty {
-                // Every code point; with a count, that many, then the rest as one string.
-                let cut = Swift.min(limit ?? s.count, s.count)
-                for u in s[0..<cut] { parts.append(.jmesString(String(u))) }
-                if limit != nil { parts.append(.jmesString(text(s[cut...]))) }
+                // Splits between code points, at most `count` times: every code point when that is
+                // enough to split them all, else `count` of them and the rest as one string; an
+                // empty subject gives no pieces.
+                guard let limit, limit < s.count - 1 else { return .jmesArray(s.map { .jmesString(String($0)) }) }
+                for u in s[0..<limit] { parts.append(.jmesString(String(u))) }
+                parts.append(.jmesString(text(s[limit...])))
                 return .jmesArray(parts)
             }
             var start = 0

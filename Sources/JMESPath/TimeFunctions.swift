@@ -1,6 +1,6 @@
 // vow's time functions: `now()`, `to_iso8601(seconds)` and `from_iso8601(text)`. Times are
 // seconds since 1970-01-01T00:00:00Z (the Unix epoch), leap seconds not counted, in the
-// proleptic Gregorian calendar, from year 0000 to 9999.
+// proleptic Gregorian calendar, from year 1 to 9999.
 
 #if canImport(Glibc)
     import Glibc
@@ -20,7 +20,7 @@ extension Builtin {
             let v = try number(args, 0)
             guard let text = iso8601(seconds: v.jmesNumber ?? 0) else {
                 throw JMESPathError(
-                    kind: .invalidValue, message: "to_iso8601() takes a time from year 0000 to 9999, got \(v.jmesNumber ?? 0) seconds")
+                    kind: .invalidValue, message: "to_iso8601() takes a time from year 1 to 9999, got \(v.jmesNumber ?? 0) seconds")
             }
             return .jmesString(text)
         case .fromISO8601:
@@ -62,11 +62,12 @@ func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
 
 /// `seconds` since the epoch as `YYYY-MM-DDTHH:MM:SSZ` in UTC, to the millisecond (seconds ×
 /// 1000 rounded, halves away from zero), with a fraction only when there are milliseconds and
-/// without its trailing zeros (`…:38.25Z`); nil outside years 0000 to 9999.
+/// without its trailing zeros (`…:38.25Z`); nil outside years 1 to 9999.
 func iso8601(seconds: Double) -> String? {
-    let ms = (seconds * 1000).rounded(.toNearestOrAwayFromZero)
-    // 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
-    guard ms >= -62_167_219_200_000, ms <= 253_402_300_799_999 else { return nil }
+    // To the millisecond as `round(seconds, 3)` rounds (the twin does the same).
+    let ms = (roundHalfAwayFromZero(seconds, digits: 3) * 1000).rounded(.toNearestOrAwayFromZero)
+    // 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+    guard ms >= -62_135_596_800_000, ms <= 253_402_300_799_999 else { return nil }
     let total = Int(ms)
     let dayMs = 86_400_000
     let days = total >= 0 ? total / dayMs : (total - dayMs + 1) / dayMs
@@ -123,7 +124,7 @@ func secondsSinceEpoch(iso8601 text: String) -> (Int, Double?)? {
         guard let oh = digits(2), expect(":"), let om = digits(2), oh <= 23, om <= 59 else { return nil }
         offset = sign * (oh * 3600 + om * 60)
     }
-    guard i == b.count, (1...12).contains(month), day >= 1, hour <= 23, minute <= 59, second <= 59 else { return nil }
+    guard i == b.count, year >= 1, (1...12).contains(month), day >= 1, hour <= 23, minute <= 59, second <= 59 else { return nil }
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
     guard day <= monthDays else { return nil }

@@ -24,10 +24,13 @@ final class ComplianceTests: XCTestCase {
     }
 
     func run(file: String) throws -> Outcome {
-        let url = Self.directory.appendingPathComponent(file + ".json")
+        try run(url: Self.directory.appendingPathComponent(file + ".json"), file: file, legacy: file.hasPrefix("legacy/"))
+    }
+
+    /// The cases of the suite file at `url` (named `file` in failures).
+    func run(url: URL, file: String, legacy: Bool) throws -> Outcome {
         let data = try Data(contentsOf: url)
         let suites = try JSON.parse([UInt8](data))
-        let legacy = file.hasPrefix("legacy/")
         var outcome = Outcome()
         for suite in suites.listValue ?? [] {
             let given = suite.recordValue?["given"] ?? .null
@@ -118,6 +121,15 @@ final class ComplianceTests: XCTestCase {
         print("JMESPath compliance: " + counts.joined(separator: ", "))
         XCTAssertEqual(total, 1074, "the suite has 1,074 cases (16 of them benchmarks) in 24 files; some were not read")
         XCTAssertTrue(failures.isEmpty, "\(failures.count) of \(total) failed:\n" + failures.prefix(60).joined(separator: "\n"))
+    }
+
+    /// vow's own functions and the choices the suite leaves open (testdata/pick-extras.json), which
+    /// the twin's JMESPath passes too (scripts/twin-jmespath-compliance.js): the two agree.
+    func test_vowsOwnCasesPassAsTheTwinsDo() throws {
+        let url = Self.directory.deletingLastPathComponent().appendingPathComponent("pick-extras.json")
+        let outcome = try run(url: url, file: "pick-extras", legacy: false)
+        XCTAssertGreaterThan(outcome.passed + outcome.failures.count, 150)
+        XCTAssertTrue(outcome.failures.isEmpty, "\(outcome.failures.count) failed:\n" + outcome.failures.prefix(60).joined(separator: "\n"))
     }
 
     func test_theRunnerCanFail() throws {
