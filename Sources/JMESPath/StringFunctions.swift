@@ -32,12 +32,11 @@ extension Builtin {
             let limit = try countArg.map { c throws(JMESPathError) in try integer(c, 2, nonNegative: true) }
             var parts: [V] = []
             if separator.isEmpty {
-                // Splits between code points, at most `count` times: every code point when that is
-                // enough to split them all, else `count` of them and the rest as one string; an
-                // empty subject gives no pieces.
-                guard let limit, limit < s.count - 1 else { return .jmesArray(s.map { .jmesString(String($0)) }) }
-                for u in s[0..<limit] { parts.append(.jmesString(String(u))) }
-                parts.append(.jmesString(text(s[limit...])))
+                // Every code point; with a count, that many, then the rest as one string (empty
+                // when nothing is left), as the reference implementation splits.
+                let cut = Swift.min(limit ?? s.count, s.count)
+                for u in s[0..<cut] { parts.append(.jmesString(String(u))) }
+                if limit != nil { parts.append(.jmesString(text(s[cut...]))) }
                 return .jmesArray(parts)
             }
             var start = 0

@@ -132,9 +132,11 @@ final class CommunityFormTests: XCTestCase {
         XCTAssertEqual(try search("zip(`[1, 2, 3]`, `[\"a\", \"b\"]`)"), [[1, "a"], [2, "b"]])
         XCTAssertEqual(try search("replace('abc', '', '-')"), "-a-b-c-")
         XCTAssertEqual(try search("replace('abc', '', '-', `2`)"), "-a-bc")
-        XCTAssertEqual(try search("split('ab', '', `5`)"), ["a", "b"])
+        // As the reference implementation: with a count, the rest is a piece even when empty.
+        XCTAssertEqual(try search("split('ab', '', `5`)"), ["a", "b", ""])
         XCTAssertEqual(try search("split('abc', '', `1`)"), ["a", "bc"])
         XCTAssertEqual(try search("split('', '')"), [])
+        XCTAssertEqual(try search("split('', '', `1`)"), [""])
         XCTAssertEqual(try search("split('', 'x')"), [""])
         XCTAssertEqual(try search("upper('straße')"), "STRASSE")
         XCTAssertEqual(try search("lower('ΑΣ')"), "ασ")

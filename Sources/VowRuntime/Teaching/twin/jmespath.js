@@ -804,14 +804,17 @@ function jmesReplace(subject, old, replacement, count) {
 }
 
 // split: the pieces between occurrences of `separator`, splitting at most `count` times (the
-// last piece keeps the rest). An empty separator splits between code points; an empty subject
-// then gives no pieces.
+// last piece keeps the rest). An empty separator splits between code points: without a count
+// every code point (an empty subject gives no pieces); with one, that many code points and then
+// the rest as one piece, empty when nothing is left, as the reference implementation splits.
 function jmesSplit(subject, separator, count) {
   if (count !== undefined) jmesRequireCount("split", "count", count);
   const limit = count === undefined ? Infinity : count;
   if (separator === "") {
     const chars = Array.from(subject);
-    return limit >= chars.length - 1 ? chars : chars.slice(0, limit).concat(chars.slice(limit).join(""));
+    if (count === undefined) return chars;
+    const cut = Math.min(limit, chars.length);
+    return chars.slice(0, cut).concat([chars.slice(cut).join("")]);
   }
   const out = [];
   let from = 0;
