@@ -78,6 +78,18 @@ public final class ValueStream: OpaqueValue, @unchecked Sendable {
         return open
     }
 
+    /// Adds `items` for a producer on the executor (a stage that makes one stream from another):
+    /// the promise fulfils when it may offer more (at once while there is room); once the stream
+    /// is cancelled or ended, `stop` runs (to stop what feeds the producer) and it fulfils too.
+    public func offer(_ items: [Value], on executor: any PromiseExecutor, otherwise stop: @escaping @Sendable () -> Void) -> Promise<Void> {
+        let (room, resolver) = Promise<Void>.pending(on: executor)
+        if !offer(items, resume: { resolver.fulfill(()) }) {
+            stop()
+            resolver.fulfill(())
+        }
+        return room
+    }
+
     /// Adds `items`, waiting (blocking this thread) while the stream is full. For producers with a
     /// thread of their own (files, processes). False once the stream is cancelled or ended.
     public func push(_ items: [Value]) -> Bool {

@@ -6,19 +6,6 @@ import XCTest
 @testable import JMESPath
 
 final class CommunityFormTests: XCTestCase {
-    func search(_ expression: String, _ document: Value = .null) throws -> Value {
-        try JMESPathExpression(expression).search(document)
-    }
-
-    func kind(_ expression: String, _ document: Value = .null) -> JMESPathError.Kind? {
-        do throws(JMESPathError) {
-            _ = try JMESPathExpression(expression).search(document)
-            return nil
-        } catch {
-            return error.kind
-        }
-    }
-
     func test_arithmeticKeepsIntegersWhereItCan() throws {
         XCTAssertEqual(try search("`7` + `2`"), .int(9))
         XCTAssertEqual(try search("`7` - `9`"), .int(-2))

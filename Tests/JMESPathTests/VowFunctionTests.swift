@@ -6,19 +6,6 @@ import XCTest
 @testable import JMESPath
 
 final class VowFunctionTests: XCTestCase {
-    func search(_ expression: String, _ document: Value = .null) throws -> Value {
-        try JMESPathExpression(expression).search(document)
-    }
-
-    func kind(_ expression: String, _ document: Value = .null) -> JMESPathError.Kind? {
-        do throws(JMESPathError) {
-            _ = try JMESPathExpression(expression).search(document)
-            return nil
-        } catch {
-            return error.kind
-        }
-    }
-
     func test_roundHalvesAwayFromZero() throws {
         XCTAssertEqual(try search("round(n / total * `100`, `1`)", ["n": 7, "total": 9]), .double(77.8))
         XCTAssertEqual(JSONWriter.compact(try search("round(n / total * `100`, `1`)", ["n": 7, "total": 9])), "77.8")

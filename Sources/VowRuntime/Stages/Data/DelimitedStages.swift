@@ -83,12 +83,7 @@ enum Delimited {
         }
         @Sendable func offer(_ values: [Value]) -> Promise<Void> {
             guard !values.isEmpty else { return Promise.resolve((), on: ex) }
-            let (room, resolver) = Promise<Void>.pending(on: ex)
-            if !out.offer(values, resume: { resolver.fulfill(()) }) {
-                source.cancel()
-                resolver.fulfill(())
-            }
-            return room
+            return out.offer(values, on: ex, otherwise: source.cancel)
         }
         source.forEach(on: ex) { item in
             do {
@@ -140,12 +135,7 @@ enum Delimited {
                         return c.columns
                     }
                     lines.append(.string(DelimitedText.line(try fields(item, cols, stage: stage), delimiter: delimiter)))
-                    let (room, resolver) = Promise<Void>.pending(on: ex)
-                    if !out.offer(lines, resume: { resolver.fulfill(()) }) {
-                        source.cancel()
-                        resolver.fulfill(())
-                    }
-                    return room
+                    return out.offer(lines, on: ex, otherwise: source.cancel)
                 } catch {
                     return Promise.reject(error, on: ex)
                 }

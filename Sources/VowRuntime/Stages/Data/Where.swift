@@ -46,12 +46,7 @@ struct WhereStage: ValueStage {
             do { keep = try holds(item) } catch { return Promise.reject(error, on: ex) }
             guard keep else { return Promise.resolve((), on: ex) }
             // The next item is read once the consumer has room for this one.
-            let (room, resolver) = Promise<Void>.pending(on: ex)
-            if !kept.offer([item], resume: { resolver.fulfill(()) }) {
-                source.cancel()
-                resolver.fulfill(())
-            }
-            return room
+            return kept.offer([item], on: ex, otherwise: source.cancel)
         }.whenSettled(on: ex) { end in
             if case .failure(let e) = end { kept.finish(e) } else { kept.finish() }
         }
