@@ -171,7 +171,7 @@ public enum Explainer {
         }
         /// `what` returns a promise that this stage's promise adopts.
         func adoption(_ what: String) -> String {
-            "\(what) returns a promise, which \(id) adopts: \(id) settles as that promise does, two turns after it (flattening)"
+            "\(what) returns a promise, which \(id) adopts (flattening): \(id) settles as that promise does, one turn after it settles when it is still pending, two turns after it is returned when it has already settled"
         }
         /// What `what` (a handler) does, in JavaScript's terms.
         func outcome(_ what: String, _ onWhat: String) -> String {
@@ -179,6 +179,12 @@ public enum Explainer {
             if kind.returnsPromise { return adoption(what) }
             return "\(what) returns a plain value, so \(id) fulfils with it in the same turn\(onWhat)"
         }
+    }
+
+    /// What a rejection passing a stage it skips costs: a turn, as in JavaScript, where the
+    /// rejection passes a `.then` without a rejection handler in a job of its own.
+    static func skipCost(_ prev: String, _ id: String) -> String {
+        " (the skip still takes a turn: \(id) rejects with \(prev)'s error one turn after \(prev) rejects)"
     }
 
     /// The note under one stage's line: what its handler does, in JavaScript's terms, and where
@@ -209,7 +215,7 @@ public enum Explainer {
         if k.returnsPromise, k.name != "(group)", !k.runsAHandler, k.settlement != nil {
             return "when \(prev) fulfils, \(c.adoption(what)); that promise \(settles)"
         }
-        return "when \(prev) fulfils, " + c.outcome(what, "") + "; a rejection of \(prev) skips it"
+        return "when \(prev) fulfils, " + c.outcome(what, "") + "; a rejection of \(prev) skips it" + Self.skipCost(prev, id)
     }
 }
 

@@ -237,6 +237,6 @@ extension EachStage: StageExplaining {
     /// Every element or item, bounded, the results adopted.
     static func explanation(_ c: Explainer.Context) -> String? {
         let note = "runs \(c.kind.args) on every element of the list, or every item of a stream as it arrives (`for await`), at most --limit at once (16); it returns a promise of the results in order, which \(c.id) adopts (two extra turns); an empty list gives [] in the same turn"
-        return c.kind.first ? note : "when \(c.prev) fulfils, its handler \(note); a rejection of \(c.prev) skips it"
+        return c.kind.first ? note : "when \(c.prev) fulfils, its handler \(note); a rejection of \(c.prev) skips it" + Explainer.skipCost(c.prev, c.id)
     }
 }
