@@ -21,7 +21,7 @@ final class HTTP1PoolTests: XCTestCase {
         -> Result<Collected, any Error>
     {
         let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<Collected, any Error>?>(nil)
+        let outcome = Locked<Result<Collected, any Error>?>(nil)
         let request = makeRequest(method, url, headers: headers, timeout: timeout) { r in
             outcome.withLock { $0 = r }
             done.signal()
@@ -71,7 +71,7 @@ final class HTTP1PoolTests: XCTestCase {
     func test_atMostPerOriginConnectionsOpenAndTheOtherRequestsWaitTheirTurn() throws {
         try withFixture(perOrigin: 2) { server, pool in
             let group = DispatchGroup()
-            let bodies = Mutex<[Int: String]>([:])
+            let bodies = Locked<[Int: String]>([:])
             for i in 0..<8 {
                 group.enter()
                 pool.execute(
@@ -138,7 +138,7 @@ final class HTTP1PoolTests: XCTestCase {
     func test_aCancelledRequestClosesItsConnection() throws {
         try withFixture { server, pool in
             let done = DispatchSemaphore(value: 0)
-            let outcome = Mutex<Result<Collected, any Error>?>(nil)
+            let outcome = Locked<Result<Collected, any Error>?>(nil)
             let request = makeRequest(.GET, server.base + "/stall") { r in
                 outcome.withLock { $0 = r }
                 done.signal()

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TestSupport
 import VowPromises
 import VowValue
@@ -28,7 +27,7 @@ final class HTTPEngineTests: XCTestCase {
         defer { engine.shutdown() }
         let ex = SerialPromiseExecutor(label: "http-test")
         let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<Value, any Error>?>(nil)
+        let outcome = Locked<Result<Value, any Error>?>(nil)
         engine.perform(spec, on: ex).whenSettled(on: ex) { r in
             outcome.withLock { $0 = r }
             done.signal()
