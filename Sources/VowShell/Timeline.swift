@@ -17,6 +17,9 @@ public enum Timeline {
         var rows: [Row] = []
         var index: [Int: Int] = [:]
         var createdAt: [Int: UInt64] = [:]
+        // How promises that have no row yet settled: one made already settled (`resolve 4`) is
+        // labelled with its stage after its settlement was recorded.
+        var settledEarly: [Int: (end: UInt64, outcome: Character)] = [:]
         func addRow(_ id: Int, _ attributes: (any Sendable)?, start: UInt64) {
             guard let info = attributes as? StageTraceInfo else { return }
             if let i = index[id] {
@@ -25,7 +28,22 @@ public enum Timeline {
                 return
             }
             index[id] = rows.count
-            rows.append(Row(label: VowError.redactingSecrets(info.text), start: start))
+            var row = Row(label: VowError.redactingSecrets(info.text), start: start)
+            if let early = settledEarly[id] {
+                row.end = early.end
+                row.outcome = early.outcome
+            }
+            rows.append(row)
+        }
+        func settle(_ id: Int, at micros: UInt64, _ outcome: Character) {
+            guard let i = index[id] else {
+                if settledEarly[id] == nil { settledEarly[id] = (micros, outcome) }
+                return
+            }
+            if rows[i].end == nil {
+                rows[i].end = micros
+                rows[i].outcome = outcome
+            }
         }
         for e in entries {
             switch e.event {
@@ -36,12 +54,9 @@ public enum Timeline {
                 // A promise made inside a stage became the stage's: its bar starts at its creation.
                 addRow(id, attributes, start: createdAt[id] ?? e.micros)
             case .fulfilled(let id, _):
-                if let i = index[id], rows[i].end == nil { rows[i].end = e.micros; rows[i].outcome = "✓" }
+                settle(id, at: e.micros, "✓")
             case .rejected(let id, let error):
-                if let i = index[id], rows[i].end == nil {
-                    rows[i].end = e.micros
-                    rows[i].outcome = toVowError(error).kind == .cancelled ? "⊘" : "✗"
-                }
+                settle(id, at: e.micros, toVowError(error).kind == .cancelled ? "⊘" : "✗")
             case .cancelled(let id):
                 if let i = index[id] { rows[i].outcome = "⊘"; if rows[i].end == nil { rows[i].end = e.micros } }
             default: break
