@@ -150,10 +150,20 @@ public final class Runner: @unchecked Sendable {
             let (l, c) = source.lineColumn(of: w.span.start)
             errorSink("warning: \(w.message) (\(source.name):\(l):\(c))")
         }
-        if tracer == nil, program.statements.contains(where: { if case .meta("timeline", _, _) = $0.kind { return true } else { return false } }) {
-            enableTracing()
-        }
-        return execute(program, source: source)
+        // A program that draws its own timeline records for that run only: the observer is
+        // process-wide, and nothing after the run should pay for it or see it.
+        let tracingForTimeline = tracer == nil && program.statements.contains { if case .meta("timeline", _, _) = $0.kind { return true } else { return false } }
+        if tracingForTimeline { enableTracing() }
+        let status = execute(program, source: source)
+        if tracingForTimeline { disableTracing() }
+        return status
+    }
+
+    /// Stops recording promise events (`enableTracing` undone).
+    func disableTracing() {
+        guard tracer != nil else { return }
+        PromiseObservation.remove()
+        tracer = nil
     }
 
     /// Announces a background job and reports how it settles.
