@@ -124,16 +124,3 @@ extension StageCall {
         return n
     }
 }
-
-extension Array where Element == FlagSpec {
-    /// The declarations of `flags`, for a stage's `flags`.
-    static func of(_ flags: any FlagDeclaration...) -> [FlagSpec] { flags.map(\.spec) }
-}
-
-/// Anything that declares a flag (`Flag<T>` of any T), for listing flags of several types.
-protocol FlagDeclaration: Sendable {
-    /// The declaration.
-    var spec: FlagSpec { get }
-}
-
-extension Flag: FlagDeclaration {}

@@ -131,7 +131,7 @@ public enum Explainer {
             let innerDefinition = inner?.definition
             throwsAlways = innerDefinition?.alwaysRejects == true
             handlerMayThrow = throwsAlways || (innerDefinition.map { $0.rejectsOnItsOwn } ?? (inner.map { if case .user = $0.kind { true } else { false } } ?? false))
-            if case .value = plan.kind { quiet = name == "(value)" } else { quiet = !wraps && plan.definition?.rejectsOnItsOwn == false || wraps }
+            if case .value = plan.kind { quiet = name == "(value)" } else { quiet = wraps || plan.definition?.rejectsOnItsOwn == false }
             settlement = wraps ? nil : plan.definition?.settlement
             if wraps, plan.rewrittenThen == nil, inner == nil {
                 // A group handler (`then (P)`): a pipeline, always a promise.

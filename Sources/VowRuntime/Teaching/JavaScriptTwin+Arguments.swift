@@ -89,9 +89,7 @@ extension JavaScriptTwin {
         let pairs = names.map { n in "[\(jsString(n)), \(lets.contains(n) ? "w.\(n)" : "$" + n)]" }.joined(separator: ", ")
         let call = "vow.bindExpression(\(jsString(text)), [\(pairs)])"
         if waits.isEmpty { return (call, false) }
-        let ps = waits.map { "$" + $0 }.joined(separator: ", ")
-        let ks = waits.map(jsString).joined(separator: ", ")
-        return ("vow.allMap([\(ps)], (vs) => { const w = Object.fromEntries([\(ks)].map((k, i) => [k, vs[i]])); return \(call); })", true)
+        return (waitingFor(waits, call), true)
     }
 
     /// The first `expressions` arguments are expressions: their text as written
@@ -188,8 +186,14 @@ extension JavaScriptTwin {
         }
         out += "`"
         if waits.isEmpty { return (out, false) }
-        let ps = waits.map { "$" + $0 }.joined(separator: ", ")
-        let ks = waits.map(jsString).joined(separator: ", ")
-        return ("vow.allMap([\(ps)], (vs) => { const w = Object.fromEntries([\(ks)].map((k, i) => [k, vs[i]])); return \(out); })", true)
+        return (waitingFor(waits, out), true)
+    }
+
+    /// `code` once the `let` promises named by `lets` have settled, in Promise.all's turn, as vow
+    /// waits for them: their values are `w.NAME` inside it.
+    func waitingFor(_ lets: [String], _ code: String) -> String {
+        let ps = lets.map { "$" + $0 }.joined(separator: ", ")
+        let ks = lets.map(jsString).joined(separator: ", ")
+        return "vow.allMap([\(ps)], (vs) => { const w = Object.fromEntries([\(ks)].map((k, i) => [k, vs[i]])); return \(code); })"
     }
 }
