@@ -40,28 +40,16 @@ struct ArgStage: ValueStage {
     /// brackets.
     static func usage(of source: SourceText, script: String?) -> String {
         var declared: [Int: (name: String, optional: Bool)] = [:]
-        if let program = try? Parser.parse(source) {
-            func visit(_ p: Pipeline) {
-                for s in p.stages {
-                    if s.name == Self.name {
-                        let words = s.arguments.compactMap { a -> String? in
-                            if case .number(_, true, let t) = a.kind { return t }
-                            if case .word(let t) = a.kind { return t.literalText }
-                            return nil
-                        }
-                        let optional = s.arguments.contains { if case .flag("default") = $0.kind { return true } else { return false } }
-                        if let first = words.first, let n = Int(first), declared[n] == nil {
-                            declared[n] = (words.count > 1 ? words[1] : "ARG\(n)", optional)
-                        }
-                    }
-                    for a in s.arguments { if case .group(let g) = a.kind { visit(g) } }
-                }
+        (try? Parser.parse(source))?.forEachStage { s in
+            guard s.name == Self.name else { return }
+            let words = s.arguments.compactMap { a -> String? in
+                if case .number(_, true, let t) = a.kind { return t }
+                if case .word(let t) = a.kind { return t.literalText }
+                return nil
             }
-            for st in program.statements {
-                switch st.kind {
-                case .pipeline(let p, _), .letBinding(_, _, let p), .def(_, _, let p): visit(p)
-                case .meta: break
-                }
+            let optional = s.arguments.contains { if case .flag(Self.fallback.name) = $0.kind { return true } else { return false } }
+            if let first = words.first, let n = Int(first), declared[n] == nil {
+                declared[n] = (words.count > 1 ? words[1] : "ARG\(n)", optional)
             }
         }
         let names = declared.keys.sorted().map { declared[$0]!.optional ? "[\(declared[$0]!.name)]" : declared[$0]!.name }
