@@ -64,6 +64,8 @@ final class PlannerTests: XCTestCase {
         XCTAssertEqual(try problems("fetc http://x"), ["unknown stage 'fetc' (did you mean 'fetch'?)"])
         XCTAssertEqual(try problems("echo [1] | each fetch http://x --limt 2"), ["fetch: unknown flag --limt (did you mean --limit?)"])
         XCTAssertEqual(try problems("echo 1 | then (pcik a)"), ["unknown stage 'pcik' (did you mean 'pick'?)"])
+        // A flag of the outer stage written before its inner stage is the outer stage's.
+        XCTAssertEqual(try problems("echo [1] | each --limt 3 len"), ["each: unknown flag --limt (did you mean --limit?)"])
         XCTAssertEqual(try problems("echo [(jsn), {a: (lenn)}]"), ["unknown stage 'jsn' (did you mean 'json'?)", "unknown stage 'lenn' (did you mean 'len'?)"])
         XCTAssertEqual(try problems("def twice = (echo 1 | dubble)\necho 1 | twice"), ["unknown stage 'dubble'"])
         // A missing flag value is the stage's rejection when it runs, as always.
