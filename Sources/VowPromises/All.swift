@@ -99,6 +99,10 @@ final class AllElementJob<T: Sendable, U: Sendable>: ReactionJob, @unchecked Sen
 
     override func run() { step(self) }
 
+    override func observedJob(isTask: Bool) -> PromiseJob {
+        PromiseJob(key: ObjectIdentifier(self), kind: .observer, source: source.id, target: 0, isTask: isTask)
+    }
+
     @inline(__always)
     func react() {
         guard let r = source.settledResult else { return }

@@ -16,6 +16,12 @@ public class AnyPromise: @unchecked Sendable {
     /// Runs this object as a job on an executor (a derived promise runs its handler).
     func run() {}
 
+    /// This object as a job, for observers (a derived promise: the reaction that runs its
+    /// handler).
+    func observedJob(isTask: Bool) -> PromiseJob {
+        PromiseJob(key: ObjectIdentifier(self), kind: .callback, source: 0, target: 0, isTask: isTask)
+    }
+
     /// Enqueues this object as a job on its own executor.
     func schedule() { fatalError("abstract") }
 

@@ -151,6 +151,7 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
 
     @inline(__always)
     func enqueueJob(_ job: AnyPromise) {
+        if PromiseObservation.isActive { PromiseObservation.jobQueued(job, isTask: false) }
         if drainThread.load(ordering: .relaxed) == currentThreadToken() {
             // On the draining thread (a job enqueueing the next): no lock.
             local.push(job)
@@ -167,6 +168,7 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
 
     /// Appends a task: it runs once no job is ready, after the tasks before it.
     func enqueueTask(_ task: AnyPromise, timerFired: Bool) {
+        if PromiseObservation.isActive { PromiseObservation.jobQueued(task, isTask: true) }
         let startDrain = state.withLock { q -> Bool in
             q.tasks.append(task)
             if timerFired { q.pendingTimers -= 1 }
@@ -243,6 +245,7 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
         var batch = ContiguousArray<AnyPromise>()
         while true {
             if let job = local.pop() {
+                if PromiseObservation.isActive { PromiseObservation.jobStarted(job, isTask: false) }
                 job.run()
                 continue
             }
@@ -275,11 +278,15 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
                 return
             }
             if let task {
+                if PromiseObservation.isActive { PromiseObservation.jobStarted(task, isTask: true) }
                 task.run()
             } else {
                 // Jobs from other threads, in their order, before the jobs they enqueue (which
                 // go to `local`, empty until now).
-                for job in batch { job.run() }
+                for job in batch {
+                    if PromiseObservation.isActive { PromiseObservation.jobStarted(job, isTask: false) }
+                    job.run()
+                }
                 batch.removeAll(keepingCapacity: true)
             }
         }

@@ -17,6 +17,54 @@ public enum PromiseEvent: Sendable {
     /// A promise made elsewhere was given attributes afterwards (e.g. the interpreter names the
     /// promise a stage returned as that stage's).
     case labelled(id: Int, attributes: any Sendable)
+    /// A job was put on a serial executor's queue: a microtask (a reaction), or a task (a
+    /// timer's callback, an I/O outcome) when `job.isTask`.
+    case jobQueued(PromiseJob)
+    /// A job that was queued begins to run: one turn of the event loop.
+    case jobStarted(PromiseJob)
+    /// The program wrote `text` to its output. Not the promise core's: an interpreter reports it
+    /// (`PromiseObservation.noteOutput`), so that a record of events tells which job wrote what.
+    case output(String)
+}
+
+/// A job of a serial executor as observers see it: what kind of step it is and the promises it
+/// joins. Two events with the same `key` are the same job, queued and then started.
+public struct PromiseJob: Sendable {
+    /// What the job does.
+    public enum Kind: String, Sendable {
+        /// Runs the handler of promise `target` (a `then`, `catch`, `finally`…), which reacts to
+        /// the outcome of `source`.
+        case reaction
+        /// JavaScript's PromiseResolveThenableJob: promise `target` adopts promise `source`, and
+        /// this turn only attaches to it.
+        case adoptThen = "adopt-then"
+        /// The adopted promise `source` settled: this turn settles `target` likewise.
+        case adoptSettle = "adopt-settle"
+        /// An observer of `source` that derives no promise (a combinator counting its inputs,
+        /// an interpreter waiting for a statement's result).
+        case observer
+        /// A callback: a timer that fired, an I/O outcome, a closure.
+        case callback
+    }
+    /// Identifies the job between its `jobQueued` and `jobStarted` events (unique while queued).
+    public let key: ObjectIdentifier
+    /// What it does.
+    public let kind: Kind
+    /// The promise whose outcome it reacts to, 0 when none or not observed.
+    public let source: Int
+    /// The promise it settles, 0 when none or not observed.
+    public let target: Int
+    /// True for a task (a macrotask: it runs once no microtask is ready).
+    public let isTask: Bool
+
+    /// Describes a job.
+    public init(key: ObjectIdentifier, kind: Kind, source: Int, target: Int, isTask: Bool) {
+        self.key = key
+        self.kind = kind
+        self.source = source
+        self.target = target
+        self.isTask = isTask
+    }
 }
 
 /// Receives every promise event while installed. Called synchronously, from any thread: an
@@ -57,6 +105,25 @@ public enum PromiseObservation {
     public static func label(_ promise: AnyPromise, _ attributes: any Sendable) {
         guard isActive, promise.id != 0 else { return }
         emit(.labelled(id: promise.id, attributes: attributes))
+    }
+
+    /// Reports text the program wrote to its output (`PromiseEvent.output`), while an observer
+    /// is installed.
+    public static func noteOutput(_ text: String) {
+        guard isActive else { return }
+        emit(.output(text))
+    }
+
+    /// Reports that `job` was queued; `isTask` for a task.
+    @inline(never)
+    static func jobQueued(_ job: AnyPromise, isTask: Bool) {
+        emit(.jobQueued(job.observedJob(isTask: isTask)))
+    }
+
+    /// Reports that `job` begins to run.
+    @inline(never)
+    static func jobStarted(_ job: AnyPromise, isTask: Bool) {
+        emit(.jobStarted(job.observedJob(isTask: isTask)))
     }
 
     static func takeID() -> Int {

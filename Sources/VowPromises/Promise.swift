@@ -169,6 +169,12 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         return ups
     }
 
+    /// A derived promise as a job: the reaction that runs its handler on its parent's outcome.
+    override final func observedJob(isTask: Bool) -> PromiseJob {
+        let parent = lock.withLock { isPendingUnlocked ? slot.reference : nil }
+        return PromiseJob(key: ObjectIdentifier(self), kind: .reaction, source: parent?.id ?? 0, target: id, isTask: isTask)
+    }
+
     override final func dependentWasCancelled() -> Bool {
         lock.withLock {
             guard isPendingUnlocked else { return false }

@@ -146,6 +146,10 @@ final class ObserverJob<T: Sendable>: ReactionJob, @unchecked Sendable {
 
     override func run() { step(self) }
 
+    override func observedJob(isTask: Bool) -> PromiseJob {
+        PromiseJob(key: ObjectIdentifier(self), kind: .observer, source: source.id, target: 0, isTask: isTask)
+    }
+
     @inline(__always)
     func react() {
         if let r = source.settledResult { body(r) }
@@ -170,6 +174,10 @@ final class AdoptJob<T: Sendable>: ReactionJob, @unchecked Sendable {
     }
 
     override func run() { step(self) }
+
+    override func observedJob(isTask: Bool) -> PromiseJob {
+        PromiseJob(key: ObjectIdentifier(self), kind: attached ? .adoptSettle : .adoptThen, source: inner.id, target: child.id, isTask: isTask)
+    }
 
     @inline(__always)
     func react() {

@@ -26,6 +26,9 @@ struct Vow: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Record every promise event as JSON Lines to FILE (see docs/trace-format.md).", valueName: "FILE"))
     var trace: String?
 
+    @Flag(name: .long, help: "Show the run turn by turn instead of its output: the job each turn runs, what it settles, prints and queues, and the queues after it.")
+    var turns = false
+
     @Flag(name: .long, help: "JavaScript mode: nothing is cancelled that JavaScript would let run on, and a script waits for its timers, as node does.")
     var js = false
 
@@ -103,13 +106,19 @@ struct Vow: ParsableCommand {
             FileHandle.standardOutput.write(Data(out.utf8))
             throw ExitCode(status)
         }
-        let session = Session(options: options)
+        // With --turns the program's output is shown in the turns it was written in.
+        let session = turns
+            ? Session(output: OutputSink({ _ in }, reportsToObservers: true), options: options) : Session(options: options)
         session.javaScriptMode = js
-        session.autoProgress = isatty(2) == 1
+        session.autoProgress = isatty(2) == 1 && !turns
         let runner = Runner(session: session, renderer: Renderer(colors: colors, jsonLines: json, terminal: tty))
         installInterrupt({ runner.interrupt() }, terminate: { runner.terminate() })
         try startTrace(runner)
+        if turns { runner.enableTracing() }
         let status = runner.run(text, name: name)
+        if turns, let tracer = runner.tracer {
+            FileHandle.standardOutput.write(Data(TurnView.render(Turns(tracer.entries), colors: colors).utf8))
+        }
         runner.tracer?.stopFile()
         runner.session.http.shutdown()
         StandardOutputBuffer.shared.flush()

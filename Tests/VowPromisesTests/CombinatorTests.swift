@@ -366,6 +366,7 @@ final class ExecutorTests: XCTestCase {
                 case .adopted: s = "adopted"
                 case .cancelled: s = "cancelled"
                 case .labelled: s = "labelled"
+                case .jobQueued, .jobStarted, .output: return
                 }
                 events.withLock { $0.append(s) }
             }

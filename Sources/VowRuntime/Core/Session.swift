@@ -45,6 +45,9 @@ public final class OutputSink: Sendable {
     private let write: @Sendable (String) -> Void
     private let writeBytes: (@Sendable ([UInt8]) -> Void)?
     private let guarded = Locked<(@Sendable (() -> Void) -> Void)?>(nil)
+    /// Whether what is written here is reported to promise observers (`PromiseEvent.output`):
+    /// the program's output is, diagnostics on standard error are not.
+    private let reportsToObservers: Bool
 
     /// Standard output: written at once on a terminal, gathered into large writes otherwise
     /// (`StandardOutputBuffer`).
@@ -53,7 +56,7 @@ public final class OutputSink: Sendable {
         : OutputSink({ s in StandardOutputBuffer.shared.append(s) }, bytes: { b in StandardOutputBuffer.shared.append(bytes: b) })
 
     /// Standard error, unbuffered per call; what standard output has gathered goes first.
-    public static let standardError = OutputSink { s in writeError(s) }
+    public static let standardError = OutputSink({ s in writeError(s) }, reportsToObservers: false)
 
     /// Writes `s` to standard error at once, after what standard output has gathered.
     public static func writeError(_ s: String) {
@@ -63,13 +66,18 @@ public final class OutputSink: Sendable {
 
     /// An output that calls `write` for each piece of text, and `bytes` for binary data (when
     /// nil, bytes are written as text, invalid UTF-8 replaced).
-    public init(_ write: @escaping @Sendable (String) -> Void, bytes: (@Sendable ([UInt8]) -> Void)? = nil) {
+    /// `reportsToObservers`: whether a promise observer (a trace, `--turns`) sees each piece.
+    public init(
+        _ write: @escaping @Sendable (String) -> Void, bytes: (@Sendable ([UInt8]) -> Void)? = nil, reportsToObservers: Bool = true
+    ) {
         self.write = write
         self.writeBytes = bytes
+        self.reportsToObservers = reportsToObservers
     }
 
     /// Writes `text` as one piece.
     public func emit(_ text: String) {
+        if reportsToObservers, PromiseObservation.isActive { PromiseObservation.noteOutput(text) }
         if let around = guarded.withLock({ $0 }) {
             around { lock.withLock { _ in write(text) } }
         } else {

@@ -13,12 +13,18 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         public let micros: UInt64
         /// The event.
         public let event: PromiseEvent
+        /// For `jobQueued` and `jobStarted`: the job's number, counting from 1 in the order
+        /// jobs were queued (the same number in both events of one job); 0 otherwise.
+        public let job: Int
     }
 
     private struct State {
         var entries: [Entry] = []
         var file: FileHandle?
         var path: String?
+        /// The numbers of the jobs queued and not yet started.
+        var queuedJobs: [ObjectIdentifier: Int] = [:]
+        var nextJob = 1
     }
 
     private let state = Locked(State())
@@ -64,8 +70,23 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
     /// Receives one event from the promise core.
     public func promiseEvent(_ event: PromiseEvent) {
         let micros = (DispatchTime.now().uptimeNanoseconds &- origin) / 1000
-        let entry = Entry(micros: micros, event: event)
         state.withLock { s in
+            var job = 0
+            switch event {
+            case .jobQueued(let j):
+                job = s.nextJob
+                s.nextJob += 1
+                s.queuedJobs[j.key] = job
+            case .jobStarted(let j):
+                if let n = s.queuedJobs.removeValue(forKey: j.key) {
+                    job = n
+                } else {
+                    job = s.nextJob
+                    s.nextJob += 1
+                }
+            default: break
+            }
+            let entry = Entry(micros: micros, event: event, job: job)
             if s.entries.count >= memoryLimit { s.entries.removeFirst(s.entries.count / 2) }
             s.entries.append(entry)
             if let file = s.file {
@@ -129,6 +150,16 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
             r["event"] = "labelled"
             r["id"] = .int(id)
             addStage(attributes, to: &r)
+        case .jobQueued(let j), .jobStarted(let j):
+            if case .jobQueued = e.event { r["event"] = "job-queued" } else { r["event"] = "job-started" }
+            r["job"] = .int(e.job)
+            r["kind"] = .string(j.kind.rawValue)
+            r["task"] = .bool(j.isTask)
+            if j.source != 0 { r["source"] = .int(j.source) }
+            if j.target != 0 { r["target"] = .int(j.target) }
+        case .output(let text):
+            r["event"] = "output"
+            r["text"] = .string(text)
         }
         return r
     }

@@ -1,0 +1,185 @@
+import VowPromises
+import VowValue
+
+/// A recorded run, turn by turn: the job each turn ran (which handler, of which promise), what it
+/// settled, adopted, printed and queued, and the queues after it. Built from a tracer's events
+/// (`Tracer.entries`); `vow --turns`, `:step` and the page of `--html` show it.
+public struct Turns: Sendable {
+    /// One turn: a job of the event loop, or (turn 0) what ran before the first job.
+    public struct Turn: Sendable {
+        /// 0 for the start (the synchronous part), then 1, 2, … in the order jobs ran.
+        public let number: Int
+        /// The job's number (as `job` in a trace), 0 for the start.
+        public let job: Int
+        /// True when the job was a task (a timer's callback, an I/O outcome), not a microtask.
+        public let isTask: Bool
+        /// True for vow's own bookkeeping (an observer waiting for a statement's result, a step
+        /// of the runner): a turn JavaScript's twin does not take. Not numbered.
+        public let isInternal: Bool
+        /// What the turn ran, in a sentence.
+        public let title: String
+        /// What happened in it, in order: settlements, adoptions, output, jobs queued.
+        public var happened: [String] = []
+        /// The microtasks waiting after it, oldest first.
+        public var microtasks: [String] = []
+        /// The tasks waiting after it (timers that fired, I/O that arrived).
+        public var tasks: [String] = []
+        /// Sources still pending after it (timers, requests, processes not yet settled).
+        public var waiting: [String] = []
+    }
+
+    /// The turns, the start first.
+    public let turns: [Turn]
+
+    /// A promise as a reader knows it: `p3 (print 1)`.
+    private struct Known {
+        var label: String?
+        var state = "pending"
+        var parents: [Int] = []
+        var name: String?
+    }
+
+    /// Builds the turns of `entries` (a tracer's, oldest first).
+    public init(_ entries: [Tracer.Entry]) {
+        var promises: [Int: Known] = [:]
+        var queued: [(job: Int, text: String, isTask: Bool)] = []
+        var turns: [Turn] = [Turn(number: 0, job: 0, isTask: false, isInternal: false, title: "start: the statements begin")]
+        var numbered = 0
+        var internalJobs = Set<Int>()
+        var queuedAt: [Int: Bool] = [:]
+        // The promises a combinator waits on: its observers of them are the reactions
+        // JavaScript's `Promise.all` (or race, any, allSettled) attaches, turns of the program.
+        var combinatorInputs = Set<Int>()
+        for e in entries {
+            if case .created(_, let parents, let name?, _) = e.event, Self.combinators.contains(name) {
+                combinatorInputs.formUnion(parents)
+            }
+        }
+        func isInternal(_ j: PromiseJob) -> Bool {
+            if j.kind == .observer { return !combinatorInputs.contains(j.source) }
+            return j.kind == .callback && !j.isTask
+        }
+
+        func label(_ id: Int) -> String {
+            guard id != 0 else { return "a promise" }
+            if let l = promises[id]?.label { return "p\(id) (\(l))" }
+            if let n = promises[id]?.name { return "p\(id) (\(n))" }
+            return "p\(id)"
+        }
+        func describe(_ j: PromiseJob) -> String {
+            switch j.kind {
+            case .reaction:
+                let src = promises[j.source]?.state ?? "settled"
+                return "\(label(j.target)): its handler reacts to \(label(j.source)), \(src)"
+            case .adoptThen:
+                let now = promises[j.source]?.state ?? "pending"
+                let then = now == "pending" ? "pending, so \(label(j.target)) settles one turn after it does" : "\(now) already, so \(label(j.target)) settles in the next turn but one"
+                return "\(label(j.target)) attaches to \(label(j.source)) (JavaScript's PromiseResolveThenableJob): it is \(then)"
+            case .adoptSettle:
+                let src = promises[j.source]?.state ?? "settled"
+                return "\(label(j.target)) settles as \(label(j.source)) did (\(src))"
+            case .observer:
+                return combinatorInputs.contains(j.source)
+                    ? "the combinator's reaction to \(label(j.source)), \(promises[j.source]?.state ?? "settled")"
+                    : "vow's observer of \(label(j.source)) (waiting for the result)"
+            case .callback:
+                return j.isTask ? "a timer fired or I/O arrived" : "vow runs a step of its own"
+            }
+        }
+        func short(_ j: PromiseJob) -> String {
+            switch j.kind {
+            case .reaction: return "\(label(j.target)) reacts to p\(j.source)"
+            case .adoptThen: return "\(label(j.target)) adopts p\(j.source)"
+            case .adoptSettle: return "\(label(j.target)) settles as p\(j.source)"
+            case .observer: return "observer of p\(j.source)"
+            case .callback: return j.isTask ? "a timer or I/O callback" : "vow's step"
+            }
+        }
+        func closeTurn() {
+            var t = turns.removeLast()
+            t.microtasks = queued.filter { !$0.isTask && !internalJobs.contains($0.job) }.map { "j\($0.job) \($0.text)" }
+            t.tasks = queued.filter(\.isTask).map { "j\($0.job) \($0.text)" }
+            t.waiting = promises.keys.sorted().compactMap { id in
+                guard let p = promises[id], p.state == "pending", p.parents.isEmpty, p.label != nil || p.name != nil else { return nil }
+                return label(id)
+            }
+            turns.append(t)
+        }
+        for e in entries {
+            switch e.event {
+            case .created(let id, let parents, let name, let attributes):
+                var k = Known()
+                k.parents = parents
+                k.name = name
+                if let info = attributes as? StageTraceInfo { k.label = VowError.redactingSecrets(info.text) }
+                promises[id] = k
+            case .labelled(let id, let attributes):
+                if let info = attributes as? StageTraceInfo { promises[id, default: Known()].label = VowError.redactingSecrets(info.text) }
+            case .handlerAttached:
+                break
+            case .fulfilled(let id, let value):
+                promises[id, default: Known()].state = "fulfilled"
+                let v = (value as? Value).map { " with " + Self.brief(JSONWriter.compact($0)) } ?? ""
+                turns[turns.count - 1].happened.append("\(label(id)) fulfils\(v)")
+            case .rejected(let id, let error):
+                let e = toVowError(error)
+                if e.kind == .cancelled {
+                    promises[id, default: Known()].state = "cancelled"
+                } else {
+                    promises[id, default: Known()].state = "rejected"
+                    turns[turns.count - 1].happened.append("\(label(id)) rejects: \(Self.brief(e.message))")
+                }
+            case .adopted(let id, let adopted):
+                let how = promises[adopted]?.state ?? "pending"
+                let when = how == "pending"
+                    ? "\(label(adopted)) is pending: \(label(id)) attaches to it next turn and settles one turn after it does"
+                    : "\(label(adopted)) is \(how) already: \(label(id)) settles two turns from now (one turn to attach, one to settle)"
+                turns[turns.count - 1].happened.append("\(label(id)) adopts \(label(adopted)), the promise its handler returned; \(when)")
+            case .cancelled(let id):
+                turns[turns.count - 1].happened.append("\(label(id)) is cancelled")
+            case .jobQueued(let j):
+                queued.append((e.job, short(j), j.isTask))
+                queuedAt[e.job] = true
+                if isInternal(j) {
+                    internalJobs.insert(e.job)
+                } else if !j.isTask {
+                    // A task is queued from outside the turn (a timer's thread, I/O): not its doing.
+                    turns[turns.count - 1].happened.append("queues j\(e.job): \(short(j))")
+                }
+            case .jobStarted(let j):
+                closeTurn()
+                queued.removeAll { $0.job == e.job }
+                let vows = internalJobs.contains(e.job) || (!queuedAt.keys.contains(e.job) && isInternal(j))
+                if !vows { numbered += 1 }
+                turns.append(Turn(number: vows ? 0 : numbered, job: e.job, isTask: j.isTask, isInternal: vows, title: describe(j)))
+            case .output(let text):
+                var t = text
+                if t.hasSuffix("\n") { t.removeLast() }
+                turns[turns.count - 1].happened.append("prints \(Self.brief(t))")
+            }
+        }
+        closeTurn()
+        self.turns = turns
+    }
+
+    /// The names of the promises combinators make.
+    static let combinators: Set<String> = ["all", "race", "any", "settle"]
+
+    /// `text` on one line, cut at 60 characters, control characters shown as escapes.
+    static func brief(_ text: String) -> String {
+        var s = ""
+        for u in text.unicodeScalars {
+            switch u {
+            case "\n": s += "\\n"
+            case "\t": s += "\\t"
+            default:
+                if u.value < 0x20 || u.value == 0x7f || (0x80..<0xa0).contains(u.value) {
+                    s += "\\u{\(String(u.value, radix: 16))}"
+                } else {
+                    s.unicodeScalars.append(u)
+                }
+            }
+        }
+        return s.count > 60 ? String(s.prefix(59)) + "…" : s
+    }
+}

@@ -1,0 +1,35 @@
+import VowRuntime
+
+/// `vow --turns` and `:step`: a recorded run drawn turn by turn, as text.
+public enum TurnView {
+    /// One turn as lines of text: its number and job, what happened, and the queues after it.
+    public static func render(_ turn: Turns.Turn, colors: Bool) -> String {
+        func bold(_ s: String) -> String { colors ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
+        func dim(_ s: String) -> String { colors ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
+        var out: String
+        if turn.isInternal {
+            out = dim("vow") + "  " + dim(turn.title) + "\n"
+        } else if turn.number == 0 {
+            out = bold("start") + "  " + turn.title + "\n"
+        } else {
+            let kind = turn.isTask ? "task" : "microtask"
+            out = bold("turn \(turn.number)") + "  " + dim("j\(turn.job), a \(kind)") + ": " + turn.title + "\n"
+        }
+        for h in turn.happened { out += "    \(h)\n" }
+        out += dim("    microtasks: " + (turn.microtasks.isEmpty ? "none" : turn.microtasks.joined(separator: " · "))) + "\n"
+        if !turn.tasks.isEmpty { out += dim("    tasks: " + turn.tasks.joined(separator: " · ")) + "\n" }
+        if !turn.waiting.isEmpty { out += dim("    waiting: " + turn.waiting.joined(separator: " · ")) + "\n" }
+        return out
+    }
+
+    /// Every turn of `turns`, one after another; vow's own bookkeeping only where it did
+    /// something the program can see (settled a promise, printed).
+    public static func render(_ turns: Turns, colors: Bool) -> String {
+        shown(turns).map { render($0, colors: colors) }.joined(separator: "\n")
+    }
+
+    /// The turns worth showing: every turn of the program, and vow's own where something happened.
+    public static func shown(_ turns: Turns) -> [Turns.Turn] {
+        turns.turns.filter { !$0.isInternal || $0.happened.contains { !$0.hasPrefix("queues ") } }
+    }
+}
