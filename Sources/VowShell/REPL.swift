@@ -80,6 +80,7 @@ public final class REPL: @unchecked Sendable {
     }
 
     var prompt: String {
+        if !stepping.isEmpty { return "step [Enter: next turn, c: the rest, q: stop]> " }
         if !buffer.isEmpty { return utf8 ? "…> " : "...> " }
         let n = runner.session.jobs.pendingCount
         return n > 0 ? "vow[\(n) pending]> " : "vow> "
@@ -189,8 +190,46 @@ public final class REPL: @unchecked Sendable {
 
     enum Outcome { case next, quit }
 
+    /// The turns of the last `:step` not shown yet.
+    var stepping: ArraySlice<Turns.Turn> = []
+
+    /// `:step PIPELINE`: runs it, recording every event, its output held back; then shows it
+    /// turn by turn, a turn for each Enter.
+    func step(_ text: String) {
+        guard !text.isEmpty else {
+            runner.printDirect("error[syntax]: :step needs a pipeline, e.g. :step resolve 1 | then (resolve 2) | print", toStderr: true)
+            return
+        }
+        let tracer = runner.enableTracing()
+        runner.session.output.mute(true)
+        _ = runner.run(text, name: "<repl>")
+        runner.session.output.mute(false)
+        let shown = TurnView.shown(Turns(tracer.entries))
+        stepping = shown[...]
+        showTurns(1)
+    }
+
+    /// Shows the next `count` turns of `:step` (all of them for `Int.max`).
+    func showTurns(_ count: Int) {
+        var n = count
+        while n > 0, let t = stepping.first {
+            stepping = stepping.dropFirst()
+            print(TurnView.render(t, colors: runner.renderer.colors), terminator: "")
+            n -= 1
+        }
+        if stepping.isEmpty { print("(end of the run)") }
+    }
+
     /// One line from the editor: continues an unfinished statement or runs a finished one.
     func handle(_ line: String) -> Outcome {
+        if !stepping.isEmpty && buffer.isEmpty {
+            switch line.trimmingCharacters(in: .whitespaces) {
+            case "": showTurns(1); return .next
+            case "c": showTurns(Int.max); return .next
+            case "q": stepping = []; return .next
+            default: stepping = []
+            }
+        }
         buffer += buffer.isEmpty ? line : "\n" + line
         if buffer.trimmingCharacters(in: .whitespaces).isEmpty {
             buffer = ""
@@ -215,6 +254,8 @@ public final class REPL: @unchecked Sendable {
             for (n, s) in vars { print("$\(n) = \(s)") }
         case ":jobs":
             _ = runner.run("jobs", name: "<repl>")
+        case ":step":
+            step(argument)
         case ":history":
             if let list = history_list() {
                 var i = 0

@@ -32,7 +32,7 @@ extension Runner {
     /// The meta-commands a script (or `-c`) may use; `meta` runs them.
     static let scriptMetaCommands: Set<String> = ["help", "explain", "mode", "set", "session", "timeline", "trace"]
     /// The meta-commands only the REPL runs (it handles them before the runner sees the line).
-    static let replMetaCommands: Set<String> = ["quit", "q", "exit", "clear", "vars", "jobs", "history", "load"]
+    static let replMetaCommands: Set<String> = ["quit", "q", "exit", "clear", "vars", "jobs", "history", "load", "step"]
 
     /// Meta-commands available outside the REPL: `:help [stage]`.
     func meta(_ name: String, _ argument: String) -> String? {

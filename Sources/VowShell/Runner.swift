@@ -133,7 +133,9 @@ public final class Runner: @unchecked Sendable {
         // error, found before anything runs, like an unknown stage.
         for st in program.statements {
             guard case .meta(let name, _, _) = st.kind, !Self.scriptMetaCommands.contains(name) else { continue }
-            let message = Self.replMetaCommands.contains(name)
+            let message = name == "step"
+                ? ":step works in the REPL only; `vow --turns FILE` shows a whole script turn by turn"
+                : Self.replMetaCommands.contains(name)
                 ? ":\(name) works in the REPL only; a script ends after its last statement"
                 : "unknown meta-command :\(name) (try :help)"
             problems.append((message: message, span: st.span))

@@ -75,9 +75,16 @@ public final class OutputSink: Sendable {
         self.reportsToObservers = reportsToObservers
     }
 
+    private let muted = Locked(false)
+
+    /// Drops what is written from now on (observers still see it) while `on`: `:step` records a
+    /// run to show it turn by turn, its output inside the turns.
+    public func mute(_ on: Bool) { muted.withLock { $0 = on } }
+
     /// Writes `text` as one piece.
     public func emit(_ text: String) {
         if reportsToObservers, PromiseObservation.isActive { PromiseObservation.noteOutput(text) }
+        if muted.withLock({ $0 }) { return }
         if let around = guarded.withLock({ $0 }) {
             around { lock.withLock { _ in write(text) } }
         } else {

@@ -62,7 +62,12 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
     }
 
     /// Forgets the events kept in memory (at the start of each statement).
-    public func clearMemory() { state.withLock { $0.entries.removeAll(keepingCapacity: true) } }
+    public func clearMemory() {
+        state.withLock {
+            $0.entries.removeAll(keepingCapacity: true)
+            $0.nextJob = 1
+        }
+    }
 
     /// The events kept in memory.
     public var entries: [Entry] { state.withLock { $0.entries } }

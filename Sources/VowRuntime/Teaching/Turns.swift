@@ -73,8 +73,10 @@ public struct Turns: Sendable {
                 return "\(label(j.target)): its handler reacts to \(label(j.source)), \(src)"
             case .adoptThen:
                 let now = promises[j.source]?.state ?? "pending"
-                let then = now == "pending" ? "pending, so \(label(j.target)) settles one turn after it does" : "\(now) already, so \(label(j.target)) settles in the next turn but one"
-                return "\(label(j.target)) attaches to \(label(j.source)) (JavaScript's PromiseResolveThenableJob): it is \(then)"
+                let then = now == "pending"
+                    ? "it is pending, so p\(j.target) settles one turn after it does"
+                    : "it is \(now) already, so the turn that settles p\(j.target) is queued now"
+                return "\(label(j.target)) attaches to \(label(j.source)) (JavaScript's PromiseResolveThenableJob): \(then)"
             case .adoptSettle:
                 let src = promises[j.source]?.state ?? "settled"
                 return "\(label(j.target)) settles as \(label(j.source)) did (\(src))"
@@ -165,10 +167,19 @@ public struct Turns: Sendable {
     /// The names of the promises combinators make.
     static let combinators: Set<String> = ["all", "race", "any", "settle"]
 
-    /// `text` on one line, cut at 60 characters, control characters shown as escapes.
+    /// `text` on one line, cut at 60 characters: colours (the terminal's SGR sequences) left
+    /// out, other control characters shown as escapes.
     static func brief(_ text: String) -> String {
         var s = ""
-        for u in text.unicodeScalars {
+        var scalars = text.unicodeScalars[...]
+        while let u = scalars.popFirst() {
+            if u == "\u{1B}", scalars.first == "[" {
+                let rest = scalars.dropFirst()
+                if let m = rest.firstIndex(where: { !("0"..."9").contains($0) && $0 != ";" }), rest[m] == "m" {
+                    scalars = rest[rest.index(after: m)...]
+                    continue
+                }
+            }
             switch u {
             case "\n": s += "\\n"
             case "\t": s += "\\t"
