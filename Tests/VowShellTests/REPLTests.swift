@@ -257,6 +257,28 @@ final class REPLTests: XCTestCase {
         XCTAssertEqual(quit(t), 0)
     }
 
+    /// `:step` shows the start, then a turn for each Enter, the rest with `c`; the output is in
+    /// the turns, and a statement typed after it runs as usual.
+    func test_stepShowsTheRunTurnByTurn() throws {
+        let t = try start()
+        t.clear()
+        t.type(":step resolve null | print first | print second\r")
+        XCTAssertTrue(t.waitFor("step [Enter"), t.plainOutput)
+        XCTAssertTrue(t.plainOutput.contains("start"), t.plainOutput)
+        XCTAssertFalse(t.plainOutput.contains("turn 1"), t.plainOutput)
+        t.type("\r")
+        XCTAssertTrue(t.waitFor("prints first"), t.plainOutput)
+        XCTAssertFalse(t.plainOutput.contains("prints second"), t.plainOutput)
+        t.type("c\r")
+        XCTAssertTrue(t.waitFor("(end of the run)"), t.plainOutput)
+        XCTAssertTrue(t.plainOutput.contains("prints second"), t.plainOutput)
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        t.clear()
+        t.type("echo after-step\r")
+        XCTAssertTrue(t.waitFor("after-step\n"), t.plainOutput)
+        XCTAssertEqual(quit(t), 0)
+    }
+
     func test_metaCommands() throws {
         let t = try start()
         t.type("let x = resolve 5\r")

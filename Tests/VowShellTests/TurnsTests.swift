@@ -1,0 +1,95 @@
+// `vow --turns` and `:step`: a run shown turn by turn, read from the jobs the promise core reports.
+import Foundation
+import XCTest
+
+@testable import VowRuntime
+@testable import VowShell
+import VowPromises
+
+final class TurnsTests: XCTestCase {
+    /// Runs `source` as `vow --turns` does: output held back for the turns, every event recorded.
+    func turns(_ source: String, javaScript: Bool = false) -> Turns {
+        let session = Session(output: OutputSink({ _ in }, reportsToObservers: true), diagnostics: OutputSink({ _ in }))
+        session.javaScriptMode = javaScript
+        defer { session.http.shutdown() }
+        let runner = Runner(session: session, renderer: Renderer(colors: false, jsonLines: false), errors: { _ in })
+        let tracer = runner.enableTracing()
+        defer { runner.disableTracing() }
+        _ = runner.run(source, name: "<test>")
+        return Turns(tracer.entries)
+    }
+
+    func number(_ t: Turns, where match: (Turns.Turn) -> Bool) -> Int? {
+        TurnView.shown(t).first(where: match)?.number
+    }
+
+    /// A chain of two handlers takes two turns, each running one handler and queueing the next.
+    func test_aChainTakesATurnAHandler() {
+        let t = turns("resolve 1 | print a | print b")
+        let shown = TurnView.shown(t).filter { !$0.isInternal && $0.number > 0 }
+        XCTAssertEqual(shown.count, 2, TurnView.render(t, colors: false))
+        XCTAssertTrue(shown[0].happened.contains("prints a"), "\(shown[0].happened)")
+        XCTAssertTrue(shown[0].happened.contains { $0.hasPrefix("queues j") && $0.contains("(print b) reacts to") }, "\(shown[0].happened)")
+        XCTAssertTrue(shown[1].happened.contains("prints b"), "\(shown[1].happened)")
+        XCTAssertEqual(shown[1].microtasks, [])
+    }
+
+    /// The puzzle's adoption of a settled promise: returned in one turn, attached two turns later,
+    /// settled two turns after that (the other chain runs in between), as node does.
+    func test_returnPromiseShowsTheTwoExtraTurnsOfAdoption() throws {
+        let source = try String(contentsOf: projectRoot.appendingPathComponent("examples/puzzles/return-promise.vow"), encoding: .utf8)
+        let t = turns(source, javaScript: true)
+        let text = TurnView.render(t, colors: false)
+        guard let adopted = number(t, where: { $0.happened.contains { $0.contains("adopts p") && $0.contains("is fulfilled already") } }),
+            let attached = number(t, where: { $0.title.contains("PromiseResolveThenableJob") }),
+            let settled = number(t, where: { $0.title.contains("settles as") }),
+            let four = number(t, where: { $0.happened.contains("prints 4") }),
+            let three = number(t, where: { $0.happened.contains("prints 3") })
+        else { return XCTFail(text) }
+        XCTAssertEqual(attached - adopted, 2, text)
+        XCTAssertEqual(settled - attached, 2, text)
+        XCTAssertEqual(four, settled + 2, text)
+        XCTAssertLessThan(three, four, text)
+    }
+
+    /// A timer's callback is a task, run once no microtask is left; it shows as one.
+    func test_aTimerIsATaskAfterTheMicrotasks() {
+        let t = turns("delay 0s | print timeout &\nresolve null | print micro &")
+        let shown = TurnView.shown(t).filter { $0.number > 0 }
+        guard let task = shown.firstIndex(where: \.isTask), let micro = shown.firstIndex(where: { $0.happened.contains("prints micro") }) else {
+            return XCTFail(TurnView.render(t, colors: false))
+        }
+        XCTAssertLessThan(micro, task)
+        XCTAssertTrue(shown[task].happened.contains { $0.contains("fulfils") }, "\(shown[task].happened)")
+    }
+
+    /// Every job that starts was queued first, with the same number, and each is started once.
+    func test_jobEventsPairUp() {
+        let session = Session(output: OutputSink({ _ in }, reportsToObservers: true), diagnostics: OutputSink({ _ in }))
+        defer { session.http.shutdown() }
+        let runner = Runner(session: session, renderer: Renderer(colors: false, jsonLines: false), errors: { _ in })
+        let tracer = runner.enableTracing()
+        defer { runner.disableTracing() }
+        _ = runner.run("all [sim --delay 5ms a, resolve b | then (resolve c)] | catch echo x | len", name: "<test>")
+        var queued = Set<Int>(), started = Set<Int>()
+        for e in tracer.entries {
+            switch e.event {
+            case .jobQueued: XCTAssertTrue(queued.insert(e.job).inserted)
+            case .jobStarted:
+                XCTAssertTrue(queued.contains(e.job), "job \(e.job) started unqueued")
+                XCTAssertTrue(started.insert(e.job).inserted, "job \(e.job) started twice")
+            default: break
+            }
+        }
+        XCTAssertGreaterThan(started.count, 5)
+        XCTAssertEqual(started, queued)
+    }
+
+    /// What a value or a body prints reaches the turns with its control characters escaped.
+    func test_outputInTheTurnsHasNoRawControlCharacters() {
+        let t = turns("echo \"a\\u0007b\\u001b]0;x\\u0007\" | print \"{}\"")
+        let text = TurnView.render(t, colors: false)
+        XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, text)
+        XCTAssertTrue(text.contains("\\u{7}"), text)
+    }
+}
