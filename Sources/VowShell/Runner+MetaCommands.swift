@@ -21,8 +21,10 @@ extension Runner {
                 errorSink("error[syntax]: :explain takes one pipeline, e.g. :explain fetch $u | json")
                 return nil
             }
-            if asJavaScript { return JavaScriptTwin.pipeline(pipeline, source: source, registry: session.registry) }
-            return Explainer.explain(pipeline, source: source, javaScriptMode: session.javaScriptMode, registry: session.registry)
+            // A script's meta-command runs on the executor already; the REPL's does not.
+            let promises = session.executor.isCurrent ? session.promiseVariableNames : session.onExecutor { self.session.promiseVariableNames }
+            if asJavaScript { return JavaScriptTwin.pipeline(pipeline, source: source, registry: session.registry, promises: promises) }
+            return Explainer.explain(pipeline, source: source, javaScriptMode: session.javaScriptMode, registry: session.registry, promises: promises)
         } catch {
             errorSink(error.render(source: source, colors: renderer.colors))
             return nil

@@ -26,6 +26,11 @@ extension ParserState {
         if peek == COLON && isIdentStart(peek(1)) { return metaStatement() }
         if keyword("let") { return try letStatement(start: start) }
         if keyword("def") { return try defStatement(start: start) }
+        if keyword("async") {
+            skipBlank(newlines: false)
+            guard keyword("def") else { throw error("expected 'def' after 'async' (async def NAME(…) = pipeline)", at: pos, incomplete: atEnd) }
+            return try defStatement(start: start, isAsync: true)
+        }
         return try pipelineStatement()
     }
 
@@ -62,7 +67,7 @@ extension ParserState {
 
     /// `def NAME(a, b) = PIPELINE` or `def NAME = PIPELINE`, the statement starting at `start`
     /// (pos past `def`).
-    mutating func defStatement(start: Int) throws(SyntaxError) -> Statement {
+    mutating func defStatement(start: Int, isAsync: Bool = false) throws(SyntaxError) -> Statement {
         skipBlank(newlines: false)
         let nameStart = pos
         guard isIdentStart(peek) else { throw error("expected a stage name after 'def'", at: pos, incomplete: atEnd) }
@@ -75,7 +80,7 @@ extension ParserState {
         pos += 1
         skipBlank(newlines: false)
         let body = try pipeline(inBrackets: false)
-        return Statement(kind: .def(name: name, params: params, body: body), span: SourceSpan(start: start, end: body.span.end))
+        return Statement(kind: .def(name: name, params: params, body: body, isAsync: isAsync), span: SourceSpan(start: start, end: body.span.end))
     }
 
     /// `(a, $b)`, the parameters of `def name` whose name is at `nameStart` (pos at the `(`).

@@ -5,7 +5,7 @@ extension Program {
     public func forEachStage(_ body: (Stage) -> Void) {
         for st in statements {
             switch st.kind {
-            case .pipeline(let p, _), .letBinding(_, _, let p), .def(_, _, let p): p.forEachStage(body)
+            case .pipeline(let p, _), .letBinding(_, _, let p), .def(_, _, let p, _): p.forEachStage(body)
             case .meta: break
             }
         }

@@ -69,8 +69,9 @@ public struct Statement: Sendable {
         case pipeline(Pipeline, background: Bool)
         /// `let NAME = PIPELINE`.
         case letBinding(name: String, nameSpan: SourceSpan, value: Pipeline)
-        /// `def NAME(a, b) = PIPELINE`.
-        case def(name: String, params: [String], body: Pipeline)
+        /// `def NAME(a, b) = PIPELINE`, or `async def …` (`isAsync`): JavaScript's async function,
+        /// whose stages run one after another in the same turn until an `await`.
+        case def(name: String, params: [String], body: Pipeline, isAsync: Bool)
         /// `:name rest of the line` (a meta-command).
         case meta(name: String, argument: String, argumentSpan: SourceSpan)
     }

@@ -79,7 +79,7 @@ final class ParserTests: XCTestCase {
         let p = try parse("let u = echo 1 # a comment\ndef greet(a, b) = format \"{}\"; delay 1s x &\n:explain echo 1 | len")
         XCTAssertEqual(p.statements.count, 4)
         guard case .letBinding("u", _, _) = p.statements[0].kind else { return XCTFail() }
-        guard case .def("greet", ["a", "b"], _) = p.statements[1].kind else { return XCTFail() }
+        guard case .def("greet", ["a", "b"], _, false) = p.statements[1].kind else { return XCTFail() }
         guard case .pipeline(_, true) = p.statements[2].kind else { return XCTFail() }
         guard case .meta("explain", "echo 1 | len", _) = p.statements[3].kind else { return XCTFail() }
     }

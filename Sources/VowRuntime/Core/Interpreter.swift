@@ -92,8 +92,8 @@ public struct Interpreter: Sendable {
             bound.holdAgainstCancellation()
             session.bind(name, bound)
             return .bound(name)
-        case .def(let name, let params, let body):
-            session.defs[name] = UserStage(name: name, params: params, body: body, source: source)
+        case .def(let name, let params, let body, let isAsync):
+            session.defs[name] = UserStage(name: name, params: params, body: body, source: source, isAsync: isAsync)
             return .defined(name)
         case .meta(let name, let argument, _):
             return .meta(name: name, argument: argument)

@@ -22,6 +22,8 @@ public struct UserStage: Sendable {
     public let body: Pipeline
     /// The source it was defined in (for error origins).
     public let source: SourceText
+    /// `async def`: JavaScript's async function (`Evaluator.asyncBody`).
+    public var isAsync: Bool = false
 }
 
 /// Options of a session that come from the command line.
@@ -298,6 +300,11 @@ public final class Session: @unchecked Sendable {
     public var userStageNames: [String] { defs.keys.sorted() }
     /// The names of global variables.
     public var variableNames: [String] { globals.keys.sorted() }
+
+    /// The names of the variables that hold promises (bound by `let`). On the executor.
+    public var promiseVariableNames: Set<String> {
+        Set(globals.compactMap { if case .promise = $0.value { return $0.key } else { return nil } })
+    }
 }
 
 /// Variables visible to a stage: `def` parameters over the session's globals.

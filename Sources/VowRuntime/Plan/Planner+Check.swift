@@ -6,8 +6,8 @@ extension Planner {
     static func checking(_ program: Program, registry: StageRegistry, defs: [String: UserStage]) -> Planner {
         var all = defs
         for st in program.statements {
-            if case .def(let name, let params, let body) = st.kind {
-                all[name] = UserStage(name: name, params: params, body: body, source: program.source)
+            if case .def(let name, let params, let body, let isAsync) = st.kind {
+                all[name] = UserStage(name: name, params: params, body: body, source: program.source, isAsync: isAsync)
             }
         }
         return Planner(registry: registry, defs: all)
@@ -22,7 +22,7 @@ extension Planner {
             switch st.kind {
             case .pipeline(let p, _): collect(p, into: &found)
             case .letBinding(_, _, let p): collect(p, into: &found)
-            case .def(_, _, let body): collect(body, into: &found)
+            case .def(_, _, let body, let isAsync): collect(isAsync ? body.awaitsUnwrapped : body, into: &found)
             case .meta: break
             }
         }

@@ -9,12 +9,16 @@ import VowValue
 /// its rejection would go and what it would skip.
 public enum Explainer {
     /// The explanation of `pipeline`, whose text is in `source`. `javaScriptMode` says whether
-    /// the session cancels what it no longer needs (vow's default) or runs as JavaScript does.
-    public static func explain(_ pipeline: Pipeline, source: SourceText, javaScriptMode: Bool = false, registry: StageRegistry = .builtins) -> String {
+    /// the session cancels what it no longer needs (vow's default) or runs as JavaScript does;
+    /// `promises` are the variables that hold promises (`let`), whose `$name` a stage waits for.
+    public static func explain(
+        _ pipeline: Pipeline, source: SourceText, javaScriptMode: Bool = false, registry: StageRegistry = .builtins, promises: Set<String> = []
+    ) -> String {
         var lines: [(code: String, note: String)] = []
         var kinds: [Kind] = []
         let stages = pipeline.stages
-        let twin = JavaScriptTwin(registry: registry, source: source)
+        var twin = JavaScriptTwin(registry: registry, source: source)
+        twin.lets = promises
         let plans = twin.plan(pipeline)
         // Whether the stage before makes a stream (as the twin writer follows it).
         var streamed = false
@@ -26,7 +30,10 @@ public enum Explainer {
             let js = i == 0 ? twin.firstStage(plan, input: "null", depth: 0) : twin.later(plan, upstream: prev, depth: 0, collects: reads == .collects)
             let code = "\(id) = " + js.replacing(#/\n */#, with: " ").replacingOccurrences(of: "[ ", with: "[").replacingOccurrences(of: " ]", with: "]")
                 .replacingOccurrences(of: " .then(", with: ".then(").replacingOccurrences(of: " .catch(", with: ".catch(")
-            let context = Context(kind: kind, stage: stage, plan: plan, id: id, prev: prev, source: source, javaScriptMode: javaScriptMode, reads: reads)
+            let waits = twin.positional(plan).contains { twin.isPending($0) }
+            let context = Context(
+                kind: kind, stage: stage, plan: plan, id: id, prev: prev, source: source, javaScriptMode: javaScriptMode, reads: reads,
+                waitsForArguments: waits)
             lines.append((code, describe(context, reads: reads)))
             streamed = twin.makesStream(plan) || (streamed && plan.definition?.passesStream == true)
         }
@@ -160,6 +167,9 @@ public enum Explainer {
         let javaScriptMode: Bool
         /// How it reads a stream the stage before makes.
         let reads: StreamUse
+        /// Whether an argument is a promise (a `let` variable, a job, a group) that the stage
+        /// waits for before it runs.
+        var waitsForArguments = false
 
         /// The stage as written.
         var shown: String { kind.args.isEmpty ? kind.name : "\(kind.name) \(kind.args)" }

@@ -46,6 +46,13 @@ public struct JavaScriptTwin {
     /// the program requires it from that path (`vow --emit-js-to`, `JavaScriptTwin.preludeModule`).
     public static func program(_ program: Program, registry: StageRegistry = .builtins, preludeModule: String? = nil) -> String {
         var t = JavaScriptTwin(registry: registry, source: program.source)
+        // A def may call one defined after it, as in vow, which knows every def of a program
+        // before it runs (`Planner.checking`).
+        for st in program.statements {
+            if case .def(let name, let params, let body, let isAsync) = st.kind {
+                t.defs[name] = UserStage(name: name, params: params, body: body, source: program.source, isAsync: isAsync)
+            }
+        }
         var body: [String] = []
         for st in program.statements { body.append(t.statement(st)) }
         return t.wrap(body, preludeModule: preludeModule)
@@ -60,9 +67,11 @@ public struct JavaScriptTwin {
     /// The name `vow --emit-js-to` gives the prelude written beside a twin.
     public static let preludeFileName = "vow-twin-prelude.js"
 
-    /// The twin of one pipeline run as a statement (`:explain --js`).
-    public static func pipeline(_ p: Pipeline, source: SourceText, registry: StageRegistry = .builtins) -> String {
+    /// The twin of one pipeline run as a statement (`:explain --js`); `promises` are the
+    /// variables that hold promises.
+    public static func pipeline(_ p: Pipeline, source: SourceText, registry: StageRegistry = .builtins, promises: Set<String> = []) -> String {
         var t = JavaScriptTwin(registry: registry, source: source)
+        t.lets = promises
         return t.wrap([t.statement(Statement(kind: .pipeline(p, background: false), span: p.span))])
     }
 
@@ -132,17 +141,34 @@ public struct JavaScriptTwin {
             lets.insert(name)
             values.remove(name)
             return "\(comment)\nvar $\(name) = \(expr);"
-        case .def(let name, let params, let body):
-            defs[name] = UserStage(name: name, params: params, body: body, source: source)
+        case .def(let name, let params, let body, let isAsync):
+            defs[name] = UserStage(name: name, params: params, body: body, source: source, isAsync: isAsync)
             var inner = self
             for p in params {
                 inner.values.insert(p)
                 inner.lets.remove(p)
             }
             let ps = (["v"] + params.map { "$" + $0 }).joined(separator: ", ")
+            if isAsync {
+                return "\(comment)\nvar \(defName(name)) = async (\(ps)) => {\n" + inner.asyncBody(name, body).map { "  " + $0 + "\n" }.joined() + "};"
+            }
             return "\(comment)\nvar \(defName(name)) = (\(ps)) => \(inner.pipeline(body, input: "v", depth: 1));"
         case .meta(let name, _, _):
             return "// :\(name) has no JavaScript twin"
+        }
+    }
+
+    /// The statements of an async function's body: each stage given `v` and its value put back
+    /// in `v`, `await` where the stage is awaited, the last one returned.
+    func asyncBody(_ name: String, _ body: Pipeline) -> [String] {
+        let steps = body.awaitSteps
+        return steps.enumerated().map { i, step in
+            let plan = plan(Pipeline(stages: [step.stage], span: step.stage.span))[0]
+            let code = self.body(plan, input: "v", depth: 1)
+            if step.awaits { return "v = await \(code.code);" + (i == steps.count - 1 ? " return v;" : "") }
+            if i == steps.count - 1 { return "return \(code.code);" }
+            if code.isPromise { return "v = vow.notAwaited(\(jsString(name)), \(jsString(source.slice(step.stage.span))));" }
+            return "v = \(code.code);"
         }
     }
 

@@ -29,22 +29,30 @@ struct DoStage: StageDefinition {
     ]
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
+        let statements = try Self.statements(call, stage: "do")
+        return call.chain { input, _ in try statements(input) }
+    }
+
+    /// The statements of `do` (and of `promise`'s executor) as a function of the input: the
+    /// arguments but the last started in order, nothing waiting for them, then the last one's
+    /// value or promise.
+    static func statements(_ call: StageCall, stage: String) throws -> @Sendable (Value) throws -> Resolution<Value> {
         let args = call.positional
         guard let last = args.last else {
-            throw VowError(.syntax, "do: expected the statements to run and the value to give, e.g. do (print started) (format \"{}!\")")
+            throw VowError(.syntax, "\(stage): expected the statements to run and the value to give, e.g. \(stage) (print started) (format \"{}!\")")
         }
         let ev = Evaluator(session: call.session)
-        return call.chain { input, _ in
+        return { input in
             for (i, a) in args.dropLast().enumerated() {
                 if case .group(let p) = a.kind {
                     // Started, and left: nothing waits for it.
-                    _ = call.runPipeline(p, input: input, context: ["in statement \(i + 1) of do"])
+                    _ = call.runPipeline(p, input: input, context: ["in statement \(i + 1) of \(stage)"])
                 } else {
                     _ = try ev.argument(a, input: input, scope: call.scope, site: call.site)
                 }
             }
             if case .group(let p) = last.kind {
-                return .promise(call.runPipeline(p, input: input, context: ["in the value of do"]))
+                return .promise(call.runPipeline(p, input: input, context: ["in the value of \(stage)"]))
             }
             return try ev.argument(last, input: input, scope: call.scope, site: call.site)
         }
@@ -56,8 +64,12 @@ extension DoStage: TwinWriting {
 
     /// JavaScript's comma operator: each statement in order, the value of the last.
     static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
-        let args = twin.positional(plan)
-        guard !args.isEmpty else { return twin.missing(name) }
+        twinStatements(twin.positional(plan), input: input, depth: depth, in: twin) ?? twin.missing(name)
+    }
+
+    /// The statements of `do` (and of `promise`'s executor) as one expression, or nil for none.
+    static func twinStatements(_ args: [Argument], input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
+        guard !args.isEmpty else { return nil }
         var parts: [(code: String, isPromise: Bool)] = []
         for a in args {
             if case .group(let p) = a.kind {

@@ -35,8 +35,12 @@ extension ResolveStage: TwinWriting {
 }
 
 extension ResolveStage: StageExplaining {
-    /// First in a pipeline, a promise already fulfilled.
+    /// First in a pipeline, a promise already fulfilled; given a promise, one that waits for it.
     static func explanation(_ c: Explainer.Context) -> String? {
-        c.kind.first ? "already fulfilled" : nil
+        if c.waitsForArguments {
+            let arg = c.source.slice(c.stage.arguments[0].span)
+            return "waits for \(arg), a promise (a stage waits for a promise given as an argument), then \(c.id) fulfils with its value: a new promise, unlike JavaScript's Promise.resolve(p), which returns p itself (that is \(arg) alone, and `promise \(arg)` is new Promise((r) => r(p)), which adopts it)"
+        }
+        return c.kind.first ? "already fulfilled" : nil
     }
 }

@@ -337,6 +337,8 @@ const vow = (() => {
       try { return vow.reject(v, ...a); } catch (e) { e.exitStatus = status; throw e; }
     },
     missing: (name) => () => { throw error("type", `${name} has no JavaScript stand-in in the twin`); },
+    // A stage of an async def that waits where nothing awaits it, as vow refuses it.
+    notAwaited: (def, stage) => { throw error("type", `in async def ${def}, '${stage}' waits: write 'await ${stage}' to wait for it, or make it the last stage to return its promise`); },
     // HTTP: node's fetch; a response is {status, statusText, url, headers, body}, a 4xx/5xx
     // status rejects with kind http, as vow does. Of the flags, only --stream is followed:
     // the body as a stream of server-sent events, NDJSON values or text lines.
