@@ -142,11 +142,15 @@ extension Runner {
         var r = Record()
         r["kind"] = .string(error.kind.rawValue)
         r["message"] = .string(error.message)
-        for (i, k) in error.details.keys.enumerated() where r[k] == nil && k != "exitStatus" {
+        for (i, k) in error.details.keys.enumerated() where r[k] == nil && !vowOnlyFields.contains(k) {
             r[k] = error.details.values[i]
         }
         return .record(r)
     }
+
+    /// The fields of vow's error records that its twin's records do not have: the origin, and
+    /// where in a larger run it happened (`each`'s element, `retry`'s attempts and time).
+    static let vowOnlyFields: Set<String> = ["stage", "at", "input", "context", "skipped", "element", "attempts", "elapsed", "exitStatus"]
 
     /// node's inspection of what the twin rejects with for `error`: an `AggregateError` for
     /// `any`'s aggregate error, the error record otherwise.
@@ -155,7 +159,7 @@ extension Runner {
             return NodeInspect.inspectAggregate(.list(inner.map { e -> Value in
                 guard case .record(let rec) = e else { return e }
                 var r = Record()
-                for (i, k) in rec.keys.enumerated() where !["stage", "at", "input", "context", "skipped"].contains(k) {
+                for (i, k) in rec.keys.enumerated() where !vowOnlyFields.contains(k) {
                     r[k] = rec.values[i]
                 }
                 return .record(r)
