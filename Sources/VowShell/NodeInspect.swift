@@ -178,7 +178,7 @@ extension Runner {
     /// What vow's mode prints for an unhandled rejection: which `let` and where, then the error
     /// as a statement's error prints.
     func vowReport(_ u: UnhandledLet) -> String {
-        "unhandled rejection: the promise of `let \(u.name)` (\(u.sourceName):\(u.line)) rejected and nothing waited for it\n"
+        "unhandled rejection: the promise of \(u.what) (\(u.sourceName):\(u.line)) rejected and nothing waited for it\n"
             + renderer.error(u.error)
     }
 }

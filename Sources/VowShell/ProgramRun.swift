@@ -244,7 +244,7 @@ extension ProgramRun {
             finish(ExitStatus.rejected)
             return
         }
-        report(lets.filter { !readLater($0.name) })
+        report(lets.filter { $0.name.isEmpty || !readLater($0.name) })
     }
 
     /// Reports `lets` in vow's error style; the script will end with status 1.

@@ -125,4 +125,22 @@ final class UnhandledRejectionTests: XCTestCase {
         XCTAssertFalse(r.err.contains("kind:"), r.err)
         XCTAssertEqual(r.status, 1)
     }
+
+    /// A statement of `do` that rejects is work nobody waits for: reported in both modes, and
+    /// node agrees on the twin.
+    func test_aRejectionInAHandlersWorkIsReported() throws {
+        let src = "echo 1 | do (reject inner) (print outer) null"
+        let vow = runVow(src)
+        XCTAssertEqual(vow.out, "outer\nnull\n")
+        XCTAssertEqual(vow.status, 1)
+        XCTAssertTrue(vow.err.hasPrefix("unhandled rejection: the promise of statement 1 of `do` (<test>:1)"), vow.err)
+        let js = runVow(src, javaScript: true)
+        let twin = try node(Runner.emitJavaScript(src, name: "t").output)
+        XCTAssertEqual(js.out, twin.out)
+        XCTAssertEqual(js.status, 1)
+        XCTAssertEqual(twin.status, 1)
+        XCTAssertEqual(reason(ofNodeReport: js.err), reason(ofNodeReport: twin.err))
+        let waited = runVow("echo 1 | do (reject inner | catch echo c) (print outer) null")
+        XCTAssertEqual(waited.status, 0, waited.err)
+    }
 }

@@ -2,12 +2,14 @@ import VowPromises
 import VowSyntax
 import VowValue
 
-/// A `let` whose promise rejected while nothing waited on it: no handler was attached and no
-/// `$name` had been read by the time the session's executor had run every job that was ready
-/// (node's unhandled rejection, checked as node checks it).
+/// A `let` whose promise rejected while nothing waited on it (no handler was attached and no
+/// `$name` had been read by the time the session's executor had run every job that was ready:
+/// node's unhandled rejection, checked as node checks it), or a statement of `do` that rejected.
 public struct UnhandledLet: Sendable {
-    /// The name the promise was bound to first.
+    /// The name the promise was bound to first; empty for a statement of `do`.
     public let name: String
+    /// What the promise is, for a report: "`let p`", "statement 1 of `do`".
+    public let what: String
     /// The `let` statement, as written.
     public let statement: String
     /// The program it is in (`<command>`, a file name, `<repl>`).
@@ -22,7 +24,7 @@ public struct UnhandledLet: Sendable {
 
 /// The `let` promises the session tracks; on the executor.
 struct TrackedLets {
-    var sites: [ObjectIdentifier: (name: String, source: SourceText, span: SourceSpan, promise: Promise<Value>)] = [:]
+    var sites: [ObjectIdentifier: (name: String, what: String, source: SourceText, span: SourceSpan, promise: Promise<Value>)] = [:]
 
     /// Forgets the promises that fulfilled or were handled, once there are many.
     mutating func prune() {
@@ -40,10 +42,16 @@ extension Session {
     /// Tracks the promise a `let` bound: a rejection nothing waits on is reported through
     /// `onUnhandledRejection`. On the executor.
     func track(let name: String, _ promise: Promise<Value>, source: SourceText, span: SourceSpan) {
+        track(promise, what: "`let \(name)`", name: name, source: source, span: span)
+    }
+
+    /// Tracks a promise that nothing waits for (a statement of `do`, `what` naming it); on the
+    /// executor.
+    func track(_ promise: Promise<Value>, what: String, name: String = "", source: SourceText, span: SourceSpan) {
         let key = ObjectIdentifier(promise)
         guard trackedLets.sites[key] == nil else { return }
         trackedLets.prune()
-        trackedLets.sites[key] = (name, source, span, promise)
+        trackedLets.sites[key] = (name, what, source, span, promise)
         promise.trackUnhandledRejection()
     }
 
@@ -74,7 +82,7 @@ extension Session {
         if error.kind == .cancelled { return nil }
         let (line, _) = site.source.lineColumn(of: site.span.start)
         return UnhandledLet(
-            name: site.name, statement: site.source.slice(site.span), sourceName: site.source.name, line: line,
+            name: site.name, what: site.what, statement: site.source.slice(site.span), sourceName: site.source.name, line: line,
             error: error, promise: site.promise)
     }
 
