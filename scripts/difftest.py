@@ -8,7 +8,11 @@ own emitter, their JavaScript twin (docs/javascript-twin.md). Each program is ru
   twin     node twin.js                 (this file's translation)
   emitted  node emitted.js              (what VOW --emit-js prog.vow writes, when it works)
 
-and the three must agree on stdout (job notices `[N] …` ignored) and on the exit status.
+and the three must agree on stdout (job notices `[N] …` ignored), on the exit status, and on the
+unhandled rejection that ends a program, if one does: node's report on stderr (the reason, as
+node inspects it, after its arrow and before its version line) against vow's (after the `let`
+statement's place), compared with the fields vow's twin alone notes (`stage`, `at`, `skipped`)
+left out and spaces squeezed, since this file's twin does not note them.
 
 Timers cannot make a program flaky: the generator computes, for every way the program can go
 (a race or any whose winners settle in the same instant may go either way, decided by the
@@ -175,13 +179,15 @@ def vow_program(prog):
 
 PRELUDE = r'''"use strict";
 // JavaScript twin written by scripts/difftest.py (its own prelude, not vow's emitter).
-process.on("unhandledRejection", () => {});
+// No unhandledRejection handler: a `let` that rejects with nothing waiting on it ends the
+// program with node's report and status 1, as it ends vow --js.
 const say = (s) => { process.stdout.write(s + "\n"); };
 const show = (v) => (typeof v === "string" ? v : JSON.stringify(v === undefined ? null : v, null, 2));
 // print LABEL: writes LABEL at once and passes the input on.
 const pr = (label, v) => { say(label); return v; };
 // reject E: an error record.
-const err = (m) => ({ kind: "user", message: m });
+// Its `stack` (not enumerable) makes node's report of an unhandled rejection show the record.
+const err = (m) => Object.defineProperty({ kind: "user", message: m }, "stack", { value: "error: " + m });
 // A first stage that finishes at once: its value, or its throw as a rejection.
 const start = (f, v) => { try { return Promise.resolve(f(v)); } catch (e) { return Promise.reject(e); } };
 const delay = (ms, x) => new Promise((r) => setTimeout(() => r(x), ms));
@@ -750,7 +756,15 @@ class Gen:
         nlet = 0
         for _ in range(self.r.randint(3, 7)):
             x = self.r.random()
-            if x < 0.18:
+            if x < 0.05:
+                # A rejection nothing ever waits for: an unhandled rejection ends the program,
+                # at once or after a delay.
+                nlet += 1
+                rejected = [Stage("reject", val=self.fresh("e"))]
+                if self.r.random() < 0.5:
+                    rejected = [self.delay()] + [Stage("then", handler=rejected[0])]
+                prog.stmts.append(("let", rejected, f"x{nlet}"))
+            elif x < 0.18:
                 nlet += 1
                 var = f"x{nlet}"
                 prog.stmts.append(("let", self.pipe(0, top=True), var))
@@ -932,6 +946,21 @@ def filtered(out):
     return "\n".join(l for l in out.splitlines() if not NOTICE.match(l))
 
 
+def report_of(err):
+    """The unhandled-rejection report in stderr: the reason after the arrow's caret line (node's
+    or vow's), without node's version line, the fields only vow's twin notes, and with spaces
+    squeezed; None when there is none."""
+    lines = err.splitlines()
+    for i, l in enumerate(lines):
+        if l.strip() == "^":
+            rest = [x for x in lines[i + 1:] if not x.startswith("Node.js v")]
+            text = " ".join(x.strip() for x in rest if x.strip())
+            text = re.sub(r"(stage|at): '[^']*',? ?", "", text)
+            text = re.sub(r"skipped: \[[^\]]*\],? ?", "", text)
+            return re.sub(r",? }", " }", text).strip()
+    return None
+
+
 def vow_flags(vow):
     try:
         h = subprocess.run([vow, "--help"], capture_output=True, timeout=10).stdout.decode()
@@ -990,6 +1019,8 @@ def run_program(vow_src, twin_src, vow, flags, workdir, with_emit=True):
             what.append("stdout")
         if a["rc"] != b["rc"]:
             what.append(f"exit {a['rc']} vs {b['rc']}")
+        if report_of(a["stderr"]) != report_of(b["stderr"]):
+            what.append("unhandled-rejection report")
         if what:
             problems.append(f"{ref} != {k} ({', '.join(what)})")
     return res, problems

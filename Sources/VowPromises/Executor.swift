@@ -97,6 +97,11 @@ enum ExecutorRef: Sendable {
     func timerCancelled() {
         if case .serial(let s) = self { s._withUnsafeGuaranteedRef { $0.timerCancelled() } }
     }
+
+    /// The serial executor, if it is one (where possibly unhandled rejections are listed).
+    var serialExecutor: SerialPromiseExecutor? {
+        if case .serial(let s) = self { return s.takeUnretainedValue() } else { return nil }
+    }
 }
 
 /// Holds an executor that is not a `SerialPromiseExecutor`.
@@ -124,6 +129,10 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
         var idleWaiters: [DispatchSemaphore] = []
         /// Threads in `waitUntilQuiescent`, signalled when nothing is left at all.
         var quiescentWaiters: [DispatchSemaphore] = []
+        /// Tracked promises that rejected with no reaction (see `UnhandledRejection`).
+        var possiblyUnhandled: [AnyPromise] = []
+        /// What is told of them once the jobs have drained.
+        var unhandledHandler: (@Sendable ([AnyPromise]) -> Void)?
 
         var quiescent: Bool { !draining && pendingTimers == 0 }
     }
@@ -228,6 +237,25 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
         return !busy || signal.wait(timeout: .now() + timeout) == .success
     }
 
+    /// Called on the draining thread, after every job that was ready has run, with the tracked
+    /// promises (`UnhandledRejection.track`) that rejected and still have no reaction, as node
+    /// checks its possibly-unhandled rejections after each drain of the microtask queue. Nil (the
+    /// default) lists nothing. What it enqueues runs in the same drain.
+    public var unhandledRejectionHandler: (@Sendable ([AnyPromise]) -> Void)? {
+        get { state.withLock { $0.unhandledHandler } }
+        set { state.withLock { $0.unhandledHandler = newValue } }
+    }
+
+    /// A tracked promise rejected with no reaction.
+    func notePossiblyUnhandled(_ p: AnyPromise) {
+        state.withLock { if $0.unhandledHandler != nil { $0.possiblyUnhandled.append(p) } }
+    }
+
+    /// A listed promise got a reaction before the check.
+    func noteHandled(_ p: AnyPromise) {
+        state.withLock { $0.possiblyUnhandled.removeAll { $0 === p } }
+    }
+
     /// True when called from a job running on this executor.
     public var isCurrent: Bool {
         drainThread.load(ordering: .relaxed) == currentThreadToken()
@@ -252,9 +280,14 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
             var waiters: [DispatchSemaphore] = []
             var quiet: [DispatchSemaphore] = []
             var task: AnyPromise? = nil
+            var unhandled: [AnyPromise] = []
             let more = state.withLock { q -> Bool in
                 if !q.jobs.isEmpty {
                     swap(&batch, &q.jobs)
+                    return true
+                }
+                if !q.possiblyUnhandled.isEmpty, q.unhandledHandler != nil {
+                    swap(&unhandled, &q.possiblyUnhandled)
                     return true
                 }
                 if q.taskHead < q.tasks.count {
@@ -277,7 +310,9 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
                 for w in quiet { w.signal() }
                 return
             }
-            if let task {
+            if !unhandled.isEmpty {
+                state.withLock { $0.unhandledHandler }?(unhandled)
+            } else if let task {
                 if PromiseObservation.isActive { PromiseObservation.jobStarted(task, isTask: true) }
                 task.run()
             } else {

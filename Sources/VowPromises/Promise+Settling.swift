@@ -11,14 +11,22 @@ extension Promise {
         var first: AnyPromise? = nil
         var more: PromiseExtra.Taken? = nil
         var upstream: AnyPromise? = nil
+        var unhandled = false
         let done = lock.withLock { () -> Bool in
             guard isPendingUnlocked else { return false }
             swap(&first, &self.first)
             upstream = record(result)
             if let e = extra { more = e.take(); if !e.hasMeta { extra = nil } }
+            // A tracked promise that rejects with no reaction ever attached (a plain rejection
+            // check: untracked promises pay one load of a byte already in the cache line).
+            if rejectionFlags & UnhandledRejection.watchedBits == UnhandledRejection.trackedBit, phase == 2 {
+                rejectionFlags |= UnhandledRejection.listedBit
+                unhandled = true
+            }
             return true
         }
         guard done else { return false }
+        if unhandled { execRef.serialExecutor?.notePossiblyUnhandled(self) }
         dispatch(result, first, more)
         withExtendedLifetime(upstream) {}  // released here, not under the lock
         return true
@@ -44,8 +52,11 @@ extension Promise {
     /// promise that waits on this one.
     @inline(__always)
     final func addReaction(_ job: AnyPromise, dependent: Bool) {
+        var listed = false
         let settled = lock.withLock { () -> Bool in
             if dependent, dependents != .max { dependents &+= 1 }
+            listed = rejectionFlags & UnhandledRejection.listedBit != 0
+            rejectionFlags = (rejectionFlags | UnhandledRejection.handledBit) & ~UnhandledRejection.listedBit
             guard isPendingUnlocked else { return true }
             if first == nil {
                 first = job
@@ -54,6 +65,7 @@ extension Promise {
             }
             return false
         }
+        if listed { execRef.serialExecutor?.noteHandled(self) }
         if settled { job.schedule() }
     }
 

@@ -24,6 +24,10 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// 0 while pending, 1 once fulfilled, 2 once rejected: what `slot` holds. Under `lock`;
     /// immutable once settled.
     @exclusivity(unchecked) final var phase: UInt8 = 0
+    /// `UnhandledRejection`'s bits: a reaction was attached once (`handledBit`), a rejection with
+    /// none is reported (`trackedBit`), it waits on its executor's list (`listedBit`). Under
+    /// `lock`; a byte that fits beside `phase`, so a promise is no bigger for it.
+    @exclusivity(unchecked) final var rejectionFlags: UInt8 = 0
     /// Promises that wait on this one (saturating: a promise with 65,535 dependents is never
     /// cancelled by theirs). Under `lock`.
     @exclusivity(unchecked) final var dependents: UInt16 = 0

@@ -34,22 +34,30 @@ final class ProgramRun: @unchecked Sendable {
         self.runner = runner
         self.source = source
         self.pending = program.statements[...]
+        self.defs = program.statements.filter { if case .def = $0.kind { return true } else { return false } }
     }
+    /// The program's `def` statements (their bodies may read a variable whenever called).
+    private let defs: [Statement]
 
     private var session: Session { runner.session }
     private var ex: SerialPromiseExecutor { runner.session.executor }
     private var interrupted: Bool { runner.interrupted.load(ordering: .relaxed) }
 
-    /// Ends the run with `status`.
+    /// Ends the run with `status` (once; an unhandled rejection in JavaScript mode may have
+    /// ended it already).
     private func finish(_ status: Int32) {
+        guard !finished else { return }
+        finished = true
         runner.running.withLock { $0 = nil }
-        ended.store(status, ordering: .releasing)
+        ended.store(runner.halted.load(ordering: .relaxed) ? ExitStatus.rejected : status, ordering: .releasing)
         done.signal()
     }
+    private var finished = false
 
     /// Starts statements and waits for each foreground pipeline in turn; call it on the executor.
     func advance() {
         while true {
+            if runner.halted.load(ordering: .relaxed) { return }
             if interrupted {
                 finish(ExitStatus.interrupted)
                 return
@@ -201,15 +209,9 @@ final class ProgramRun: @unchecked Sendable {
         }
         guard runner.waitsForJobs, let job = jobs.first else {
             if runner.waitsForJobs && !interrupted && !session.javaScriptMode {
-                // A `let` whose promise rejected and that nothing read: reported, and the script
-                // fails, as node fails on an unhandled rejection. (JavaScript mode keeps its
-                // twin's behaviour for now: the twin swallows unhandled rejections.)
-                for (name, error) in session.unobservedRejections() {
-                    runner.clearSpinner {
-                        runner.errorSink("unobserved rejection: the promise of `let \(name)` rejected and nothing awaited it\n" + runner.renderer.error(error))
-                    }
-                    status = ExitStatus.rejected
-                }
+                // The `let` promises left unhandled that a later statement might have read when
+                // they rejected (`unhandled`), and that none did.
+                report(session.unhandledLets())
             }
             finish(interrupted ? ExitStatus.interrupted : status)
             return
@@ -225,16 +227,82 @@ final class ProgramRun: @unchecked Sendable {
     }
 }
 
+extension ProgramRun {
+    /// `let` promises that rejected with nothing waiting on them once the executor had run
+    /// every job that was ready. JavaScript mode does what node does: the first is reported
+    /// with node's report and the script ends there with status 1, nothing after it printed.
+    /// vow's mode reports each (unless a statement still to come reads its name: then only if
+    /// nothing has waited on it by the end) and goes on; the status is 1 at the end.
+    func unhandled(_ lets: [UnhandledLet]) {
+        if session.javaScriptMode {
+            guard let first = lets.first, !runner.halted.load(ordering: .relaxed) else { return }
+            runner.clearSpinner { runner.errorSink(Runner.nodeReport(first)) }
+            runner.halted.store(true, ordering: .relaxed)
+            // As node's process ends: what the program still had running prints nothing.
+            session.output.guardWrites { _ in }
+            session.diagnostics.guardWrites { _ in }
+            finish(ExitStatus.rejected)
+            return
+        }
+        report(lets.filter { $0.name.isEmpty || !readLater($0.name) })
+    }
+
+    /// Reports `lets` in vow's error style; the script will end with status 1.
+    private func report(_ lets: [UnhandledLet]) {
+        for u in lets {
+            session.forgetUnhandled(u)
+            runner.clearSpinner { runner.errorSink(runner.vowReport(u)) }
+            if status == ExitStatus.ok { status = ExitStatus.rejected }
+        }
+    }
+
+    /// True when a statement not started yet, or a `def` of the program, may read `$name`.
+    private func readLater(_ name: String) -> Bool {
+        let texts = (Array(pending) + defs).map { String(decoding: source.bytes[clampedRange($0.span)], as: UTF8.self) }
+        return texts.contains { text in
+            if text.contains("${" + name) { return true }
+            var rest = text[...]
+            while let r = rest.range(of: "$" + name) {
+                let after = rest[r.upperBound...].first
+                if after.map({ !($0.isLetter || $0.isNumber || $0 == "_") }) ?? true { return true }
+                rest = rest[r.upperBound...]
+            }
+            return false
+        }
+    }
+
+    private func clampedRange(_ span: SourceSpan) -> Range<Int> {
+        let lo = max(0, min(span.start, source.bytes.count))
+        return lo..<max(lo, min(span.end, source.bytes.count))
+    }
+}
+
 extension Runner {
+    /// Unhandled rejections: the script's run decides; the REPL shows each as a notice (node's
+    /// report in JavaScript mode) and goes on.
+    func unhandledRejections(_ lets: [UnhandledLet]) {
+        if waitsForJobs, let run = currentRun.withLock({ $0 }) {
+            run.unhandled(lets)
+            return
+        }
+        for u in lets {
+            session.forgetUnhandled(u)
+            report(session.javaScriptMode ? Self.nodeReport(u) : vowReport(u), isError: true)
+        }
+    }
+
     /// Runs a checked program (`ProgramRun`); the calling thread only waits for the end,
     /// drawing the spinner if it is enabled. Then, for a script, the JavaScript-mode wait for
     /// what still runs, and the clean-up of `defer`.
     func execute(_ program: Program, source: SourceText) -> Int32 {
         let run = ProgramRun(runner: self, program: program, source: source)
+        currentRun.withLock { $0 = run }
+        defer { currentRun.withLock { $0 = nil } }
         session.executor.enqueue(run.advance)
         if spinner { drawSpinner(until: run.done) } else { run.done.wait() }
         clearSpinner {}
-        if session.javaScriptMode && waitsForJobs { waitUntilQuiescent() }
+        if session.javaScriptMode && waitsForJobs && !halted.load(ordering: .relaxed) { waitUntilQuiescent() }
+        if halted.load(ordering: .relaxed) { return ExitStatus.rejected }
         if waitsForJobs { runDeferred() }
         if terminated.load(ordering: .relaxed) { return ExitStatus.terminated }
         return run.ended.load(ordering: .acquiring)

@@ -52,6 +52,11 @@ public final class Runner: @unchecked Sendable {
     public var waitsForJobs = true
     /// The job a finished script is waiting for; Ctrl-C cancels it.
     let awaitedJob = Locked<Promise<Value>?>(nil)
+    /// The script being run, told of unhandled rejections (nil in the REPL between lines).
+    let currentRun = Locked<ProgramRun?>(nil)
+    /// In JavaScript mode, an unhandled rejection ended the script, as it ends node's process:
+    /// nothing after it prints, and the status is 1.
+    let halted = Atomic<Bool>(false)
 
     /// Records promise events (for `:timeline`, `--trace`, `:trace on`); nil until enabled.
     public private(set) var tracer: Tracer?
@@ -78,7 +83,7 @@ public final class Runner: @unchecked Sendable {
         if toStderr { errorSink(text) } else { session.output.emit(text + "\n") }
     }
 
-    private func report(_ text: String, isError: Bool) {
+    func report(_ text: String, isError: Bool) {
         clearSpinner {
             if let reportJob { reportJob(text, isError) } else { printDirect(text, toStderr: isError) }
         }
@@ -95,6 +100,7 @@ public final class Runner: @unchecked Sendable {
         let r = renderer
         session.renderValue = { v in r.value(v) }
         if renderer.terminal { session.showText = { TerminalText.visible($0) } }
+        session.onUnhandledRejection = { [weak self] lets in self?.unhandledRejections(lets) }
     }
 
     /// SIGTERM: as Ctrl-C, and the script's status is 143 (128 + SIGTERM), as a shell's.

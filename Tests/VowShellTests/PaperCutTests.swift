@@ -59,7 +59,7 @@ final class PaperCutTests: ServerTestCase {
         let r = vow("let p = reject late\necho done")
         XCTAssertEqual(r.out, "done\n")
         XCTAssertEqual(r.status, 1)
-        XCTAssertTrue(r.err.contains("unobserved rejection: the promise of `let p` rejected and nothing awaited it"), r.err)
+        XCTAssertTrue(r.err.contains("unhandled rejection: the promise of `let p` (<test>:1) rejected and nothing waited for it"), r.err)
         let seen = vow("let p = reject late\n$p | catch echo handled")
         XCTAssertEqual(seen.status, 0, seen.err)
         XCTAssertEqual(seen.err, "")

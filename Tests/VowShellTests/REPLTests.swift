@@ -291,6 +291,24 @@ final class REPLTests: XCTestCase {
         t.type(":quit\r")
         XCTAssertEqual(t.waitExit(), 0)
     }
+
+    /// An unhandled rejection in the REPL is a notice; the session goes on, in both modes.
+    func test_anUnhandledRejectionIsANotice() throws {
+        let t = try start()
+        t.clear()
+        t.type("let p = reject late\r")
+        XCTAssertTrue(t.waitFor("unhandled rejection: the promise of `let p`"), t.plainOutput)
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        t.clear()
+        t.type(":mode js\r")
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        t.clear()
+        t.type("let q = reject again\r")
+        XCTAssertTrue(t.waitFor("{ kind: 'user', message: 'again' }"), t.plainOutput)
+        t.type("echo still-here\r")
+        XCTAssertTrue(t.waitFor("still-here"), t.plainOutput)
+        XCTAssertEqual(quit(t), 0)
+    }
 }
 
 /// Completion candidates, rule by rule.
@@ -326,4 +344,5 @@ final class CompleterTests: XCTestCase {
     func test_argumentsFallBackToFileNames() {
         XCTAssertNil(candidates("./sr", "read "))
     }
+
 }

@@ -91,6 +91,7 @@ public struct Interpreter: Sendable {
             // Several statements may chain on it: cancelling one of them must not cancel it.
             bound.holdAgainstCancellation()
             session.bind(name, bound)
+            session.track(let: name, bound, source: source, span: statement.span)
             return .bound(name)
         case .def(let name, let params, let body, let isAsync):
             session.defs[name] = UserStage(name: name, params: params, body: body, source: source, isAsync: isAsync)

@@ -176,12 +176,13 @@ public final class Session: @unchecked Sendable {
     func printed(_ v: Value) -> String { v.stringValue.map(showText) ?? renderValue(v) }
 
     var globals: [String: Binding] = [:]
-    /// The promises a `$name` has been read from (a handler attached, an `await`): a rejection
-    /// of one of them has been seen. On the executor.
-    var observed: Set<ObjectIdentifier> = []
     /// Promises once bound by `let` whose name was bound again while they were pending: they run
     /// on, as in JavaScript, and `close` cancels them with the rest.
     var unboundPending: [Promise<Value>] = []
+    /// The `let` promises whose unhandled rejection is looked for (`track(let:)`).
+    var trackedLets = TrackedLets()
+    /// `onUnhandledRejection`'s value.
+    let unhandledHandler = Locked<(@Sendable ([UnhandledLet]) -> Void)?>(nil)
     var simAttempts: [String: Int] = [:]
 
     /// The attempt number of a `sim` stage for this seed and stage text (1, 2, …), so that `retry`
@@ -253,18 +254,6 @@ public final class Session: @unchecked Sendable {
         }
     }
 
-    /// The `let` bindings whose promise rejected (not cancelled) and that no `$name` ever read:
-    /// a rejection nobody saw, as node's unhandled rejection. On the executor.
-    public func unobservedRejections() -> [(name: String, error: VowError)] {
-        globals.keys.sorted().compactMap { name in
-            guard case .promise(let p)? = globals[name], !observed.contains(ObjectIdentifier(p)),
-                case .failure(let e)? = p.result
-            else { return nil }
-            let error = toVowError(e)
-            return error.kind == .cancelled ? nil : (name, error)
-        }
-    }
-
     /// True when `promise` is bound to a name or is a job's (`%N`); on the executor.
     func isBound(_ promise: Promise<Value>) -> Bool {
         globals.values.contains { if case .promise(let p) = $0 { return p === promise } else { return false } }
@@ -326,7 +315,10 @@ final class Scope: @unchecked Sendable {
             s = cur.parent
         }
         let found = session.globals[name]
-        if case .promise(let p)? = found { session.observed.insert(ObjectIdentifier(p)) }
+        if case .promise(let p)? = found {
+            // Read by name: what reads it waits for it, as `x.then(…)` or `await x` would.
+            p.markHandled()
+        }
         if found == nil, name == "env" { return .value(session.environmentRecord) }
         return found
     }

@@ -46,7 +46,9 @@ struct DoStage: StageDefinition {
             for (i, a) in args.dropLast().enumerated() {
                 if case .group(let p) = a.kind {
                     // Started, and left: nothing waits for it.
-                    _ = call.runPipeline(p, input: input, context: ["in statement \(i + 1) of \(stage)"])
+                    let started = call.runPipeline(p, input: input, context: ["in statement \(i + 1) of \(stage)"])
+                    // Its rejection is unhandled unless something waits on it by the end of the drain.
+                    call.session.track(started, what: "statement \(i + 1) of `\(stage)`", source: call.site.source, span: p.span)
                 } else {
                     _ = try ev.argument(a, input: input, scope: call.scope, site: call.site)
                 }

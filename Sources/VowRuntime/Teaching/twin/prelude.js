@@ -2,7 +2,10 @@
 const vow = (() => {
   const text = (v) => (typeof v === "string" ? v : JSON.stringify(v));
   const show = (v) => (typeof v === "string" ? v : v === undefined ? "null" : JSON.stringify(v, null, 2));
-  const error = (kind, message, extra) => Object.assign({ kind, message }, extra || {});
+  // An error record, `{kind, message, …}`. Its `stack` (not enumerable: not in its JSON) makes
+  // it error-like to node, whose report of an unhandled rejection then shows the record itself.
+  const error = (kind, message, extra) =>
+    Object.defineProperty(Object.assign({ kind, message }, extra || {}), "stack", { value: `error[${kind}]: ${message}`, writable: true, configurable: true });
   // The record a catch handler sees: {kind, message, …}.
   const rec = (e) => {
     if (e instanceof AggregateError) {
@@ -757,4 +760,3 @@ const vow = (() => {
     pick: (v, p) => path(v, p),
   };
 })();
-process.on("unhandledRejection", () => {});
