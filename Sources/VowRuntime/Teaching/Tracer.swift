@@ -25,6 +25,7 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         /// The numbers of the jobs queued and not yet started.
         var queuedJobs: [ObjectIdentifier: Int] = [:]
         var nextJob = 1
+        var keepsWholeRun = false
     }
 
     private let state = Locked(State())
@@ -61,12 +62,21 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         }
     }
 
-    /// Forgets the events kept in memory (at the start of each statement).
+    /// Forgets the events kept in memory (at the start of each statement), unless the whole run
+    /// is kept; jobs are numbered from 1 again.
     public func clearMemory() {
         state.withLock {
+            guard !$0.keepsWholeRun else { return }
             $0.entries.removeAll(keepingCapacity: true)
             $0.nextJob = 1
         }
+    }
+
+    /// When true, `clearMemory` keeps what was recorded and the jobs' numbering goes on: the
+    /// events of every statement stay, for a view of the whole run (`vow --html`).
+    public var keepsWholeRun: Bool {
+        get { state.withLock { $0.keepsWholeRun } }
+        set { state.withLock { $0.keepsWholeRun = newValue } }
     }
 
     /// The events kept in memory.
