@@ -146,8 +146,13 @@ enum HTMLPageAssets {
         cols = Math.max(cols, c + 1);
       });
       function pos(id) { return { x: PAD + depth[id] * (W + GX), y: PAD + rowOf[id] * (H + GY) }; }
-      graph.setAttribute("width", PAD * 2 + Math.max(1, cols) * (W + GX) - GX);
-      graph.setAttribute("height", PAD * 2 + Math.max(1, rows) * (H + GY) - GY);
+      // Wider than its panel, the graph is scaled down to fit, to no less than 75%; then it scrolls.
+      var gw = PAD * 2 + Math.max(1, cols) * (W + GX) - GX, gh = PAD * 2 + Math.max(1, rows) * (H + GY) - GY;
+      var room = document.getElementById("graph-wrap").clientWidth || gw;
+      var scale = Math.min(1, Math.max(0.75, room / gw));
+      graph.setAttribute("viewBox", "0 0 " + gw + " " + gh);
+      graph.setAttribute("width", Math.floor(gw * scale));
+      graph.setAttribute("height", Math.floor(gh * scale));
       var defs = svg("defs", {}, graph);
       [["chain", "#555"], ["adopt", "#1e88e5"], ["input", "#8e24aa"]].forEach(function (m) {
         var marker = svg("marker", { id: "arrow-" + m[0], viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto" }, defs);

@@ -145,6 +145,20 @@ final class HTMLPageTests: XCTestCase {
         XCTAssertTrue(stepped.html.contains(">turn 3 · j"), "turn 3's heading")
         XCTAssertTrue(stepped.html.contains("<p id=\"turn-title\">\(HTMLPage.escapeHTML(title).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'"))</p>"), "turn 3's title: \(title)")
         XCTAssertTrue(stepped.html.contains("touched"), "turn 3 highlights no promise")
+
+        // The keys and the buttons step: → twice, Enter, ← once and "next" once is the fourth step.
+        let keyed = directory + "/keyed.html"
+        let keys = """
+            <script>
+            for (const key of ["ArrowRight", "ArrowRight", "Enter", "ArrowLeft"]) document.dispatchEvent(new KeyboardEvent("keydown", { key }));
+            document.getElementById("next").click();
+            </script>
+            </body>
+            """
+        try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "</body>", with: keys).write(toFile: keyed, atomically: true, encoding: .utf8)
+        let moved = try Chromium.dumpDOM(chromium, file: keyed)
+        XCTAssertEqual(moved.console, [], "console messages")
+        XCTAssertTrue(moved.html.contains(#"data-step="4""#), "keys and buttons did not step")
     }
 
     func test_screenshotIsAPictureOfThePage() throws {
