@@ -67,16 +67,18 @@ public enum HTMLPage {
     /// `</script>` or `<!--` can end or change the element; control characters and U+2028/9
     /// are escaped by the JSON writer already.
     static func scriptSafeJSON(_ value: Value) -> String {
-        var out = ""
-        for c in JSONWriter.compact(value).unicodeScalars {
-            switch c {
-            case "<": out += "\\u003c"
-            case ">": out += "\\u003e"
-            case "&": out += "\\u0026"
-            default: out.unicodeScalars.append(c)
+        var out: [UInt8] = []
+        let json = JSONWriter.compact(value).utf8
+        out.reserveCapacity(json.count + json.count / 16)
+        for b in json {
+            switch b {
+            case UInt8(ascii: "<"): out += Array("\\u003c".utf8)
+            case UInt8(ascii: ">"): out += Array("\\u003e".utf8)
+            case UInt8(ascii: "&"): out += Array("\\u0026".utf8)
+            default: out.append(b)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// What the page knows of one promise.
