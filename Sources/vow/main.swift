@@ -126,7 +126,7 @@ struct Vow: ParsableCommand {
         }
         if let html, let tracer = runner.tracer {
             do {
-                try HTMLPage.write(tracer.entries, title: command ?? name, to: html)
+                try HTMLPage.write(tracer.wholeRun, title: command ?? name, to: html)
             } catch {
                 let error = toVowError(error)
                 OutputSink.writeError("error[\(error.kind.rawValue)]: \(error.message)\n")

@@ -194,6 +194,16 @@ final class HTMLPageTests: XCTestCase {
         XCTAssertFalse(labels.contains("sim --delay 5ms first"), "an earlier statement: \(labels)")
         let bad = try vow(["-c", "echo 1\n:timeline --html"])
         XCTAssertTrue(bad.err.contains(":timeline --html FILE"), bad.err)
+        // Under vow --html, :timeline still draws the last statement, and the page the whole run.
+        let whole = directory + "/whole.html"
+        let both = try vow(["--html", whole, "-c", "sim --delay 5ms first\nsim --delay 5ms second\n:timeline --html \(path)\n:timeline"])
+        XCTAssertEqual(both.status, 0, both.err)
+        XCTAssertFalse(both.out.contains("first │"), both.out)
+        XCTAssertTrue(both.out.contains("sim --delay 5ms second │"), both.out)
+        guard case .list(let last)? = try embedded(String(contentsOfFile: path, encoding: .utf8))["promises"],
+              case .list(let all)? = try embedded(String(contentsOfFile: whole, encoding: .utf8))["promises"] else { return XCTFail("no promises") }
+        XCTAssertEqual(last.compactMap { $0["label"]?.stringValue }, ["sim --delay 5ms second"])
+        XCTAssertEqual(all.compactMap { $0["label"]?.stringValue }, ["sim --delay 5ms first", "sim --delay 5ms second"])
     }
 
     /// Prints `WIDTH HEIGHT COLOURS OTHERS` of the 8-bit RGB or RGBA PNG named by argv[1]: its size,
