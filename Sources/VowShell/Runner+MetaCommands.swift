@@ -31,6 +31,22 @@ extension Runner {
         }
     }
 
+    /// `:timeline --html FILE`: the page of the last statement's events, written to FILE.
+    func writePage(_ argument: Substring, _ tracer: Tracer) -> String? {
+        let path = argument.trimmingCharacters(in: .whitespaces)
+        guard argument.first == " ", !path.isEmpty else {
+            errorSink("error[syntax]: :timeline --html FILE")
+            return nil
+        }
+        do {
+            try HTMLPage.write(tracer.entries, title: "the last statement", to: path)
+            return "page written to \(path)"
+        } catch {
+            errorSink(renderer.error(toVowError(error)))
+            return nil
+        }
+    }
+
     /// The meta-commands a script (or `-c`) may use; `meta` runs them.
     static let scriptMetaCommands: Set<String> = ["help", "explain", "mode", "set", "session", "timeline", "trace"]
     /// The meta-commands only the REPL runs (it handles them before the runner sees the line).
@@ -85,6 +101,7 @@ extension Runner {
             }
         case "timeline":
             guard let tracer else { return "no timeline: nothing was recorded" }
+            if argument.hasPrefix("--html") { return writePage(argument.dropFirst(6), tracer) }
             let columns = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "") ?? 80
             return Timeline.render(tracer.entries, width: max(40, columns), colors: renderer.colors)
         case "trace":

@@ -4,7 +4,10 @@ import VowValue
 
 /// `:timeline`: the promises of the last statement as a terminal Gantt chart.
 public enum Timeline {
+    /// One stage promise's bar: its label, when it was made and settled, and how.
     struct Row {
+        /// The promise.
+        let id: Int
         var label: String
         let start: UInt64
         var end: UInt64?
@@ -14,6 +17,12 @@ public enum Timeline {
     /// One row per stage promise: a bar from creation to settlement, scaled to `width` columns,
     /// coloured by outcome (green fulfilled, red rejected, yellow cancelled) and marked ✓ ✗ ⊘.
     public static func render(_ entries: [Tracer.Entry], width: Int, colors: Bool) -> String {
+        draw(rows(entries), width: width, colors: colors)
+    }
+
+    /// The rows of the stage promises of `entries`, in the order they were made (also the
+    /// timeline of `--html`'s page).
+    static func rows(_ entries: [Tracer.Entry]) -> [Row] {
         var rows: [Row] = []
         var index: [Int: Int] = [:]
         var createdAt: [Int: UInt64] = [:]
@@ -28,7 +37,7 @@ public enum Timeline {
                 return
             }
             index[id] = rows.count
-            var row = Row(label: VowError.redactingSecrets(info.text), start: start)
+            var row = Row(id: id, label: VowError.redactingSecrets(info.text), start: start)
             if let early = settledEarly[id] {
                 row.end = early.end
                 row.outcome = early.outcome
@@ -62,6 +71,11 @@ public enum Timeline {
             default: break
             }
         }
+        return rows
+    }
+
+    /// `rows` drawn as text, `width` columns wide.
+    static func draw(_ rows: [Row], width: Int, colors: Bool) -> String {
         guard let t0 = rows.map(\.start).min() else { return "no timeline: the last statement made no promises" }
         let t1 = max(rows.map { $0.end ?? $0.start }.max() ?? t0, t0 + 1)
         let labelWidth = min(30, max(8, rows.map(\.label.count).max() ?? 8))

@@ -29,6 +29,9 @@ struct Vow: ParsableCommand {
     @Flag(name: .long, help: "Show the run turn by turn instead of its output: the job each turn runs, what it settles, prints and queues, and the queues after it.")
     var turns = false
 
+    @Option(name: .long, help: ArgumentHelp("After the run, write a page of it to FILE for a class: the promise graph, the turns one step at a time, and the timeline (one self-contained HTML file; see docs/teaching.md).", valueName: "FILE"))
+    var html: String?
+
     @Flag(name: .long, help: "JavaScript mode: nothing is cancelled that JavaScript would let run on, and a script waits for its timers, as node does.")
     var js = false
 
@@ -115,9 +118,20 @@ struct Vow: ParsableCommand {
         installInterrupt({ runner.interrupt() }, terminate: { runner.terminate() })
         try startTrace(runner)
         if turns { runner.enableTracing() }
-        let status = runner.run(text, name: name)
+        // --html draws the whole run: every statement's events are kept.
+        if html != nil { runner.enableTracing().keepsWholeRun = true }
+        var status = runner.run(text, name: name)
         if turns, let tracer = runner.tracer {
             FileHandle.standardOutput.write(Data(TurnView.render(Turns(tracer.entries), colors: colors).utf8))
+        }
+        if let html, let tracer = runner.tracer {
+            do {
+                try HTMLPage.write(tracer.wholeRun, title: command ?? name, to: html)
+            } catch {
+                let error = toVowError(error)
+                OutputSink.writeError("error[\(error.kind.rawValue)]: \(error.message)\n")
+                if status == 0 { status = 1 }
+            }
         }
         runner.tracer?.stopFile()
         runner.session.http.shutdown()

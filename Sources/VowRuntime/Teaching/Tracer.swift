@@ -25,6 +25,9 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         /// The numbers of the jobs queued and not yet started.
         var queuedJobs: [ObjectIdentifier: Int] = [:]
         var nextJob = 1
+        var keepsWholeRun = false
+        /// The events of the statements before the current one, when the whole run is kept.
+        var earlier: [Entry] = []
     }
 
     private let state = Locked(State())
@@ -61,12 +64,30 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         }
     }
 
-    /// Forgets the events kept in memory (at the start of each statement).
+    /// Forgets the events kept in memory (at the start of each statement); jobs are numbered
+    /// from 1 again. When the whole run is kept, the events are set aside for `wholeRun` instead
+    /// and the numbering goes on.
     public func clearMemory() {
-        state.withLock {
-            $0.entries.removeAll(keepingCapacity: true)
-            $0.nextJob = 1
+        state.withLock { s in
+            if s.keepsWholeRun {
+                if s.earlier.count + s.entries.count > memoryLimit { s.earlier.removeFirst(min(s.earlier.count, s.entries.count)) }
+                s.earlier += s.entries
+            } else {
+                s.nextJob = 1
+            }
+            s.entries.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// The events of every statement of the run so far (`entries` holds the last statement's
+    /// only), when `keepsWholeRun` was set before the run.
+    public var wholeRun: [Entry] { state.withLock { $0.earlier + $0.entries } }
+
+    /// When true, `clearMemory` sets the events it forgets aside for `wholeRun` and the jobs'
+    /// numbering goes on across statements (`vow --html`).
+    public var keepsWholeRun: Bool {
+        get { state.withLock { $0.keepsWholeRun } }
+        set { state.withLock { $0.keepsWholeRun = newValue } }
     }
 
     /// The events kept in memory.

@@ -1,0 +1,220 @@
+import VowPromises
+import VowRuntime
+import VowValue
+
+/// `vow --html FILE` and `:timeline --html FILE`: a recorded run as one self-contained web page
+/// for a class. The page holds the run as JSON (`data`) and draws, with its own script and
+/// style (`HTMLPageAssets`), the promise graph, the turn stepper and the timeline. Nothing in
+/// it is fetched from the network. docs/teaching.md tells what the page shows.
+public enum HTMLPage {
+    /// The whole page of the run recorded in `entries` (a tracer's, oldest first), titled `title`.
+    public static func render(_ entries: [Tracer.Entry], title: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>vow · \(escapeHTML(title))</title>
+        <style>
+        \(HTMLPageAssets.style)
+        </style>
+        </head>
+        <body>
+        \(HTMLPageAssets.body)
+        <script type="application/json" id="vow-data">\(scriptSafeJSON(data(entries, title: title)))</script>
+        <script>
+        \(HTMLPageAssets.script)
+        </script>
+        </body>
+        </html>
+
+        """
+    }
+
+    /// Writes the page of `entries` to `path`, replacing the file whole.
+    public static func write(_ entries: [Tracer.Entry], title: String, to path: String) throws(VowError) {
+        let writer = try FileWriter(path)
+        do {
+            try writer.write(Array(render(entries, title: title).utf8))
+        } catch {
+            writer.abandon()
+            throw toVowError(error)
+        }
+        try writer.commit()
+    }
+
+    /// `text` with the characters that mean something in HTML written as references.
+    static func escapeHTML(_ text: String) -> String {
+        var out = ""
+        for c in text.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default:
+                // Control characters have no business in a title: shown as U+FFFD.
+                if c.value < 0x20 || (0x7F...0x9F).contains(c.value) { out += "\u{FFFD}" } else { out.unicodeScalars.append(c) }
+            }
+        }
+        return out
+    }
+
+    /// `value` as compact JSON that can sit inside a `<script>` element: `<`, `>` and `&` are
+    /// written as `\u003c`, `\u003e` and `\u0026` (they only occur inside strings), so no
+    /// `</script>` or `<!--` can end or change the element; control characters and U+2028/9
+    /// are escaped by the JSON writer already.
+    static func scriptSafeJSON(_ value: Value) -> String {
+        var out: [UInt8] = []
+        let json = JSONWriter.compact(value).utf8
+        out.reserveCapacity(json.count + json.count / 16)
+        for b in json {
+            switch b {
+            case UInt8(ascii: "<"): out += Array("\\u003c".utf8)
+            case UInt8(ascii: ">"): out += Array("\\u003e".utf8)
+            case UInt8(ascii: "&"): out += Array("\\u0026".utf8)
+            default: out.append(b)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// What the page knows of one promise.
+    private struct Node {
+        let id: Int
+        var name: String?
+        var label: String?
+        var state = "pending"
+        var outcome: String?
+        let created: UInt64
+        let createdTurn: Int
+        var settled: UInt64?
+        var settledTurn: Int?
+    }
+
+    /// The run as the page's JSON: `promises` (id, label, name, state, outcome, created/settled
+    /// times and turns), `edges` (from, to, kind: chain, adopt or input), `turns` (the turns
+    /// `TurnView.shown` shows, each with the promises its job touched and those it settled),
+    /// `timeline` (the stage promises' bars) and `title`. Times are microseconds from the first
+    /// event; a turn's `seq` counts every turn (vow's own included), as `createdTurn` does.
+    static func data(_ entries: [Tracer.Entry], title: String) -> Value {
+        let t0 = entries.first?.micros ?? 0
+        var nodes: [Int: Node] = [:]
+        var order: [Int] = []
+        var edges: [(from: Int, to: Int, kind: String)] = []
+        var edgeSet = Set<[Int]>()
+        func addEdge(_ from: Int, _ to: Int, _ kind: String) {
+            guard from != 0, to != 0, from != to, edgeSet.insert([from, to]).inserted else { return }
+            edges.append((from, to, kind))
+        }
+        var seq = 0
+        var seqOfJob: [Int: Int] = [0: 0]
+        var timeOfTurn: [Int: UInt64] = [0: 0]
+        var touched: [Int: [Int]] = [:]
+        var settledIn: [Int: [Int]] = [:]
+        func settle(_ id: Int, _ state: String, _ outcome: String?, at micros: UInt64) {
+            guard var n = nodes[id], n.settled == nil || state == "cancelled" else { return }
+            if n.settled == nil {
+                n.settled = micros - t0
+                n.settledTurn = seq
+                settledIn[seq, default: []].append(id)
+            }
+            n.state = state
+            if let outcome { n.outcome = outcome }
+            nodes[id] = n
+        }
+        for e in entries {
+            let record = Tracer.record(e)
+            switch e.event {
+            case .created(let id, let parents, let name, _):
+                nodes[id] = Node(id: id, name: name, label: record["text"]?.stringValue, created: e.micros - t0, createdTurn: seq)
+                order.append(id)
+                let combines = parents.count > 1 || name.map { ["all", "race", "any", "settle"].contains($0) } == true
+                for p in parents { addEdge(p, id, combines ? "input" : "chain") }
+            case .labelled(let id, _):
+                if let text = record["text"]?.stringValue { nodes[id]?.label = text }
+            case .handlerAttached(let id, let child):
+                if nodes[child] != nil { addEdge(id, child, "chain") }
+            case .adopted(let id, let adopted):
+                addEdge(adopted, id, "adopt")
+            case .fulfilled(let id, _):
+                settle(id, "fulfilled", record["value"].map { brief(JSONWriter.compact($0)) }, at: e.micros)
+            case .rejected(let id, let error):
+                let e2 = toVowError(error)
+                settle(id, e2.kind == .cancelled ? "cancelled" : "rejected", brief(e2.message), at: e.micros)
+            case .cancelled(let id):
+                settle(id, "cancelled", nil, at: e.micros)
+            case .jobStarted(let j):
+                seq += 1
+                seqOfJob[e.job] = seq
+                timeOfTurn[seq] = e.micros - t0
+                touched[seq] = [j.source, j.target].filter { $0 != 0 && nodes[$0] != nil }
+            case .jobQueued, .output:
+                break
+            }
+        }
+        let promises: [Value] = order.compactMap { id in
+            guard let n = nodes[id] else { return nil }
+            return .record([
+                "id": .int(n.id),
+                "label": n.label.map { .string($0) } ?? .null,
+                "name": n.name.map { .string($0) } ?? .null,
+                "state": .string(n.state),
+                "outcome": n.outcome.map { .string($0) } ?? .null,
+                "created": .int(Int(n.created)),
+                "createdTurn": .int(n.createdTurn),
+                "settled": n.settled.map { .int(Int($0)) } ?? .null,
+                "settledTurn": n.settledTurn.map { .int($0) } ?? .null,
+            ])
+        }
+        let turns: [Value] = TurnView.shown(Turns(entries)).map { t in
+            let s = seqOfJob[t.job] ?? 0
+            return .record([
+                "seq": .int(s),
+                "number": .int(t.number),
+                "job": .int(t.job),
+                "task": .bool(t.isTask),
+                "internal": .bool(t.isInternal),
+                "title": .string(t.title),
+                "happened": .list(t.happened.map { .string($0) }),
+                "microtasks": .list(t.microtasks.map { .string($0) }),
+                "tasks": .list(t.tasks.map { .string($0) }),
+                "waiting": .list(t.waiting.map { .string($0) }),
+                "touched": .list((touched[s] ?? []).map { .int($0) }),
+                "settled": .list((settledIn[s] ?? []).map { .int($0) }),
+                "t": .int(Int(timeOfTurn[s] ?? 0)),
+            ])
+        }
+        let timeline: [Value] = Timeline.rows(entries).map { r in
+            let outcome: String
+            switch r.outcome {
+            case "✓": outcome = "fulfilled"
+            case "✗": outcome = "rejected"
+            case "⊘": outcome = "cancelled"
+            default: outcome = "pending"
+            }
+            return .record([
+                "id": .int(r.id),
+                "label": .string(r.label),
+                "start": .int(Int(r.start - t0)),
+                "end": r.end.map { .int(Int($0 - t0)) } ?? .null,
+                "outcome": .string(outcome),
+            ])
+        }
+        return .record([
+            "title": .string(title),
+            "promises": .list(promises),
+            "edges": .list(edges.map { .record(["from": .int($0.from), "to": .int($0.to), "kind": .string($0.kind)]) }),
+            "turns": .list(turns),
+            "timeline": .list(timeline),
+            "end": .int(Int((entries.last?.micros ?? t0) - t0)),
+        ])
+    }
+
+    /// `text` cut at 120 characters.
+    private static func brief(_ text: String) -> String {
+        text.count > 120 ? String(text.prefix(119)) + "…" : text
+    }
+}
