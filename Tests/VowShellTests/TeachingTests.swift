@@ -238,6 +238,25 @@ final class TeachingTests: XCTestCase {
         let failed = runVow("sim --fail 1.0 x | catch echo saved\n:timeline").out
         XCTAssertTrue(failed.contains("✗"), failed)
     }
+
+    /// `sim` draws the same outcomes each time a statement runs: a statement typed again, or a
+    /// lesson loaded twice in one session, prints what it printed the first time, while `retry`
+    /// within one run still draws attempt 1, 2, 3, 4.
+    func test_simIsRepeatablePerStatementAndPerLoad() throws {
+        let again = runVow("sim --fail 1.0 x | catch pick message\nsim --fail 1.0 x | catch pick message")
+        XCTAssertEqual(again.out, "simulated failure (seed 1, attempt 1)\nsimulated failure (seed 1, attempt 1)\n")
+        let retried = runVow("sim --fail 1.0 x | retry 3 | catch pick message")
+        XCTAssertEqual(retried.out, "simulated failure (seed 1, attempt 4)\n")
+        let lesson = try String(contentsOf: projectRoot.appendingPathComponent("examples/lessons/12-retry.vow"), encoding: .utf8)
+        let out = VowRuntime.Locked("")
+        let runner = Runner(session: Session(output: OutputSink({ s in out.withLock { $0 += s } }), diagnostics: OutputSink({ _ in })), renderer: Renderer(colors: false, jsonLines: false), errors: { _ in })
+        defer { runner.session.http.shutdown() }
+        XCTAssertEqual(runner.run(lesson, name: "12-retry.vow"), 0)
+        let first = out.withLock { s -> String in defer { s = "" }; return s }
+        XCTAssertEqual(runner.run(lesson, name: "12-retry.vow"), 0)
+        XCTAssertEqual(out.withLock { $0 }, first)
+        XCTAssertFalse(first.isEmpty)
+    }
 }
 
 /// The part of JSON Schema that docs/trace-schema.json uses: type, enum, const, required,

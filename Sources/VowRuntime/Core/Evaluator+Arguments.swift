@@ -31,7 +31,7 @@ extension Evaluator {
             var promises: [Promise<Value>] = []
             var allValues = true
             for (i, e) in elements.enumerated() {
-                let elementSite = Site(source: site.source, statement: site.statement, context: site.context + ["element \(i + 1) of a list"], depth: site.depth)
+                let elementSite = Site(source: site.source, statement: site.statement, context: site.context + ["element \(i + 1) of a list"], depth: site.depth, run: site.run)
                 let r = try sync(e, input: input, scope: scope, site: elementSite)
                 switch r {
                 case .value(let v):
@@ -49,7 +49,7 @@ extension Evaluator {
             var pairs: [(key: String, value: Promise<Value>)] = []
             var allValues = true
             for f in fields {
-                let fieldSite = Site(source: site.source, statement: site.statement, context: site.context + ["field \(f.key) of a record"], depth: site.depth)
+                let fieldSite = Site(source: site.source, statement: site.statement, context: site.context + ["field \(f.key) of a record"], depth: site.depth, run: site.run)
                 switch try sync(f.value, input: input, scope: scope, site: fieldSite) {
                 case .value(let v):
                     rec[f.key] = v

@@ -35,7 +35,7 @@ extension Evaluator {
                 // A def calling itself (or back) is named in the context once, not once a level.
                 let entry = "in stage \(user.name) (def)"
                 let context = site.context.contains(entry) ? site.context : site.context + [entry]
-                let innerSite = Site(source: user.source, statement: user.body.span, context: context, depth: site.depth + 1)
+                let innerSite = Site(source: user.source, statement: user.body.span, context: context, depth: site.depth + 1, run: site.run)
                 if user.isAsync { return .promise(self.asyncBody(user, input: input, scope: inner, site: innerSite)) }
                 let (p, innerRun) = self.pipeline(user.body, input: input, scope: inner, site: innerSite)
                 return .promise(Self.annotating(p, innerRun))

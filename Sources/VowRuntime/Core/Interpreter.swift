@@ -67,14 +67,14 @@ public struct Interpreter: Sendable {
         let scope = Scope(session: session)
         switch statement.kind {
         case .pipeline(let p, let background):
-            let (promise, run) = ev.pipeline(p, input: .null, scope: scope, site: Site(source: source, statement: p.span, context: []))
+            let (promise, run) = ev.pipeline(p, input: .null, scope: scope, site: Site(source: source, statement: p.span, context: [], run: session.nextStatementRun()))
             if background {
                 let id = session.jobs.add(statement: source.slice(p.span), promise: promise)
                 return .job(id, promise, StatementRun(run: run))
             }
             return .pipeline(promise, StatementRun(run: run))
         case .letBinding(let name, _, let value):
-            let (promise, run) = ev.pipeline(value, input: .null, scope: scope, site: Site(source: source, statement: value.span, context: ["let \(name)"]))
+            let (promise, run) = ev.pipeline(value, input: .null, scope: scope, site: Site(source: source, statement: value.span, context: ["let \(name)"], run: session.nextStatementRun()))
             // `let y = $x` (or `%N`) names the promise bound to x itself, as `const y = x` does
             // in JavaScript: a relay of it would settle in x's reaction, so y's handlers would
             // run ahead of x's handlers attached before y was bound.

@@ -185,17 +185,25 @@ public final class Session: @unchecked Sendable {
     let unhandledHandler = Locked<(@Sendable ([UnhandledLet]) -> Void)?>(nil)
     var simAttempts: [String: Int] = [:]
 
-    /// The attempt number of a `sim` stage for this seed and stage text (1, 2, …), so that `retry`
-    /// re-runs draw the next outcome. Called on the executor.
-    func nextSimAttempt(seed: Int, key: String) -> Int {
-        let k = "\(seed)|\(key)"
+    private var statementRuns = 0
+
+    /// A new number for a top-level statement that starts (a `Site`'s `run`). On the executor.
+    func nextStatementRun() -> Int {
+        statementRuns += 1
+        // Attempt counts of statements long finished are of no more use.
+        if simAttempts.count > 4096 { simAttempts = [:] }
+        return statementRuns
+    }
+
+    /// The attempt number of a `sim` stage for this seed and stage text in this statement run
+    /// (1, 2, …), so that `retry` re-runs draw the next outcome, and the same statement run again
+    /// (typed again, a second `:load`) draws the same outcomes as the first time. On the executor.
+    func nextSimAttempt(seed: Int, key: String, run: Int) -> Int {
+        let k = "\(run)|\(seed)|\(key)"
         let n = (simAttempts[k] ?? 0) + 1
         simAttempts[k] = n
         return n
     }
-
-    /// Forgets `sim` attempt counts; each top-level statement starts afresh.
-    func resetSimAttempts() { simAttempts = [:] }
     var defs: [String: UserStage] = [:]
 
     /// Makes a session.

@@ -9,6 +9,9 @@ struct Site: Sendable {
     let context: [String]
     /// How many `def` stages this site is nested in (a def's body inside a def's body …).
     var depth = 0
+    /// The run of the top-level statement this site belongs to (`Session.nextStatementRun`):
+    /// `sim` counts its attempts afresh in each.
+    var run = 0
 }
 
 /// The arguments of one stage call after evaluation: positional values and flags.
@@ -159,7 +162,7 @@ public final class StageCall: @unchecked Sendable {
 
     /// Runs a sub-pipeline (a group argument, a list element) on `input`, in this call's scope.
     public func runPipeline(_ p: Pipeline, input: Value, context: [String] = []) -> Promise<Value> {
-        let site = Site(source: self.site.source, statement: self.site.statement, context: self.site.context + context, depth: self.site.depth)
+        let site = Site(source: self.site.source, statement: self.site.statement, context: self.site.context + context, depth: self.site.depth, run: self.site.run)
         return Evaluator(session: session).pipeline(p, input: input, scope: scope, site: site).promise
     }
 
@@ -173,7 +176,7 @@ public final class StageCall: @unchecked Sendable {
     public func innerStage(context: [String] = [], nullEnds: Bool = false) -> (@Sendable (Value) throws -> Resolution<Value>)? {
         guard let first = positional.first else { return nil }
         let ev = Evaluator(session: session)
-        let site = Site(source: self.site.source, statement: self.site.statement, context: self.site.context + context, depth: self.site.depth)
+        let site = Site(source: self.site.source, statement: self.site.statement, context: self.site.context + context, depth: self.site.depth, run: self.site.run)
         let scope = self.scope
         let ex = executor
         if positional.count == 1, case .group(let p) = first.kind {

@@ -16,7 +16,9 @@ struct SimStage: ValueStage {
         network. --delay D fixes the delay (exact when no seed is given); with --seed N and no
         --delay, the delay is drawn from the seed between 10ms and 100ms. --fail RATE (0 to 1) is the
         probability of failure, drawn from the seed, so the same seed gives the same outcome on every
-        run; each re-run under `retry` draws again from the same sequence (attempt 1, 2, …).
+        run; each re-run under `retry` draws again from the same sequence (attempt 1, 2, …). Attempts
+        count afresh for each statement that runs, so a statement typed again, or a script loaded
+        again, prints what it printed the first time.
         """
     static let flags = [
         delay.spec, fail.spec, seed.spec,
@@ -37,7 +39,7 @@ struct SimStage: ValueStage {
         let seed = try args.value(Self.seed) ?? 1
         let rate = try args.value(Self.fail).flatMap(\.doubleValue) ?? 0
         guard (0...1).contains(rate) else { throw VowError(.type, "sim: --fail must be between 0 and 1") }
-        let attempt = ctx.session.nextSimAttempt(seed: seed, key: ctx.call.text)
+        let attempt = ctx.session.nextSimAttempt(seed: seed, key: ctx.call.text, run: ctx.call.site.run)
         var rng = SplitMix64(seed: UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9 &+ UInt64(attempt))
         let delay: Double
         if let d = try args.value(Self.delay) {
