@@ -42,6 +42,7 @@ public struct Turns: Sendable {
     /// Builds the turns of `entries` (a tracer's, oldest first).
     public init(_ entries: [Tracer.Entry]) {
         var promises: [Int: Known] = [:]
+        var pendingSources = Set<Int>()
         var queued: [(job: Int, text: String, isTask: Bool)] = []
         var turns: [Turn] = [Turn(number: 0, job: 0, isTask: false, isInternal: false, title: "start: the statements begin")]
         var numbered = 0
@@ -101,8 +102,9 @@ public struct Turns: Sendable {
             var t = turns.removeLast()
             t.microtasks = queued.filter { !$0.isTask && !internalJobs.contains($0.job) }.map { "j\($0.job) \($0.text)" }
             t.tasks = queued.filter(\.isTask).map { "j\($0.job) \($0.text)" }
-            t.waiting = promises.keys.sorted().compactMap { id in
-                guard let p = promises[id], p.state == "pending", p.parents.isEmpty, p.label != nil || p.name != nil else { return nil }
+            // Only the sources still pending are looked at, so a long run stays linear.
+            t.waiting = pendingSources.sorted().compactMap { id in
+                guard let p = promises[id], p.state == "pending", p.label != nil || p.name != nil else { return nil }
                 return label(id)
             }
             turns.append(t)
@@ -115,15 +117,18 @@ public struct Turns: Sendable {
                 k.name = name
                 if let info = attributes as? StageTraceInfo { k.label = VowError.redactingSecrets(info.text) }
                 promises[id] = k
+                if parents.isEmpty { pendingSources.insert(id) }
             case .labelled(let id, let attributes):
                 if let info = attributes as? StageTraceInfo { promises[id, default: Known()].label = VowError.redactingSecrets(info.text) }
             case .handlerAttached:
                 break
             case .fulfilled(let id, let value):
                 promises[id, default: Known()].state = "fulfilled"
+                pendingSources.remove(id)
                 let v = (value as? Value).map { " with " + Self.brief(JSONWriter.compact($0)) } ?? ""
                 turns[turns.count - 1].happened.append("\(label(id)) fulfils\(v)")
             case .rejected(let id, let error):
+                pendingSources.remove(id)
                 let e = toVowError(error)
                 if e.kind == .cancelled {
                     promises[id, default: Known()].state = "cancelled"
