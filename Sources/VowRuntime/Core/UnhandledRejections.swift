@@ -41,7 +41,7 @@ struct TrackedLets {
 extension Session {
     /// Tracks the promise a `let` bound: a rejection nothing waits on is reported through
     /// `onUnhandledRejection`. On the executor.
-    func track(let name: String, _ promise: Promise<Value>, source: SourceText, span: SourceSpan) {
+    func track(`let` name: String, _ promise: Promise<Value>, source: SourceText, span: SourceSpan) {
         track(promise, what: "`let \(name)`", name: name, source: source, span: span)
     }
 
