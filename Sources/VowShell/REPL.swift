@@ -200,12 +200,7 @@ public final class REPL: @unchecked Sendable {
             runner.printDirect("error[syntax]: :step needs a pipeline, e.g. :step resolve 1 | then (resolve 2) | print", toStderr: true)
             return
         }
-        let tracer = runner.enableTracing()
-        runner.session.output.mute(true)
-        _ = runner.run(text, name: "<repl>")
-        runner.session.output.mute(false)
-        let shown = TurnView.shown(Turns(tracer.entries))
-        stepping = shown[...]
+        stepping = TurnView.shown(runner.runShowingTurns(text, name: "<repl>").turns)[...]
         showTurns(1)
     }
 

@@ -109,20 +109,22 @@ struct Vow: ParsableCommand {
             FileHandle.standardOutput.write(Data(out.utf8))
             throw ExitCode(status)
         }
-        // With --turns the program's output is shown in the turns it was written in.
-        let session = turns
-            ? Session(output: OutputSink({ _ in }, reportsToObservers: true), options: options) : Session(options: options)
+        let session = Session(options: options)
         session.javaScriptMode = js
         session.autoProgress = isatty(2) == 1 && !turns
         let runner = Runner(session: session, renderer: Renderer(colors: colors, jsonLines: json, terminal: tty))
         installInterrupt({ runner.interrupt() }, terminate: { runner.terminate() })
         try startTrace(runner)
-        if turns { runner.enableTracing() }
         // --html draws the whole run: every statement's events are kept.
         if html != nil { runner.enableTracing().keepsWholeRun = true }
-        var status = runner.run(text, name: name)
-        if turns, let tracer = runner.tracer {
-            FileHandle.standardOutput.write(Data(TurnView.render(Turns(tracer.entries), colors: colors).utf8))
+        var status: Int32
+        if turns {
+            // The program's output is shown in the turns it was written in.
+            let shown = runner.runShowingTurns(text, name: name)
+            status = shown.status
+            FileHandle.standardOutput.write(Data(TurnView.render(shown.turns, colors: colors).utf8))
+        } else {
+            status = runner.run(text, name: name)
         }
         if let html, let tracer = runner.tracer {
             do {

@@ -9,14 +9,20 @@ import VowPromises
 final class TurnsTests: XCTestCase {
     /// Runs `source` as `vow --turns` does: output held back for the turns, every event recorded.
     func turns(_ source: String, javaScript: Bool = false) -> Turns {
-        let session = Session(output: OutputSink({ _ in }, reportsToObservers: true), diagnostics: OutputSink({ _ in }))
+        let session = Session(diagnostics: OutputSink({ _ in }))
         session.javaScriptMode = javaScript
         defer { session.http.shutdown() }
         let runner = Runner(session: session, renderer: Renderer(colors: false, jsonLines: false), errors: { _ in })
-        let tracer = runner.enableTracing()
         defer { runner.disableTracing() }
-        _ = runner.run(source, name: "<test>")
-        return Turns(tracer.entries)
+        return runner.runShowingTurns(source, name: "<test>").turns
+    }
+
+    /// Every statement of a script is in its turns, not only the last one's.
+    func test_theTurnsOfEveryStatement() {
+        let t = turns("resolve null | print first\nresolve null | print second")
+        let text = TurnView.render(t, colors: false)
+        XCTAssertTrue(text.contains("prints first"), text)
+        XCTAssertTrue(text.contains("prints second"), text)
     }
 
     func number(_ t: Turns, where match: (Turns.Turn) -> Bool) -> Int? {

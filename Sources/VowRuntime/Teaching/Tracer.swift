@@ -79,6 +79,15 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         }
     }
 
+    /// Forgets every event kept so far, the whole run's included, and numbers jobs from 1 again.
+    public func forgetAll() {
+        state.withLock { s in
+            s.entries.removeAll(keepingCapacity: true)
+            s.earlier.removeAll()
+            s.nextJob = 1
+        }
+    }
+
     /// The events of every statement of the run so far (`entries` holds the last statement's
     /// only), when `keepsWholeRun` was set before the run.
     public var wholeRun: [Entry] { state.withLock { $0.earlier + $0.entries } }

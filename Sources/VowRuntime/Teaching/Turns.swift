@@ -86,7 +86,7 @@ public struct Turns: Sendable {
                     ? "the combinator's reaction to \(label(j.source)), \(promises[j.source]?.state ?? "settled")"
                     : "vow's observer of \(label(j.source)) (waiting for the result)"
             case .callback:
-                return j.isTask ? "a timer fired or I/O arrived" : "vow runs a step of its own"
+                return j.isTask ? "a timer fired or I/O arrived" : "a step of vow's own (it starts the statements, among others)"
             }
         }
         func short(_ j: PromiseJob) -> String {
@@ -154,9 +154,11 @@ public struct Turns: Sendable {
                     turns[turns.count - 1].happened.append("queues j\(e.job): \(short(j))")
                 }
             case .jobStarted(let j):
-                closeTurn()
                 queued.removeAll { $0.job == e.job }
                 let vows = internalJobs.contains(e.job) || (!queuedAt.keys.contains(e.job) && isInternal(j))
+                // The step of vow's own that starts the first statements is the start itself.
+                if vows, j.kind == .callback, turns.count == 1, turns[0].happened.isEmpty { continue }
+                closeTurn()
                 if !vows { numbered += 1 }
                 turns.append(Turn(number: vows ? 0 : numbered, job: e.job, isTask: j.isTask, isInternal: vows, title: describe(j)))
             case .output(let text):
