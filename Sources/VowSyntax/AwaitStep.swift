@@ -9,11 +9,10 @@ extension Stage {
             head.properties.isAlphabetic || head == "_",
             word.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" })
         {
-            let rest = Array(arguments.dropFirst())
-            return Stage(head: .named(word, first.span), arguments: rest, span: SourceSpan(start: first.span.start, end: rest.last?.span.end ?? first.span.end))
+            return .inner(first: first, rest: arguments.dropFirst(), end: arguments.last!.span.end)
         }
         guard arguments.count == 1 else { return nil }
-        return Stage(head: .value(first), arguments: [], span: first.span)
+        return .inner(first: first, rest: [], end: first.span.end)
     }
 }
 

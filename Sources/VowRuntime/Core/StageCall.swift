@@ -191,7 +191,7 @@ public final class StageCall: @unchecked Sendable {
             }
         }
         // The rest of the arguments form a stage: its name is the first word.
-        let plan = innerPlan ?? Planner(session: session).plan(Self.innerNode(first: first, rest: positional.dropFirst(), end: node.span.end))
+        let plan = innerPlan ?? Planner(session: session).plan(Stage.inner(first: first, rest: positional.dropFirst(), end: node.span.end))
         let pipe = Pipeline(stages: [plan.node], span: plan.node.span)
         let cache = PlanCache(plans: [plan])
         return { input in
@@ -204,15 +204,6 @@ public final class StageCall: @unchecked Sendable {
             case nil: return .promise(promise)
             }
         }
-    }
-
-    /// The inner stage's syntax: `first` names it and `rest` are its arguments; a first argument
-    /// that is not a word is a value.
-    static func innerNode(first: Argument, rest: ArraySlice<Argument>, end: Int) -> Stage {
-        if case .word(let t) = first.kind, let n = t.literalText {
-            return Stage(head: .named(n, first.span), arguments: Array(rest), span: SourceSpan(start: first.span.start, end: end))
-        }
-        return Stage(head: .value(first), arguments: [], span: first.span)
     }
 
     /// `innerStage` as a promise in every case, for stages that collect promises (`each`).

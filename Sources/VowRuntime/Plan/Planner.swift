@@ -104,14 +104,8 @@ struct Planner: Sendable {
     /// inner stage, none given, or a group (a pipeline of its own, planned when it runs).
     private func innerPlan(_ def: any StageDefinition.Type, node: Stage, positional: [Argument]) -> StagePlan? {
         guard def.argumentStyle == .stage, let first = positional.first else { return nil }
-        if case .word(let t) = first.kind, let name = t.literalText {
-            let inner = Stage(
-                head: .named(name, first.span), arguments: Array(positional.dropFirst()),
-                span: SourceSpan(start: first.span.start, end: node.span.end))
-            return plan(inner, outerFlags: def.flags.map(\.name))
-        }
         if positional.count == 1, case .group = first.kind { return nil }
-        return plan(Stage(head: .value(first), arguments: [], span: first.span))
+        return plan(Stage.inner(first: first, rest: positional.dropFirst(), end: node.span.end), outerFlags: def.flags.map(\.name))
     }
 }
 

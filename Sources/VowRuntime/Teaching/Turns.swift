@@ -43,11 +43,9 @@ public struct Turns: Sendable {
     public init(_ entries: [Tracer.Entry]) {
         var promises: [Int: Known] = [:]
         var pendingSources = Set<Int>()
-        var queued: [(job: Int, text: String, isTask: Bool)] = []
+        var queued: [(job: Int, text: String, isTask: Bool, isInternal: Bool)] = []
         var turns: [Turn] = [Turn(number: 0, job: 0, isTask: false, isInternal: false, title: "start: the statements begin")]
         var numbered = 0
-        var internalJobs = Set<Int>()
-        var queuedAt: [Int: Bool] = [:]
         // The promises a combinator waits on: its observers of them are the reactions
         // JavaScript's `Promise.all` (or race, any, allSettled) attaches, turns of the program.
         var combinatorInputs = Set<Int>()
@@ -56,6 +54,7 @@ public struct Turns: Sendable {
                 combinatorInputs.formUnion(parents)
             }
         }
+        // The same job is told the same way when it is queued and when it starts.
         func isInternal(_ j: PromiseJob) -> Bool {
             if j.kind == .observer { return !combinatorInputs.contains(j.source) }
             return j.kind == .callback && !j.isTask
@@ -100,7 +99,7 @@ public struct Turns: Sendable {
         }
         func closeTurn() {
             var t = turns.removeLast()
-            t.microtasks = queued.filter { !$0.isTask && !internalJobs.contains($0.job) }.map { "j\($0.job) \($0.text)" }
+            t.microtasks = queued.filter { !$0.isTask && !$0.isInternal }.map { "j\($0.job) \($0.text)" }
             t.tasks = queued.filter(\.isTask).map { "j\($0.job) \($0.text)" }
             // Only the sources still pending are looked at, so a long run stays linear.
             t.waiting = pendingSources.sorted().compactMap { id in
@@ -145,17 +144,15 @@ public struct Turns: Sendable {
             case .cancelled(let id):
                 turns[turns.count - 1].happened.append("\(label(id)) is cancelled")
             case .jobQueued(let j):
-                queued.append((e.job, short(j), j.isTask))
-                queuedAt[e.job] = true
-                if isInternal(j) {
-                    internalJobs.insert(e.job)
-                } else if !j.isTask {
+                let vows = isInternal(j)
+                queued.append((e.job, short(j), j.isTask, vows))
+                if !vows && !j.isTask {
                     // A task is queued from outside the turn (a timer's thread, I/O): not its doing.
                     turns[turns.count - 1].happened.append("queues j\(e.job): \(short(j))")
                 }
             case .jobStarted(let j):
                 queued.removeAll { $0.job == e.job }
-                let vows = internalJobs.contains(e.job) || (!queuedAt.keys.contains(e.job) && isInternal(j))
+                let vows = isInternal(j)
                 // The step of vow's own that starts the first statements is the start itself.
                 if vows, j.kind == .callback, turns.count == 1, turns[0].happened.isEmpty { continue }
                 closeTurn()
