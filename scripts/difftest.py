@@ -52,7 +52,7 @@ MAX_WORLDS = 16            # ways a program can go (race/any ties); more is re-d
 
 class Stage:
     """One stage. kind is one of: resolve reject echo print delay group call then catch finally
-    tap all race any settle each var if."""
+    tap all race any settle each var if do promise null (the value `null`, only under `await`)."""
 
     def __init__(self, kind, **kw):
         self.kind = kind
@@ -68,6 +68,8 @@ class Stage:
         self.limit = kw.get("limit")      # each: --limit, or None for the default (16)
         self.yes = kw.get("yes", NOVAL)   # if: the branch when '@' holds (a group Stage or a value)
         self.no = kw.get("no", NOVAL)     # if: the else branch, or NOVAL for none
+        # do/promise: the pipelines started at once are `elems`, the last argument is `yes`
+        self.awaits = kw.get("awaits", False)  # a step of an async def body written `await STAGE`
 
 
 class _NoVal:
@@ -94,17 +96,20 @@ class Param:
 class Program:
     def __init__(self):
         self.defs = []    # (name, param or None, pipe)
+        self.async_defs = set()   # names of the defs written `async def` (body steps may await)
         self.stmts = []   # (kind: bg|await|let, pipe, varname or None)
 
 
 SYNC = {"resolve", "reject", "echo", "print"}
-ASYNC = {"delay", "group", "call", "all", "race", "any", "settle", "each"}
+ASYNC = {"delay", "group", "call", "all", "race", "any", "settle", "each", "promise"}
 COMBINATORS = {"all", "race", "any", "settle"}
 
 
 def is_async(st):
     if st.kind == "then":
         return is_async(st.handler)
+    if st.kind == "do":
+        return isinstance(st.yes, Stage)
     return st.kind in ASYNC
 
 
@@ -115,6 +120,8 @@ def is_async(st):
 def vval(v):
     if isinstance(v, Param):
         return "$" + v.name
+    if v is None:
+        return "null"
     return str(v)
 
 
@@ -148,6 +155,10 @@ def vow_stage(st):
         # if '@' THEN [else ELSE]: a branch is a group or a plain value.
         out = "if '@' " + vow_branch(st.yes)
         return out if st.no is NOVAL else out + " else " + vow_branch(st.no)
+    if k in ("do", "promise"):
+        return k + "".join(" (" + vow_pipe(p) + ")" for p in st.elems) + " " + vow_branch(st.yes)
+    if k == "null":
+        return "null"
     raise ValueError(k)
 
 
@@ -163,7 +174,11 @@ def vow_program(prog):
     lines = []
     for name, param, body in prog.defs:
         head = name if param is None else f"{name}({param})"
-        lines.append(f"def {head} = {vow_pipe(body)}")
+        if name in prog.async_defs:
+            steps = " | ".join(("await " if st.awaits else "") + vow_stage(st) for st in body)
+            lines.append(f"async def {head}() = {steps}" if param is None else f"async def {head} = {steps}")
+        else:
+            lines.append(f"def {head} = {vow_pipe(body)}")
     for kind, p, var in prog.stmts:
         if kind == "bg":
             lines.append(vow_pipe(p) + " &")
@@ -218,7 +233,9 @@ const each = (xs, limit, f) => {
 const holds = (r) => r instanceof Error || !(r === false || r === null || r === undefined || r === "" || (Array.isArray(r) && r.length === 0)
   || (typeof r === "object" && r !== null && !Array.isArray(r) && Object.keys(r).length === 0));
 // P & : nothing waits for it; a rejection makes the exit status 1.
-const job = (p) => { p.catch(() => { process.exitCode = 1; }); };
+// (`scaffold` marks the one promise a piece of the twin's scaffolding makes next: the turns
+// recorder, scripts/difftest-turns.js, leaves its jobs out, as vow leaves out its own.)
+const job = (p) => { globalThis.scaffold = 1; p.catch(() => { process.exitCode = 1; }); };
 // Warm-up: the first write to stdout and the first timer load parts of node that take
 // milliseconds (tens under load); done here, they cannot delay timers set in the first instant.
 process.stdout; process.stderr; clearTimeout(setTimeout(() => {}, 1));
@@ -264,6 +281,14 @@ def js_call(st, v, d):
                 return v
             return js_pipe(b.pipe, v, d + 1) if isinstance(b, Stage) else jval(b)
         return f"(holds({v}) ? {branch(st.yes)} : {branch(st.no)})"
+    if k in ("do", "promise"):
+        # Statements in a handler: the pipelines started at once, then the last argument.
+        last = js_pipe(st.yes.pipe, v, d + 1) if isinstance(st.yes, Stage) else jval(st.yes)
+        body = "(" + ", ".join([js_pipe(p, v, d + 1) for p in st.elems] + [last]) + ")"
+        # promise: JavaScript's `new Promise((resolve) => { A; resolve(V); })`.
+        return body if k == "do" else f"new Promise((r{d}) => r{d}({body}))"
+    if k == "null":
+        return "null"
     if k == "each":
         xs, x = f"xs{d}", f"e{d}"
         items = "[" + ", ".join(jval(i) for i in st.items) + "]"
@@ -327,24 +352,48 @@ def js_stmt_handler(st, d):
     return js_handler(st, d)
 
 
+def js_async_body(body):
+    """The statements of an async function: each step on v0 in turn, `await` where written; the
+    last step's value is returned (a promise returned is adopted, as an async function does)."""
+    out = []
+    for i, st in enumerate(body):
+        last = i == len(body) - 1
+        if st.kind == "reject":
+            out.append(f"throw err({json.dumps(str(st.val))});")
+            break
+        e = js_call(st, "v0", 1)
+        if st.awaits:
+            out.append(f"v0 = await {e};")
+            if last:
+                out.append("return v0;")
+        elif last:
+            out.append(f"return {e};")
+        else:
+            out.append(f"v0 = {e};")
+    return " ".join(out)
+
+
 def js_program(prog):
     out = [PRELUDE, "const main = async () => {"]
     for name, param, body in prog.defs:
         pa = "a_" + param if param else "_a"
-        out.append(f"  const {name} = (v0, {pa}) => {js_pipe(body, 'v0', 1)};")
+        if name in prog.async_defs:
+            out.append(f"  const {name} = async (v0, {pa}) => {{ {js_async_body(body)} }};")
+        else:
+            out.append(f"  const {name} = (v0, {pa}) => {js_pipe(body, 'v0', 1)};")
     for kind, p, var in prog.stmts:
         e = js_pipe(p, "null", 0)
         if kind == "bg":
             out.append(f"  job({e});")
         elif kind == "await":
-            out.append(f"  say(show(await {e}));")
+            out.append(f"  {{ const t = {e}; globalThis.scaffold = 1; say(show(await t)); }}")
         else:
             out.append(f"  const x_{var} = {e};")
     out.append("};")
     # Started from a check-phase callback, so that every timer set in the first instant counts
     # from the same loop time (while node starts up, the loop's clock can lag the first turn).
-    out.append('setImmediate(() => main().catch((e) => { process.stderr.write("error: " + JSON.stringify(e) + "\\n"); '
-               "process.exitCode = 1; }));")
+    out.append('setImmediate(() => { globalThis.scaffold = 1; const m = main(); globalThis.scaffold = 1; '
+               'm.catch((e) => { process.stderr.write("error: " + JSON.stringify(e) + "\\n"); process.exitCode = 1; }); });')
     return "\n".join(out) + "\n"
 
 
@@ -426,6 +475,15 @@ def sim_apply(w, st, t, v, env):
         return True, t, resolve_val(b, env)
     if k == "each":
         return sim_each(w, st, t, env)
+    if k in ("do", "promise"):
+        # The pipelines started at once run on by themselves; their timers count all the same.
+        for p in st.elems:
+            sim_pipe(w, p, t, v, env)
+        if isinstance(st.yes, Stage):
+            return sim_pipe(w, st.yes.pipe, t, v, env)
+        return True, t, resolve_val(st.yes, env)
+    if k == "null":
+        return True, t, None
     if k in COMBINATORS:
         rs = [sim_pipe(w, p, t, v, env) for p in st.elems]
         if k == "all":
@@ -683,6 +741,7 @@ class Gen:
             (12 if deep and full else 0, lambda: self.combinator(depth, param)),
             (3 if deep and full else 0, lambda: self.each(depth, param)),
             (25 if top and self.vars else 0, lambda: Stage("var", name=self.r.choice(self.vars))),
+            (3 if deep and full else 0, lambda: self.statements("promise", depth, param)),
         ])
 
     def plain(self, depth, param):
@@ -699,7 +758,55 @@ class Gen:
             (4 if self.defs else 0, lambda: self.call(param)),
             (5 if deep and full else 0, lambda: self.combinator(depth, param)),
             (2 if deep and full else 0, lambda: self.each(depth, param)),
+            (4 if deep and full else 0, lambda: self.statements("do", depth, param)),
+            (3 if deep and full else 0, lambda: self.statements("promise", depth, param)),
         ])
+
+    def statements(self, kind, depth, param):
+        """`do (A) … V` or `promise (A) … V`: pipelines started at once that nothing waits for
+        (most end in a bare `catch`; one that rejects without it is an unhandled rejection), then
+        the value: a group (a promise, adopted) or a plain value."""
+        starts = []
+        for _ in range(self.r.choice([0, 1, 1, 2])):
+            p = self.pipe(depth + 1, param)
+            if self.r.random() < 0.8:
+                p.append(Stage("catch", handler=None))
+            starts.append(p)
+        if self.r.random() < 0.5:
+            last = Stage("group", pipe=self.pipe(depth + 1, param))
+        else:
+            last = self.value() if self.r.random() < 0.8 else None
+        return Stage(kind, elems=starts, yes=last)
+
+    def async_body(self, param):
+        """The steps of an `async def`: stages that finish at once, `await STAGE` (a value, a
+        delay, a group, a call), and a last stage whose promise, if it gives one, is adopted."""
+        steps = []
+        n = self.r.choice([1, 2, 3, 3, 4, 5])
+        for i in range(n):
+            last = i == n - 1
+            x = self.r.random()
+            if last and x < 0.5:
+                steps.append(self.plain(1, param))
+            elif x < 0.5:
+                st = self.pick([
+                    (20, lambda: self.delay()),
+                    (10, lambda: Stage("null")),
+                    (8, lambda: Stage("resolve", val=self.value())),
+                    (6, lambda: Stage("print", label=self.fresh("p"))),
+                    (10, lambda: Stage("group", pipe=self.pipe(2, param))),
+                    (12 if self.defs else 0, lambda: self.call(param)),
+                ])
+                st.awaits = True
+                steps.append(st)
+            else:
+                steps.append(self.pick([
+                    (30, lambda: Stage("print", label=self.fresh("p"))),
+                    (8, lambda: Stage("echo", val=Param(param) if param and self.r.random() < 0.5 else self.value())),
+                    (8, lambda: Stage("resolve", val=self.value())),
+                    (4, lambda: Stage("reject", val=self.fresh("e"))),
+                ]))
+        return steps
 
     def handler(self, depth, param, kind):
         deep = depth < 2
@@ -750,7 +857,11 @@ class Gen:
         for i in range(self.r.choice([0, 0, 1, 1, 2])):
             name = f"g{i + 1}"
             param = "a" if self.r.random() < 0.35 else None
-            body = self.pipe(1, param)
+            if self.profile == "full" and self.r.random() < 0.4:
+                body = self.async_body(param)
+                prog.async_defs.add(name)
+            else:
+                body = self.pipe(1, param)
             prog.defs.append((name, param, body))
             self.defs.append((name, param))
         nlet = 0
@@ -859,10 +970,10 @@ def check_copy(prog):
 NOTICE = re.compile(r"^\[\d+\] ")
 
 
-def run(cmd, cwd, stdout_path=None):
+def run(cmd, cwd, stdout_path=None, env=None):
     t0 = time.time()
     try:
-        p = subprocess.run(cmd, cwd=cwd, capture_output=True, timeout=TIME_LIMIT)
+        p = subprocess.run(cmd, cwd=cwd, capture_output=True, timeout=TIME_LIMIT, env=env)
         out, errb, rc = p.stdout, p.stderr, p.returncode
     except subprocess.TimeoutExpired as e:
         out, errb, rc = e.stdout or b"", e.stderr or b"", "timeout"
@@ -966,7 +1077,53 @@ def vow_flags(vow):
         h = subprocess.run([vow, "--help"], capture_output=True, timeout=10).stdout.decode()
     except Exception:
         h = ""
-    return {"js": "--js" in h, "emit": "--emit-js" in h}
+    return {"js": "--js" in h, "emit": "--emit-js" in h, "trace": "--trace" in h}
+
+
+TURNS_RECORDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "difftest-turns.js")
+
+
+def vow_turns(trace_path):
+    """The lines vow --js wrote, each with the number of turns run when it was written, from its
+    trace (docs/trace-format.md): counted as scripts/difftest-turns.js counts node's, so every
+    microtask job but vow's own bookkeeping (an observer marked `own`, a callback that is not a
+    task). Job notices (`[N] …`) are left out. None when there is no trace."""
+    try:
+        with open(trace_path) as f:
+            events = [json.loads(l) for l in f if l.strip()]
+    except (OSError, ValueError):
+        return None
+    turns, lines, partial = 0, [], ""
+    for e in events:
+        ev = e.get("event")
+        if ev == "job-started" and not e.get("task"):
+            kind = e.get("kind")
+            own = e.get("own", False) or kind == "callback"
+            if not own:
+                turns += 1
+        elif ev == "output":
+            parts = (partial + e.get("text", "")).split("\n")
+            partial = parts.pop()
+            lines.extend([turns, l] for l in parts)
+    if partial:
+        lines.append([turns, partial])
+    return [x for x in lines if not NOTICE.match(x[1])]
+
+
+def node_turns(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def first_turn_difference(a, b):
+    """Where two turn-stamped outputs first differ, in words."""
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"line {i + 1}: {x[1]!r} in turn {x[0]} vs {y[1]!r} in turn {y[0]}"
+    return f"{len(a)} lines vs {len(b)}"
 
 
 def run_program(vow_src, twin_src, vow, flags, workdir, with_emit=True):
@@ -977,9 +1134,11 @@ def run_program(vow_src, twin_src, vow, flags, workdir, with_emit=True):
     if twin_src is not None:
         with open(os.path.join(workdir, "twin.js"), "w") as f:
             f.write(twin_src)
-    cmds = {"vow": [vow] + (["--js"] if flags["js"] else []) + ["prog.vow"]}
+    turns = flags.get("trace") and flags["js"] and NODE_RUNNER is None
+    cmds = {"vow": [vow] + (["--js"] if flags["js"] else []) + (["--trace", "vow-trace.jsonl"] if turns else []) + ["prog.vow"]}
     if twin_src is not None:
-        cmds["twin"] = ["node", "twin.js"]
+        # The twin runs under the turns recorder: the turn each line is written in is compared too.
+        cmds["twin"] = ["node"] + (["-r", TURNS_RECORDER] if turns else []) + ["twin.js"]
     emitted = None
     if with_emit and flags["emit"]:
         try:
@@ -999,6 +1158,8 @@ def run_program(vow_src, twin_src, vow, flags, workdir, with_emit=True):
     def way(k, c):
         if NODE_RUNNER is not None and k in ("twin", "emitted"):
             return NODE_RUNNER.run(c[-1] if k == "emitted" else os.path.join(workdir, "twin.js"), k == "emitted")
+        if k == "twin" and turns:
+            return run(c, workdir, env=dict(os.environ, VOW_TURNS_OUT=os.path.join(workdir, "twin-turns.json")))
         return run(c, workdir)
 
     with concurrent.futures.ThreadPoolExecutor(len(cmds)) as ex:
@@ -1021,6 +1182,13 @@ def run_program(vow_src, twin_src, vow, flags, workdir, with_emit=True):
             what.append(f"exit {a['rc']} vs {b['rc']}")
         if report_of(a["stderr"]) != report_of(b["stderr"]):
             what.append("unhandled-rejection report")
+        if not what and k == "vow" and ref == "twin" and turns:
+            # The same lines: were they written in the same turns?
+            x, y = node_turns(os.path.join(workdir, "twin-turns.json")), vow_turns(os.path.join(workdir, "vow-trace.jsonl"))
+            if x is None or y is None:
+                what.append("turns not recorded")
+            elif x != y:
+                what.append("turns: " + first_turn_difference(x, y))
         if what:
             problems.append(f"{ref} != {k} ({', '.join(what)})")
     return res, problems
@@ -1054,6 +1222,9 @@ def all_pipes(prog):
             walk_stage(st.handler)
         for p in st.elems or []:
             walk_pipe(p)
+        for b in (st.yes, st.no):
+            if isinstance(b, Stage):
+                walk_stage(b)
 
     def walk_pipe(p):
         out.append(p)

@@ -129,7 +129,7 @@ public final class HTTPEngine: Sendable {
             resolver.reject(spec.download.map { $0.failed(e) } ?? e)
         }
         resolver.onCancel { task.cancel() }
-        promise.whenSettled(on: executor) { _ in timer.cancel() }
+        promise.whenSettled(on: executor, bookkeeping: true) { _ in timer.cancel() }
         return promise
     }
 

@@ -133,6 +133,8 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
         var possiblyUnhandled: [AnyPromise] = []
         /// What is told of them once the jobs have drained.
         var unhandledHandler: (@Sendable ([AnyPromise]) -> Void)?
+        /// Set by `halt`: nothing queued runs any more.
+        var halted = false
 
         var quiescent: Bool { !draining && pendingTimers == 0 }
     }
@@ -213,14 +215,35 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
     /// True while a job or task is queued or running, or a timer is pending.
     public var hasPendingWork: Bool { state.withLock { !$0.quiescent } }
 
+    /// Stops running the program, as node's process ends where an unhandled rejection ends it:
+    /// from now on, the jobs and tasks queued (now or later, a timer's included) are dropped
+    /// without running, and the waits below return at once. Meant to be called from a job or
+    /// from `unhandledRejectionHandler`; the job running goes on to its end.
+    public func halt() {
+        var waiters: [DispatchSemaphore] = []
+        haltFlag.store(true, ordering: .relaxed)
+        state.withLock { q in
+            q.halted = true
+            swap(&waiters, &q.quiescentWaiters)
+            waiters += q.idleWaiters
+            q.idleWaiters = []
+        }
+        for w in waiters { w.signal() }
+    }
+
+    /// True once `halt` was called.
+    public var isHalted: Bool { haltFlag.load(ordering: .relaxed) }
+    /// `halt` was called: read by the draining thread before each job it enqueued itself.
+    private let haltFlag = Atomic<Bool>(false)
+
     /// Waits, from a thread that is not running one of this executor's jobs, until no job is
     /// queued or running, or until `timeout` has passed; returns true when the executor went
     /// idle. A job enqueued later (by a timer, say) makes it busy again.
     public func waitUntilIdle(timeout: DispatchTimeInterval) -> Bool {
         let signal = DispatchSemaphore(value: 0)
         let busy = state.withLock { q -> Bool in
-            if q.draining { q.idleWaiters.append(signal) }
-            return q.draining
+            if q.draining && !q.halted { q.idleWaiters.append(signal) }
+            return q.draining && !q.halted
         }
         return !busy || signal.wait(timeout: .now() + timeout) == .success
     }
@@ -231,8 +254,8 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
     public func waitUntilQuiescent(timeout: DispatchTimeInterval) -> Bool {
         let signal = DispatchSemaphore(value: 0)
         let busy = state.withLock { q -> Bool in
-            if !q.quiescent { q.quiescentWaiters.append(signal) }
-            return !q.quiescent
+            if !q.quiescent && !q.halted { q.quiescentWaiters.append(signal) }
+            return !q.quiescent && !q.halted
         }
         return !busy || signal.wait(timeout: .now() + timeout) == .success
     }
@@ -273,6 +296,10 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
         var batch = ContiguousArray<AnyPromise>()
         while true {
             if let job = local.pop() {
+                if haltFlag.load(ordering: .relaxed) {
+                    while local.pop() != nil {}
+                    continue
+                }
                 if PromiseObservation.isActive { PromiseObservation.jobStarted(job, isTask: false) }
                 job.run()
                 continue
@@ -282,6 +309,18 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
             var task: AnyPromise? = nil
             var unhandled: [AnyPromise] = []
             let more = state.withLock { q -> Bool in
+                if q.halted {
+                    // What was queued is dropped; so is what comes later, drain by drain.
+                    q.jobs.removeAll()
+                    q.tasks.removeAll()
+                    q.taskHead = 0
+                    q.possiblyUnhandled.removeAll()
+                    q.draining = false
+                    drainThread.store(0, ordering: .relaxed)
+                    swap(&waiters, &q.idleWaiters)
+                    swap(&quiet, &q.quiescentWaiters)
+                    return false
+                }
                 if !q.jobs.isEmpty {
                     swap(&batch, &q.jobs)
                     return true

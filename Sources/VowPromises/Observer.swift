@@ -41,7 +41,8 @@ public struct PromiseJob: Sendable {
         /// The adopted promise `source` settled: this turn settles `target` likewise.
         case adoptSettle = "adopt-settle"
         /// An observer of `source` that derives no promise (a combinator counting its inputs,
-        /// an interpreter waiting for a statement's result).
+        /// `each` waiting for an element, or, with `isOwn`, an interpreter waiting for a
+        /// statement's result).
         case observer
         /// A callback: a timer that fired, an I/O outcome, a closure.
         case callback
@@ -56,14 +57,20 @@ public struct PromiseJob: Sendable {
     public let target: Int
     /// True for a task (a macrotask: it runs once no microtask is ready).
     public let isTask: Bool
+    /// True for an observer that is the runtime's own bookkeeping (an interpreter waiting for a
+    /// statement's result to print it, a timer cancelled once its promise settles): a step the
+    /// program's JavaScript twin does not take, where a combinator's or `each`'s observer of an
+    /// input is the reaction the twin's `then` takes.
+    public let isOwn: Bool
 
     /// Describes a job.
-    public init(key: ObjectIdentifier, kind: Kind, source: Int, target: Int, isTask: Bool) {
+    public init(key: ObjectIdentifier, kind: Kind, source: Int, target: Int, isTask: Bool, isOwn: Bool = false) {
         self.key = key
         self.kind = kind
         self.source = source
         self.target = target
         self.isTask = isTask
+        self.isOwn = isOwn
     }
 }
 

@@ -2,15 +2,17 @@
 /// `tap`, `whenSettled`) and the derived promises they make.
 extension Promise {
     /// Calls `body` with the outcome on `executor` once settled. Derives no promise and does not
-    /// count as a dependent for cancellation.
+    /// count as a dependent for cancellation. `bookkeeping` marks an observer that is the
+    /// runtime's own, not the program's (its job is reported with `PromiseJob.isOwn`).
     public final func whenSettled(
         on executor: (any PromiseExecutor)? = nil,
+        bookkeeping: Bool = false,
         _ body: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
         let ex = executor.map(ExecutorRef.init) ?? execRef
         let id = observedID
         if id != 0 { PromiseObservation.emit(.handlerAttached(id: id, child: 0)) }
-        addReaction(ObserverJob(source: self, execRef: ex, body, step: { $0.react() }), dependent: false)
+        addReaction(ObserverJob(source: self, execRef: ex, isOwn: bookkeeping, body, step: { $0.react() }), dependent: false)
     }
 
     // MARK: Deriving

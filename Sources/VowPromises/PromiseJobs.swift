@@ -135,19 +135,22 @@ final class ObserverJob<T: Sendable>: ReactionJob, @unchecked Sendable {
     let source: Promise<T>
     let body: @Sendable (Result<T, any Error>) -> Void
     let step: @Sendable (ObserverJob<T>) -> Void
+    /// The runtime's own bookkeeping, not the program's (`PromiseJob.isOwn`).
+    let isOwn: Bool
 
-    init(source: Promise<T>, execRef: ExecutorRef, _ body: @escaping @Sendable (Result<T, any Error>) -> Void,
+    init(source: Promise<T>, execRef: ExecutorRef, isOwn: Bool = false, _ body: @escaping @Sendable (Result<T, any Error>) -> Void,
          step: @escaping @Sendable (ObserverJob<T>) -> Void) {
         self.source = source
         self.body = body
         self.step = step
+        self.isOwn = isOwn
         super.init(execRef: execRef)
     }
 
     override func run() { step(self) }
 
     override func observedJob(isTask: Bool) -> PromiseJob {
-        PromiseJob(key: ObjectIdentifier(self), kind: .observer, source: source.id, target: 0, isTask: isTask)
+        PromiseJob(key: ObjectIdentifier(self), kind: .observer, source: source.id, target: 0, isTask: isTask, isOwn: isOwn)
     }
 
     @inline(__always)

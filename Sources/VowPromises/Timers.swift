@@ -32,7 +32,7 @@ extension Promise {
         }
         result.onCancel { timer.cancel() }
         self.forward(to: result, on: ex)
-        result.whenSettled(on: ex.executor) { _ in timer.cancel() }
+        result.whenSettled(on: ex.executor, bookkeeping: true) { _ in timer.cancel() }
         return result
     }
 }

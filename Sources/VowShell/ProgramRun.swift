@@ -114,7 +114,7 @@ final class ProgramRun: @unchecked Sendable {
     /// Waits for a foreground pipeline's promise, then prints its outcome and goes on.
     private func wait(for p: Promise<Value>, _ run: StatementRun) {
         runner.running.withLock { $0 = (p, run, Date()) }
-        p.whenSettled(on: ex) { [self] r in
+        p.whenSettled(on: ex, bookkeeping: true) { [self] r in
             runner.running.withLock { $0 = nil }
             if interrupted {
                 runner.clearSpinner { runner.errorSink("cancelled") }
@@ -135,7 +135,7 @@ final class ProgramRun: @unchecked Sendable {
         stream.forEach(on: ex) { [self] item in
             runner.clearSpinner { session.output.emit(runner.renderer.value(item) + "\n") }
             return Promise.resolve((), on: ex)
-        }.whenSettled(on: ex) { [self] end in
+        }.whenSettled(on: ex, bookkeeping: true) { [self] end in
             runner.streaming.withLock { $0 = nil }
             if case .failure(let e) = end {
                 runner.clearSpinner { runner.errorSink(runner.renderer.error(run.explain(e))) }
@@ -219,7 +219,7 @@ final class ProgramRun: @unchecked Sendable {
         jobs.removeFirst()
         runner.awaitedJob.withLock { $0 = job }
         if interrupted { job.cancel(reason: "cancelled: interrupted") }
-        job.whenSettled(on: ex) { [self] r in
+        job.whenSettled(on: ex, bookkeeping: true) { [self] r in
             if case .failure(let e) = r, toVowError(e).kind != .cancelled { status = ExitStatus.rejected }
             // One more turn, so that the job's own report (queued first) prints before the end.
             ex.enqueue { self.waitForJobs() }
@@ -238,9 +238,11 @@ extension ProgramRun {
             guard let first = lets.first, !runner.halted.load(ordering: .relaxed) else { return }
             runner.clearSpinner { runner.errorSink(Runner.nodeReport(first)) }
             runner.halted.store(true, ordering: .relaxed)
-            // As node's process ends: what the program still had running prints nothing.
+            // As node's process ends: what the program still had running runs no more, and
+            // prints nothing.
             session.output.guardWrites { _ in }
             session.diagnostics.guardWrites { _ in }
+            ex.halt()
             finish(ExitStatus.rejected)
             return
         }

@@ -24,7 +24,7 @@ extension Runner {
             ex.enqueue { [self] in
                 let p = step()
                 cleanup.withLock { $0 = p }
-                p.whenSettled(on: ex) { [self] r in
+                p.whenSettled(on: ex, bookkeeping: true) { [self] r in
                     if case .failure(let e) = r, toVowError(e).kind != .cancelled {
                         clearSpinner { errorSink(renderer.error(toVowError(e))) }
                     }

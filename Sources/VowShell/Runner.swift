@@ -181,7 +181,7 @@ public final class Runner: @unchecked Sendable {
         // above the line being edited).
         let notice = reportJob == nil
         report("[\(id)] started", isError: notice)
-        p.whenSettled(on: session.executor) { r in
+        p.whenSettled(on: session.executor, bookkeeping: true) { r in
             self.session.jobs.markSettled(id, reported: true)
             switch r {
             case .success(let v): self.report("[\(id)] fulfilled: \(Renderer(colors: false, jsonLines: true).value(v))", isError: notice)

@@ -82,6 +82,21 @@ final class UnhandledRejectionTests: XCTestCase {
         XCTAssertEqual(twin.status, 0)
     }
 
+    /// `let q = $p` is `const q = p`: the same promise, with nothing waiting on it, so its
+    /// rejection is still unhandled (a name read alone waits for nothing).
+    func test_aLetOfAnotherLetHandlesNothing() throws {
+        let src = "let p = reject late\nlet q = $p\necho 87"
+        let twin = try node(Runner.emitJavaScript(src, name: "t").output)
+        for js in [true, false] {
+            let r = runVow(src, javaScript: js)
+            XCTAssertEqual(r.out, "87\n")
+            XCTAssertEqual(r.status, 1)
+            XCTAssertTrue(r.err.contains("late"), r.err)
+        }
+        XCTAssertEqual(twin.out, "87\n")
+        XCTAssertEqual(twin.status, 1)
+    }
+
     /// vow's mode: a statement still to come that reads the name handles it, even after the
     /// drain in which it rejected.
     func test_vowModeWaitsForALaterReader() {

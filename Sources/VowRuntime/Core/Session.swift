@@ -322,11 +322,10 @@ final class Scope: @unchecked Sendable {
             if let b = cur.locals[name] { return b }
             s = cur.parent
         }
+        // Reading a promise by name does not handle its rejection by itself: what waits for it
+        // attaches a reaction (a chain, a combinator, a template waiting), as `x.then(…)` or
+        // `await x` does, and `let y = $x` is `const y = x`, which handles nothing.
         let found = session.globals[name]
-        if case .promise(let p)? = found {
-            // Read by name: what reads it waits for it, as `x.then(…)` or `await x` would.
-            p.markHandled()
-        }
         if found == nil, name == "env" { return .value(session.environmentRecord) }
         return found
     }

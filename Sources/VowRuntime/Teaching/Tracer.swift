@@ -192,6 +192,7 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
             r["task"] = .bool(j.isTask)
             if j.source != 0 { r["source"] = .int(j.source) }
             if j.target != 0 { r["target"] = .int(j.target) }
+            if j.isOwn { r["own"] = .bool(true) }
         case .output(let text):
             r["event"] = "output"
             r["text"] = .string(text)

@@ -47,17 +47,18 @@ public struct Turns: Sendable {
         var turns: [Turn] = [Turn(number: 0, job: 0, isTask: false, isInternal: false, title: "start: the statements begin")]
         var numbered = 0
         // The promises a combinator waits on: its observers of them are the reactions
-        // JavaScript's `Promise.all` (or race, any, allSettled) attaches, turns of the program.
+        // JavaScript's `Promise.all` (or race, any, allSettled) attaches.
         var combinatorInputs = Set<Int>()
         for e in entries {
             if case .created(_, let parents, let name?, _) = e.event, Self.combinators.contains(name) {
                 combinatorInputs.formUnion(parents)
             }
         }
-        // The same job is told the same way when it is queued and when it starts.
+        // The same job is told the same way when it is queued and when it starts. An observer is
+        // the program's turn (a combinator's or `each`'s reaction to an input) unless the job
+        // says it is vow's own.
         func isInternal(_ j: PromiseJob) -> Bool {
-            if j.kind == .observer { return !combinatorInputs.contains(j.source) }
-            return j.kind == .callback && !j.isTask
+            j.isOwn || (j.kind == .callback && !j.isTask)
         }
 
         func label(_ id: Int) -> String {
@@ -81,9 +82,11 @@ public struct Turns: Sendable {
                 let src = promises[j.source]?.state ?? "settled"
                 return "\(label(j.target)) settles as \(label(j.source)) did (\(src))"
             case .observer:
+                let state = promises[j.source]?.state ?? "settled"
+                if j.isOwn { return "vow's observer of \(label(j.source)) (waiting for the result)" }
                 return combinatorInputs.contains(j.source)
-                    ? "the combinator's reaction to \(label(j.source)), \(promises[j.source]?.state ?? "settled")"
-                    : "vow's observer of \(label(j.source)) (waiting for the result)"
+                    ? "the combinator's reaction to \(label(j.source)), \(state)"
+                    : "the stage waiting on \(label(j.source)) reacts to it, \(state)"
             case .callback:
                 return j.isTask ? "a timer fired or I/O arrived" : "a step of vow's own (it starts the statements, among others)"
             }
