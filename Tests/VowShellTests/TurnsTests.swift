@@ -40,6 +40,19 @@ final class TurnsTests: XCTestCase {
         XCTAssertEqual(shown[1].microtasks, [])
     }
 
+    /// The queue shown after a turn holds every job waiting, the one that runs next included:
+    /// after the start of two chains, both first handlers are queued.
+    func test_theQueueAfterATurnHoldsTheJobThatRunsNext() {
+        let t = turns("resolve 1 | print a &\nresolve 2 | print b &")
+        let shown = TurnView.shown(t)
+        XCTAssertEqual(shown.first?.microtasks.count, 2, TurnView.render(t, colors: false))
+        XCTAssertTrue(shown.first?.microtasks.first?.contains("(print a)") ?? false, "\(shown.first?.microtasks ?? [])")
+        // After turn 1 (print a), print b's job is still waiting.
+        let one = shown.first { $0.number == 1 }
+        XCTAssertEqual(one?.microtasks.count, 1, TurnView.render(t, colors: false))
+        XCTAssertTrue(one?.microtasks.first?.contains("(print b)") ?? false, "\(one?.microtasks ?? [])")
+    }
+
     /// The puzzle's adoption of a settled promise: returned in one turn, attached two turns later,
     /// settled two turns after that (the other chain runs in between), as node does.
     func test_returnPromiseShowsTheTwoExtraTurnsOfAdoption() throws {

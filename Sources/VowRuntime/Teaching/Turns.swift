@@ -154,11 +154,15 @@ public struct Turns: Sendable {
                     turns[turns.count - 1].happened.append("queues j\(e.job): \(short(j))")
                 }
             case .jobStarted(let j):
-                queued.removeAll { $0.job == e.job }
                 let vows = isInternal(j)
                 // The step of vow's own that starts the first statements is the start itself.
-                if vows, j.kind == .callback, turns.count == 1, turns[0].happened.isEmpty { continue }
+                if vows, j.kind == .callback, turns.count == 1, turns[0].happened.isEmpty {
+                    queued.removeAll { $0.job == e.job }
+                    continue
+                }
+                // The turn before this one ends with this job still in the queue it shows.
                 closeTurn()
+                queued.removeAll { $0.job == e.job }
                 if !vows { numbered += 1 }
                 turns.append(Turn(number: vows ? 0 : numbered, job: e.job, isTask: j.isTask, isInternal: vows, title: describe(j)))
             case .output(let text):
