@@ -135,6 +135,8 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
         var unhandledHandler: (@Sendable ([AnyPromise]) -> Void)?
         /// Set by `halt`: nothing queued runs any more.
         var halted = false
+        /// Jobs to run once no other job is ready (`enqueueWhenDrained`).
+        var whenDrained = ContiguousArray<AnyPromise>()
 
         var quiescent: Bool { !draining && pendingTimers == 0 }
     }
@@ -193,6 +195,22 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
     /// Runs `task` as a task (a macrotask, as a timer callback is): after every job ready now.
     public func enqueueTask(_ task: @escaping @Sendable () -> Void) {
         enqueueTask(ClosureJob(task), timerFired: false)
+    }
+
+    /// Runs `job` once every job that is ready has run, those they enqueue included, and
+    /// before the next task: where node checks its unhandled rejections, after a drain of the
+    /// microtask queue. Observers see it as a microtask (a callback that is not a task). A program
+    /// that draws what has happened so far (`:timeline`) waits this way for what it started.
+    public func enqueueWhenDrained(_ job: @escaping @Sendable () -> Void) {
+        let job = ClosureJob(job)
+        if PromiseObservation.isActive { PromiseObservation.jobQueued(job, isTask: false) }
+        let startDrain = state.withLock { q -> Bool in
+            q.whenDrained.append(job)
+            if q.draining { return false }
+            q.draining = true
+            return true
+        }
+        if startDrain { queue.async { self.drain() } }
     }
 
     func timerStarted() {
@@ -315,6 +333,7 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
                     q.tasks.removeAll()
                     q.taskHead = 0
                     q.possiblyUnhandled.removeAll()
+                    q.whenDrained.removeAll()
                     q.draining = false
                     drainThread.store(0, ordering: .relaxed)
                     swap(&waiters, &q.idleWaiters)
@@ -327,6 +346,11 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
                 }
                 if !q.possiblyUnhandled.isEmpty, q.unhandledHandler != nil {
                     swap(&unhandled, &q.possiblyUnhandled)
+                    return true
+                }
+                if !q.whenDrained.isEmpty {
+                    // One at a time: what it enqueues runs before the next.
+                    batch.append(q.whenDrained.removeFirst())
                     return true
                 }
                 if q.taskHead < q.tasks.count {

@@ -76,9 +76,19 @@ final class ProgramRun: @unchecked Sendable {
                         finish(ExitStatus.syntax)
                         return
                     }
-                    session.output.emit(text + "\n")
+                    session.output.emit(text + "\n", recorded: false)
+                case .meta("timeline", let argument):
+                    // Drawn once every job that is ready has run, the handlers of the background
+                    // jobs started before it included: what has happened so far, as far as it
+                    // goes without a timer or I/O.
+                    ex.enqueueWhenDrained { [self] in
+                        guard !runner.halted.load(ordering: .relaxed), !finished else { return }
+                        if let text = runner.meta("timeline", argument) { session.output.emit(text + "\n", recorded: false) }
+                        advance()
+                    }
+                    return
                 case .meta(let name, let argument):
-                    if let text = runner.meta(name, argument) { session.output.emit(text + "\n") }
+                    if let text = runner.meta(name, argument) { session.output.emit(text + "\n", recorded: false) }
                 }
                 continue
             }

@@ -62,6 +62,11 @@ public final class REPL: @unchecked Sendable {
         runner.spinner = isatty(2) == 1
         if runner.spinner { runner.guardOutputAgainstSpinner() }
         runner.waitsForJobs = false
+        // The session's events are kept, for `:timeline --turns`; the large values of statements
+        // already done are not.
+        let tracer = runner.enableTracing()
+        tracer.keepsWholeRun = true
+        tracer.condensesEarlier = true
     }
 
     /// Ctrl-C: cancels the running statement, or abandons the line being edited.
@@ -321,7 +326,7 @@ public final class REPL: @unchecked Sendable {
 /// meta-commands; nil where file names are expected.
 public enum Completer {
     /// The meta-commands.
-    public static let metaCommands = [":help", ":explain", ":mode", ":trace", ":timeline", ":vars", ":jobs", ":session", ":set", ":load", ":history", ":clear", ":quit"]
+    public static let metaCommands = [":help", ":explain", ":mode", ":trace", ":timeline", ":step", ":vars", ":jobs", ":session", ":set", ":load", ":history", ":clear", ":quit"]
     /// The candidates that start with `word`, sorted; nil to complete file names instead.
     /// `wrappers` are the stages whose arguments start another stage (`then`, `each`: after
     /// them come stage names, and their flags join the inner stage's).

@@ -102,7 +102,14 @@ extension Runner {
         case "timeline":
             guard let tracer else { return "no timeline: nothing was recorded" }
             if argument.hasPrefix("--html") { return writePage(argument.dropFirst(6), tracer) }
-            let columns = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "") ?? 80
+            let columns = Renderer.terminalSize().columns
+            switch argument.trimmingCharacters(in: .whitespaces) {
+            case "": break
+            case "--turns": return TurnTimeline.render(tracer.wholeRun, width: max(40, columns), colors: renderer.colors)
+            default:
+                errorSink("error[syntax]: :timeline | :timeline --turns | :timeline --html FILE")
+                return nil
+            }
             return Timeline.render(tracer.entries, width: max(40, columns), colors: renderer.colors)
         case "trace":
             let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)

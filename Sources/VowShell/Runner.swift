@@ -78,9 +78,10 @@ public final class Runner: @unchecked Sendable {
     /// printed included.
     public var isRunning: Bool { running.withLock { $0 != nil } || streaming.withLock { $0 != nil } }
 
-    /// Prints a result line to stdout, or an error to stderr.
+    /// Prints a line of vow's own (a job's report) to stdout, or an error to stderr; not the
+    /// program's output, so a record of the run (`--turns`, a trace) does not list it.
     public func printDirect(_ text: String, toStderr: Bool) {
-        if toStderr { errorSink(text) } else { session.output.emit(text + "\n") }
+        if toStderr { errorSink(text) } else { session.output.emit(text + "\n", recorded: false) }
     }
 
     func report(_ text: String, isError: Bool) {
@@ -160,9 +161,16 @@ public final class Runner: @unchecked Sendable {
         }
         // A program that draws its own timeline records for that run only: the observer is
         // process-wide, and nothing after the run should pay for it or see it.
-        let tracingForTimeline = tracer == nil && program.statements.contains { if case .meta("timeline", _, _) = $0.kind { return true } else { return false } }
+        let timelines = program.statements.compactMap { st -> String? in
+            if case .meta("timeline", let argument, _) = st.kind { return argument } else { return nil }
+        }
+        let tracingForTimeline = tracer == nil && !timelines.isEmpty
         if tracingForTimeline { enableTracing() }
+        // `:timeline --turns` draws every statement run so far, not only the last.
+        let keptWholeRun = tracer?.keepsWholeRun ?? false
+        if timelines.contains(where: { $0.hasPrefix("--turns") }) { tracer?.keepsWholeRun = true }
         let status = execute(program, source: source)
+        tracer?.keepsWholeRun = keptWholeRun
         if tracingForTimeline { disableTracing() }
         return status
     }

@@ -30,6 +30,11 @@ public enum TurnView {
 
     /// The turns worth showing: every turn of the program, and vow's own where something happened.
     public static func shown(_ turns: Turns) -> [Turns.Turn] {
-        turns.turns.filter { !$0.isInternal || $0.happened.contains { !$0.hasPrefix("queues ") } }
+        turns.turns.filter(isShown)
+    }
+
+    /// Whether `shown` shows `turn`: a turn of the program, or vow's own where something happened.
+    public static func isShown(_ turn: Turns.Turn) -> Bool {
+        !turn.isInternal || turn.happened.contains { !$0.hasPrefix("queues ") }
     }
 }

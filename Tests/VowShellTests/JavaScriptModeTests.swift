@@ -124,7 +124,8 @@ final class JavaScriptModeTests: XCTestCase {
         XCTAssertEqual(runVow(src).out, "done 5\nrdone 5\n")
     }
 
-    /// Every lesson's twin, run by node, prints what `vow --js` prints.
+    /// Every lesson's twin, run by node, prints what `vow --js` prints and ends with the status
+    /// the lesson declares.
     func test_everyLessonsTwinPrintsWhatVowPrints() throws {
         for (file, text) in LessonTests.lessons {
             let twin = Runner.emitJavaScript(text, name: file).output
@@ -132,6 +133,7 @@ final class JavaScriptModeTests: XCTestCase {
             let vow = runVow(text, javaScript: true)
             XCTAssertEqual(node.out, vow.out, file)
             XCTAssertEqual(node.status, vow.status, file)
+            XCTAssertEqual(node.status, LessonTests.status(text), file)
         }
     }
 

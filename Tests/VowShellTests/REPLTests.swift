@@ -279,6 +279,41 @@ final class REPLTests: XCTestCase {
         XCTAssertEqual(quit(t), 0)
     }
 
+    /// `:step` on a pipeline the stepping lesson gives steps through its turns (the handler, the
+    /// attaching, the settling, the next handler), and `:timeline --turns` afterwards draws it.
+    func test_stepOnAPipelineOfTheSteppingLesson() throws {
+        let lesson = try String(contentsOf: projectRoot.appendingPathComponent("examples/lessons/18-stepping.vow"), encoding: .utf8)
+        guard let line = lesson.split(separator: "\n").first(where: { $0.hasPrefix("#     :step ") && $0.contains("then do") }) else {
+            return XCTFail("the lesson gives no :step with a returned promise")
+        }
+        let command = line.dropFirst(6)
+        let t = try start()
+        t.clear()
+        t.type(command + "\r")
+        XCTAssertTrue(t.waitFor("step [Enter"), t.plainOutput)
+        XCTAssertFalse(t.plainOutput.contains("turn 1"), t.plainOutput)
+        t.type("\r")
+        XCTAssertTrue(t.waitFor("prints c0"), t.plainOutput)
+        t.type("\r")
+        XCTAssertTrue(t.waitFor("PromiseResolveThenableJob"), t.plainOutput)
+        XCTAssertFalse(t.plainOutput.contains("turn 3"), t.plainOutput)
+        t.type("\r")
+        XCTAssertTrue(t.waitFor("did (fulfilled)"), t.plainOutput)
+        XCTAssertTrue(t.plainOutput.contains("turn 3"), t.plainOutput)
+        XCTAssertFalse(t.plainOutput.contains("prints c 4"), t.plainOutput)
+        t.type("c\r")
+        XCTAssertTrue(t.waitFor("(end of the run)"), t.plainOutput)
+        XCTAssertTrue(t.plainOutput.contains("prints c 4"), t.plainOutput)
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        t.clear()
+        t.type(":timeline --turns\r")
+        XCTAssertTrue(t.waitFor("Every job of the run by turn"), t.plainOutput)
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        XCTAssertTrue(t.plainOutput.contains("then do (print c0)"), t.plainOutput)
+        XCTAssertTrue(t.plainOutput.contains("PromiseResolveThenableJob") == false, "the chart, not the turns")
+        XCTAssertEqual(quit(t), 0)
+    }
+
     func test_metaCommands() throws {
         let t = try start()
         t.type("let x = resolve 5\r")

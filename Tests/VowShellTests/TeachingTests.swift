@@ -12,16 +12,30 @@ let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
 
 /// The course in examples/lessons: every lesson runs, in vow's mode and in JavaScript mode, and
 /// prints what its expectation lines say: `# expect:` in both modes, `# vow:` in vow's mode only,
-/// `# js:` in JavaScript mode only.
+/// `# js:` in JavaScript mode only (a marker alone on its line is an empty line of output). It
+/// ends with the status its header declares (`# status: 1`), 0 when it declares none.
 final class LessonTests: XCTestCase {
     static func expectations(_ text: String, javaScript: Bool) -> [String] {
         let markers = javaScript ? ["# expect: ", "# js: "] : ["# expect: ", "# vow: "]
         return text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> String? in
             for m in markers {
                 if let r = line.range(of: m) { return String(line[r.upperBound...]) }
+                if line.trimmingCharacters(in: .whitespaces) == m.trimmingCharacters(in: .whitespaces) { return "" }
             }
             return nil
         }
+    }
+
+    /// The status a lesson declares in its header (the comment lines before its first
+    /// statement) with `# status: N`; 0 when it declares none.
+    static func status(_ text: String) -> Int32 {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = line.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty { continue }
+            guard line.hasPrefix("#") else { break }
+            if line.hasPrefix("# status: "), let n = Int32(line.dropFirst(10)) { return n }
+        }
+        return 0
     }
 
     static var lessons: [(file: String, text: String)] {
@@ -37,12 +51,23 @@ final class LessonTests: XCTestCase {
                 let expected = Self.expectations(text, javaScript: js)
                 XCTAssertFalse(expected.isEmpty, "\(file) has no # expect: lines")
                 let r = runVowTranscript(text, name: file, javaScript: js)
-                XCTAssertEqual(r.status, 0, "\(file) (js: \(js)):\n\(r.text)")
+                XCTAssertEqual(r.status, Self.status(text), "\(file) (js: \(js)):\n\(r.text)")
                 XCTAssertEqual(
                     r.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init), expected,
                     "\(file) (js: \(js))")
             }
         }
+    }
+
+    /// A lesson's header declares its status; the declaration is read from the header only.
+    func test_aLessonDeclaresItsStatusInItsHeader() {
+        XCTAssertEqual(Self.status("# Lesson\n# status: 1\n#\necho 1"), 1)
+        XCTAssertEqual(Self.status("# Lesson\n\n# status: 3\necho 1"), 3)
+        XCTAssertEqual(Self.status("# Lesson\necho 1\n# status: 1"), 0)
+        XCTAssertEqual(Self.status("echo 1"), 0)
+        XCTAssertEqual(Self.expectations("# js:\n# js: a\n# vow: b\n# expect:", javaScript: true), ["", "a", ""])
+        let declared = Self.lessons.filter { Self.status($0.text) != 0 }.map(\.file)
+        XCTAssertTrue(declared.contains { $0.contains("unhandled") }, "the lesson on unhandled rejections ends with status 1: \(declared)")
     }
 
     /// The lesson on the two modes really shows a difference for race, any, all and timeout.

@@ -104,6 +104,50 @@ final class TurnsTests: XCTestCase {
         XCTAssertEqual(started, queued)
     }
 
+    /// The claims of a lesson's `# turn N: TEXT` lines: N and TEXT.
+    static func claims(_ lesson: String) -> [(turn: Int, text: String)] {
+        lesson.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("# turn "), let colon = line.firstIndex(of: ":"), let n = Int(line[line.index(line.startIndex, offsetBy: 7)..<colon]) else { return nil }
+            return (n, String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    /// The turns of `vow --turns` output by number: each turn's lines (its title, what happened,
+    /// the queues after it).
+    static func blocks(_ output: String) -> [Int: String] {
+        var blocks: [Int: String] = [:]
+        var current: Int?
+        for line in output.split(separator: "\n") {
+            if line.hasPrefix("turn ") {
+                current = Int(line.dropFirst(5).prefix { $0 != " " })
+            } else if line.hasPrefix("start") || line.hasPrefix("vow ") {
+                current = nil
+            }
+            if let n = current { blocks[n, default: ""] += line + "\n" }
+        }
+        return blocks
+    }
+
+    /// The stepping lesson says, turn by turn, what `vow --turns` shows of it: the real binary,
+    /// in both modes, shows each claim in the turn it names.
+    func test_theSteppingLessonShowsTheTurnsItClaims() throws {
+        let lessons = LessonTests.lessons.filter { !Self.claims($0.text).isEmpty }
+        XCTAssertTrue(lessons.contains { $0.file.contains("stepping") && Self.claims($0.text).count >= 10 }, "\(lessons.map(\.file))")
+        for (file, text) in lessons {
+            let path = projectRoot.appendingPathComponent("examples/lessons/\(file)").path
+            for mode in [["--turns"], ["--js", "--turns"]] {
+                let run = try runCommand(REPLTests.binary, mode + [path])
+                XCTAssertEqual(run.status, LessonTests.status(text), file)
+                let blocks = Self.blocks(run.out)
+                for claim in Self.claims(text) {
+                    XCTAssertTrue(
+                        blocks[claim.turn]?.contains(claim.text) == true,
+                        "\(file) \(mode): turn \(claim.turn) should show \(claim.text); it shows\n\(blocks[claim.turn] ?? "nothing")")
+                }
+            }
+        }
+    }
+
     /// What a value or a body prints reaches the turns with its control characters escaped.
     func test_outputInTheTurnsHasNoRawControlCharacters() {
         let t = turns("echo \"a\\u0007b\\u001b]0;x\\u0007\" | print \"{}\"")

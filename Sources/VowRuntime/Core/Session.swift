@@ -85,7 +85,13 @@ public final class OutputSink: Sendable {
 
     /// Writes `text` as one piece.
     public func emit(_ text: String) {
-        if reportsToObservers, PromiseObservation.isActive { PromiseObservation.noteOutput(text) }
+        emit(text, recorded: true)
+    }
+
+    /// Writes `text` as one piece; promise observers are told of it only when `recorded` (what a
+    /// meta-command such as `:timeline` shows is not the program's output, and is not recorded).
+    public func emit(_ text: String, recorded: Bool) {
+        if recorded, reportsToObservers, PromiseObservation.isActive { PromiseObservation.noteOutput(text) }
         if muted.withLock({ $0 }) { return }
         if let around = guarded.withLock({ $0 }) {
             around { lock.withLock { _ in write(text) } }

@@ -16,6 +16,21 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         /// For `jobQueued` and `jobStarted`: the job's number, counting from 1 in the order
         /// jobs were queued (the same number in both events of one job); 0 otherwise.
         public let job: Int
+        /// Counts the events recorded, from 0 (`since(_:)` finds a mark's events by it).
+        let sequence: Int
+    }
+
+    /// A point in the record, from `mark()`: `since(_:)` returns the events recorded after it.
+    public struct Mark: Sendable {
+        let sequence: Int
+        let nextJob: Int
+    }
+
+    /// What a large value of an earlier statement is kept as when `condensesEarlier` is set: a
+    /// sentence that says what it was (`a list of 5000 items`).
+    public struct LargeValue: Sendable, CustomStringConvertible {
+        /// The sentence.
+        public let description: String
     }
 
     private struct State {
@@ -26,8 +41,10 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         var queuedJobs: [ObjectIdentifier: Int] = [:]
         var nextJob = 1
         var keepsWholeRun = false
+        var condensesEarlier = false
         /// The events of the statements before the current one, when the whole run is kept.
         var earlier: [Entry] = []
+        var sequence = 0
     }
 
     private let state = Locked(State())
@@ -71,7 +88,7 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         state.withLock { s in
             if s.keepsWholeRun {
                 if s.earlier.count + s.entries.count > memoryLimit { s.earlier.removeFirst(min(s.earlier.count, s.entries.count)) }
-                s.earlier += s.entries
+                s.earlier += s.condensesEarlier ? s.entries.map(Self.condensed) : s.entries
             } else {
                 s.nextJob = 1
             }
@@ -91,6 +108,66 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
     /// The events of every statement of the run so far (`entries` holds the last statement's
     /// only), when `keepsWholeRun` was set before the run.
     public var wholeRun: [Entry] { state.withLock { $0.earlier + $0.entries } }
+
+    /// The point the record has reached: `since(_:)` returns what is recorded after it. Set
+    /// `keepsWholeRun` first, so that the jobs' numbering goes on across statements.
+    public func mark() -> Mark {
+        state.withLock { Mark(sequence: $0.sequence, nextJob: $0.nextJob) }
+    }
+
+    /// The events of the whole run recorded after `mark` (as many as are still kept), their jobs
+    /// numbered from 1 at the mark, as if the record had started there (a job queued before it
+    /// has number 0).
+    public func since(_ mark: Mark) -> [Entry] {
+        let base = mark.nextJob - 1
+        return wholeRun.filter { $0.sequence >= mark.sequence }.map { e in
+            Entry(micros: e.micros, event: e.event, job: e.job > base ? e.job - base : 0, sequence: e.sequence)
+        }
+    }
+
+    /// When true, the values of the statements `clearMemory` sets aside are kept only when they
+    /// are small, and otherwise as a `LargeValue` that says what they were: the REPL keeps the
+    /// events of the whole session (for `:timeline --turns`) without keeping every large
+    /// document it fetched alive.
+    public var condensesEarlier: Bool {
+        get { state.withLock { $0.condensesEarlier } }
+        set { state.withLock { $0.condensesEarlier = newValue } }
+    }
+
+    /// `e` with a large value left out (`condensesEarlier`).
+    static func condensed(_ e: Entry) -> Entry {
+        guard case .fulfilled(let id, let value) = e.event, let v = value as? Value, let what = largeValue(v) else { return e }
+        return Entry(micros: e.micros, event: .fulfilled(id: id, value: LargeValue(description: what)), job: e.job, sequence: e.sequence)
+    }
+
+    /// Nil when `v` is small (at most 256 parts, no string or bytes longer than 1024, no
+    /// response or opaque value such as a stream), else what it is in a few words. Looks at no more than 256 parts, so a large value costs no more than
+    /// a small one.
+    static func largeValue(_ v: Value) -> String? {
+        var budget = 256
+        func small(_ v: Value) -> Bool {
+            budget -= 1
+            guard budget >= 0 else { return false }
+            switch v {
+            case .string(let s): return s.utf8.count <= 1024
+            case .bytes(let b): return b.count <= 1024
+            case .list(let l): return l.count <= budget && l.allSatisfy(small)
+            case .record(let r): return r.count <= budget && r.values.allSatisfy(small)
+            case .response, .opaque: return false
+            default: return true
+            }
+        }
+        if small(v) { return nil }
+        switch v {
+        case .string(let s): return "a string of \(s.count) characters"
+        case .bytes(let b): return "\(b.count) bytes"
+        case .list(let l): return "a list of \(l.count) items"
+        case .record(let r): return "a record of \(r.count) keys"
+        case .response: return "a response"
+        case .opaque(let o): return "a " + o.typeName
+        default: return "a large value"
+        }
+    }
 
     /// When true, `clearMemory` sets the events it forgets aside for `wholeRun` and the jobs'
     /// numbering goes on across statements (`vow --html`).
@@ -121,7 +198,8 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
                 }
             default: break
             }
-            let entry = Entry(micros: micros, event: event, job: job)
+            let entry = Entry(micros: micros, event: event, job: job, sequence: s.sequence)
+            s.sequence += 1
             if s.entries.count >= memoryLimit { s.entries.removeFirst(s.entries.count / 2) }
             s.entries.append(entry)
             if let file = s.file {

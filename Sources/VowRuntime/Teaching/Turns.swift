@@ -26,6 +26,33 @@ public struct Turns: Sendable {
         public var tasks: [String] = []
         /// Sources still pending after it (timers, requests, processes not yet settled).
         public var waiting: [String] = []
+        /// The promises the job ran for: the one whose handler it ran or that it adopts for or
+        /// settles, or for a combinator's reaction the combinators waiting on its input; empty for
+        /// the start, a timer's or I/O's callback and vow's own steps.
+        public var ranFor: [Int] = []
+        /// The promises made in it, oldest first.
+        public var made: [Int] = []
+        /// The promises that settled in it, in order.
+        public var settled: [Settlement] = []
+        /// What the program printed in it, each on one line as `happened` shows it.
+        public var printed: [String] = []
+    }
+
+    /// A promise that settled in a turn, and how.
+    public struct Settlement: Sendable, Equatable {
+        /// How a promise settled.
+        public enum Outcome: Sendable, Equatable {
+            /// It fulfilled.
+            case fulfilled
+            /// It rejected.
+            case rejected
+            /// It was cancelled.
+            case cancelled
+        }
+        /// The promise.
+        public let id: Int
+        /// How it settled.
+        public let outcome: Outcome
     }
 
     /// The turns, the start first.
@@ -48,12 +75,13 @@ public struct Turns: Sendable {
         var numbered = 0
         // The promises a combinator waits on: its observers of them are the reactions
         // JavaScript's `Promise.all` (or race, any, allSettled) attaches.
-        var combinatorInputs = Set<Int>()
+        var combinatorsOf: [Int: [Int]] = [:]
         for e in entries {
-            if case .created(_, let parents, let name?, _) = e.event, Self.combinators.contains(name) {
-                combinatorInputs.formUnion(parents)
+            if case .created(let id, let parents, let name?, _) = e.event, Self.combinators.contains(name) {
+                for p in parents { combinatorsOf[p, default: []].append(id) }
             }
         }
+        let combinatorInputs = Set(combinatorsOf.keys)
         // The same job is told the same way when it is queued and when it starts. An observer is
         // the program's turn (a combinator's or `each`'s reaction to an input) unless the job
         // says it is vow's own.
@@ -120,6 +148,7 @@ public struct Turns: Sendable {
                 if let info = attributes as? StageTraceInfo { k.label = VowError.redactingSecrets(info.text) }
                 promises[id] = k
                 if parents.isEmpty { pendingSources.insert(id) }
+                turns[turns.count - 1].made.append(id)
             case .labelled(let id, let attributes):
                 if let info = attributes as? StageTraceInfo { promises[id, default: Known()].label = VowError.redactingSecrets(info.text) }
             case .handlerAttached:
@@ -127,16 +156,20 @@ public struct Turns: Sendable {
             case .fulfilled(let id, let value):
                 promises[id, default: Known()].state = "fulfilled"
                 pendingSources.remove(id)
-                let v = (value as? Value).map { " with " + Self.brief(JSONWriter.compact($0)) } ?? ""
+                let v = (value as? Value).map { " with " + Self.brief(JSONWriter.compact($0)) }
+                    ?? (value as? Tracer.LargeValue).map { " with \($0.description)" } ?? ""
                 turns[turns.count - 1].happened.append("\(label(id)) fulfils\(v)")
+                turns[turns.count - 1].settled.append(Settlement(id: id, outcome: .fulfilled))
             case .rejected(let id, let error):
                 pendingSources.remove(id)
                 let e = toVowError(error)
                 if e.kind == .cancelled {
                     promises[id, default: Known()].state = "cancelled"
+                    turns[turns.count - 1].settled.append(Settlement(id: id, outcome: .cancelled))
                 } else {
                     promises[id, default: Known()].state = "rejected"
                     turns[turns.count - 1].happened.append("\(label(id)) rejects: \(Self.brief(e.message))")
+                    turns[turns.count - 1].settled.append(Settlement(id: id, outcome: .rejected))
                 }
             case .adopted(let id, let adopted):
                 let how = promises[adopted]?.state ?? "pending"
@@ -164,11 +197,16 @@ public struct Turns: Sendable {
                 closeTurn()
                 queued.removeAll { $0.job == e.job }
                 if !vows { numbered += 1 }
-                turns.append(Turn(number: vows ? 0 : numbered, job: e.job, isTask: j.isTask, isInternal: vows, title: describe(j)))
+                var turn = Turn(number: vows ? 0 : numbered, job: e.job, isTask: j.isTask, isInternal: vows, title: describe(j))
+                if !vows {
+                    turn.ranFor = j.kind == .observer ? combinatorsOf[j.source] ?? [] : [j.target].filter { $0 != 0 }
+                }
+                turns.append(turn)
             case .output(let text):
                 var t = text
                 if t.hasSuffix("\n") { t.removeLast() }
                 turns[turns.count - 1].happened.append("prints \(Self.brief(t))")
+                turns[turns.count - 1].printed.append(Self.brief(t))
             }
         }
         closeTurn()
@@ -180,7 +218,7 @@ public struct Turns: Sendable {
 
     /// `text` on one line, cut at 60 characters: colours (the terminal's SGR sequences) left
     /// out, other control characters shown as escapes.
-    static func brief(_ text: String) -> String {
+    public static func brief(_ text: String) -> String {
         var s = ""
         var scalars = text.unicodeScalars[...]
         while let u = scalars.popFirst() {
