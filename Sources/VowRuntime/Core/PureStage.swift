@@ -19,17 +19,26 @@ struct PureStage {
     /// one stage, a stage that is not pure, or an argument that reads a variable or runs a
     /// pipeline.
     init?(_ plans: [StagePlan], session: Session, scope: Scope, site: Site) {
-        guard plans.count == 1, case .builtin(let def, let positional, let flags) = plans[0].kind, def.isPure,
-            !plans[0].isHandler, let stage = def.init() as? any ValueStage,
+        guard plans.count == 1 else { return nil }
+        self.init(plans[0], session: session, scope: scope, site: site)
+    }
+
+    /// The direct form of the one stage `plan`, or nil when the stage is not pure or an argument
+    /// reads a variable or runs a pipeline.
+    init?(_ plan: StagePlan, session: Session, scope: Scope, site: Site) {
+        guard case .builtin(let def, let positional, let flags) = plan.kind, def.isPure,
+            !plan.isHandler, let stage = def.init() as? any ValueStage,
             positional.allSatisfy(Self.needsOnlyInput),
             flags.values.allSatisfy({ $0.allSatisfy { $0.map(Self.needsOnlyInput) ?? true } })
         else { return nil }
         self.stage = stage
         self.call = StageCall(
-            session: session, name: plans[0].name, node: plans[0].node, positional: positional, flagNodes: flags,
+            session: session, name: plan.name, node: plan.node, positional: positional, flagNodes: flags,
             upstream: nil, pipelineInput: .null, rerunUpstream: nil, scope: scope, site: site,
             run: PipelineRun(site: site, input: .null), index: 0)
         call.expressionArguments = def.expressionArguments
+        // `json` before `pick` builds only what the pick can look at, as in the pipeline.
+        call.pickAhead = plan.pickAhead
     }
 
     /// True for an argument whose value depends on the input at most: literals and templates
