@@ -14,7 +14,6 @@ let package = Package(
         .library(name: "JMESPath", targets: ["JMESPath"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
@@ -85,10 +84,9 @@ let package = Package(
         // The command line: argument parsing only.
         .executableTarget(
             name: "vow",
-            dependencies: [
-                "VowShell",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            dependencies: ["VowShell"],
+            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld"], .when(configuration: .release))]
         ),
         // Promise micro-benchmarks against Dispatch and SwiftNIO (run by scripts/bench).
         .executableTarget(
