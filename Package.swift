@@ -14,7 +14,6 @@ let package = Package(
         .library(name: "JMESPath", targets: ["JMESPath"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
@@ -26,8 +25,12 @@ let package = Package(
             name: "VowPromises",
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
         ),
-        // JMESPath, generic over a value protocol: knows nothing of vow.
-        .target(name: "JMESPath"),
+        // JMESPath, generic over a value protocol: knows nothing of vow. Its evaluator is made
+        // available to the modules that use it, which specialise it for their value type.
+        .target(
+            name: "JMESPath",
+            swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+        ),
         // The value model: Value, Record, VowError, JSON reading and printing, streams.
         .target(name: "VowValue", dependencies: ["JMESPath", "VowPromises"]),
         // Tokens, syntax tree, parser and diagnostics.
@@ -81,10 +84,9 @@ let package = Package(
         // The command line: argument parsing only.
         .executableTarget(
             name: "vow",
-            dependencies: [
-                "VowShell",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            dependencies: ["VowShell"],
+            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld"], .when(configuration: .release))]
         ),
         // Promise micro-benchmarks against Dispatch and SwiftNIO (run by scripts/bench).
         .executableTarget(

@@ -2,6 +2,7 @@
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 
@@ -48,3 +49,41 @@ def ensure_tool(name, package):
     r = subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", package], env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"),
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return r.returncode == 0 and which(name) is not None
+
+
+def run_once(cmd, env=None):
+    """Runs cmd once; returns (seconds, peak RSS in bytes, stdout), the time and the memory of the
+    same run (wait4's rusage). Exits the benchmark when cmd fails."""
+    out_r, out_w = os.pipe()
+    err = tempfile.TemporaryFile()
+    start = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(out_r)
+            os.dup2(out_w, 1)
+            os.dup2(err.fileno(), 2)
+            os.execvpe(cmd[0], cmd, env or os.environ)
+        finally:
+            os._exit(127)
+    os.close(out_w)
+    chunks = []
+    while True:
+        b = os.read(out_r, 1 << 16)
+        if not b:
+            break
+        chunks.append(b)
+    os.close(out_r)
+    _, status, usage = os.wait4(pid, 0)
+    elapsed = time.perf_counter() - start
+    if status != 0:
+        err.seek(0)
+        sys.stderr.write("bench: %s failed (%d): %s\n" % (" ".join(cmd), status, err.read().decode(errors="replace")[:500]))
+        sys.exit(1)
+    return elapsed, usage.ru_maxrss * 1024, b"".join(chunks)
+
+
+def median(xs):
+    """The middle of xs (the upper middle for an even count)."""
+    s = sorted(xs)
+    return s[len(s) // 2]

@@ -28,7 +28,7 @@ public indirect enum JMESPathDemand: Sendable, Equatable {
             for (k, d) in b.fields { fields[k] = fields[k].map { $0.union(d) } ?? d }
             var indexes = a.indexes
             for (i, d) in b.indexes { indexes[i] = indexes[i].map { $0.union(d) } ?? d }
-            return .parts(JMESPathParts(fields: fields, indexes: indexes, every: a.every.union(b.every)))
+            return .parts(fields: fields, indexes: indexes, every: a.every.union(b.every))
         }
     }
 
@@ -46,7 +46,26 @@ public indirect enum JMESPathDemand: Sendable, Equatable {
 
     /// Every member of an object, or every element of a list, needing `d`.
     static func each(_ d: JMESPathDemand) -> JMESPathDemand {
-        .parts(JMESPathParts(fields: [:], indexes: [:], every: d))
+        .parts(fields: [:], indexes: [:], every: d)
+    }
+
+    /// The deepest demand kept: a demand that would reach deeper asks for all of the value at
+    /// that depth instead. No document is that deep (the readers stop at 512 levels), so nothing
+    /// is built that the expression could look at and is not; and a chain of 50,000 steps makes
+    /// a demand whose walks (`union`, equality, its release) stay shallow.
+    static let maxDepth = 1024
+
+    /// Parts of an object or a list, or all of the value when the parts would be deeper than
+    /// `maxDepth`.
+    static func parts(fields: [String: JMESPathDemand], indexes: [Int: JMESPathDemand], every: JMESPathDemand) -> JMESPathDemand {
+        let p = JMESPathParts(fields: fields, indexes: indexes, every: every)
+        return p.depth > maxDepth ? .all : .parts(p)
+    }
+
+    /// How many levels of parts the demand has (0 for `.none` and `.all`).
+    var depth: Int {
+        if case .parts(let p) = self { return p.depth }
+        return 0
     }
 
     /// What the input of the whole expression `node` needs for its result to be needed as `result`.
@@ -93,14 +112,14 @@ public indirect enum JMESPathDemand: Sendable, Equatable {
             }
             return d
         case .field(let name):
-            return .parts(JMESPathParts(fields: [name: result], indexes: [:], every: .none))
+            return .parts(fields: [name: result], indexes: [:], every: .none)
         case .subexpression(let steps):
             var d = result
             for s in steps.reversed() { d = of(s, result: d, &uses) }
             return d
         case .index(let n):
             if n < 0 { return each(result) }  // counted from the end: every position must stay
-            return .parts(JMESPathParts(fields: [:], indexes: [n: result], every: .none))
+            return .parts(fields: [:], indexes: [n: result], every: .none)
         case .slice:
             return each(result.element)
         case .listProjection(let left, let right):
@@ -168,10 +187,22 @@ public indirect enum JMESPathDemand: Sendable, Equatable {
 /// The parts of an object or a list that are needed.
 public struct JMESPathParts: Sendable, Equatable {
     /// Members of an object, by name (with what each needs).
-    public var fields: [String: JMESPathDemand]
+    public let fields: [String: JMESPathDemand]
     /// Elements of a list, by position from the start.
-    public var indexes: [Int: JMESPathDemand]
+    public let indexes: [Int: JMESPathDemand]
     /// What every member or element needs, besides the above (`.none`: an object keeps only
     /// the members named, a list keeps every element as a stand-in).
-    public var every: JMESPathDemand
+    public let every: JMESPathDemand
+    /// How many levels of parts these are, themselves included.
+    public let depth: Int
+
+    init(fields: [String: JMESPathDemand], indexes: [Int: JMESPathDemand], every: JMESPathDemand) {
+        self.fields = fields
+        self.indexes = indexes
+        self.every = every
+        var deepest = every.depth
+        for d in fields.values { deepest = max(deepest, d.depth) }
+        for d in indexes.values { deepest = max(deepest, d.depth) }
+        depth = 1 + deepest
+    }
 }

@@ -98,12 +98,17 @@ struct Token: Sendable {
 /// Splits an expression into tokens (all at once; expressions are short).
 struct Lexer {
     private let chars: [Character]
+    /// The source's bytes when it is all ASCII (then a character's offset is its byte's), so that
+    /// names are made from bytes rather than characters; nil otherwise.
+    private let ascii: [UInt8]?
     private var pos = 0
 
     /// Tokenizes `source`, ending with `.eof`. With `legacyLiterals`, a backtick literal that is
     /// not JSON is read as a string (`` `foo` `` is `"foo"`), as before JEP-12.
     static func tokenize(_ source: String, legacyLiterals: Bool = false) throws(JMESPathError) -> [Token] {
-        var lexer = Lexer(chars: Array(source), legacyLiterals: legacyLiterals)
+        let bytes = Array(source.utf8)
+        let ascii = bytes.allSatisfy { $0 < 0x80 } ? bytes : nil
+        var lexer = Lexer(chars: Array(source), ascii: ascii, legacyLiterals: legacyLiterals)
         var tokens: [Token] = []
         while true {
             let t = try lexer.next()
@@ -114,8 +119,9 @@ struct Lexer {
 
     private let legacyLiterals: Bool
 
-    private init(chars: [Character], legacyLiterals: Bool) {
+    private init(chars: [Character], ascii: [UInt8]?, legacyLiterals: Bool) {
         self.chars = chars
+        self.ascii = ascii
         self.legacyLiterals = legacyLiterals
     }
 
@@ -189,8 +195,17 @@ struct Lexer {
     private mutating func identifier() -> String {
         let start = pos
         pos += 1
+        if let ascii {
+            while pos < ascii.count, Self.isNamePart(ascii[pos]) { pos += 1 }
+            return String(decoding: ascii[start..<pos], as: UTF8.self)
+        }
         while let d = peek(), isIdentifierStart(d) || isDigit(d) { pos += 1 }
         return String(chars[start..<pos])
+    }
+
+    /// `[A-Za-z0-9_]`.
+    private static func isNamePart(_ b: UInt8) -> Bool {
+        (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || (b >= 0x30 && b <= 0x39)
     }
 
     private func isDigit(_ c: Character) -> Bool {

@@ -258,7 +258,9 @@ struct Parser {
         case .lbracket:
             switch current.kind {
             case .number, .colon:
-                return try projectIfSlice(left, try indexOrSlice())
+                let step = try indexOrSlice()
+                // Moved, not copied, as for `.`: a chain `[0][0]…` grows its one array in place.
+                return try projectIfSlice(consume left, step)
             default:
                 try expect(.star, "or an index after '['")
                 try expect(.rbracket, "after '[*'")
@@ -388,8 +390,8 @@ struct Parser {
     }
 
     /// `left[n]` is a plain step; `left[a:b]` starts a projection over the sliced array.
-    private mutating func projectIfSlice(_ left: P, _ right: P) throws(JMESPathError) -> P {
-        let indexed = try chain(left, right)
+    private mutating func projectIfSlice(_ left: consuming P, _ right: P) throws(JMESPathError) -> P {
+        let indexed = try chain(consume left, right)
         guard case .slice = right.node else { return indexed }
         let rhs = try projectionRHS(20)
         return try make(.listProjection(indexed.node, rhs.node), indexed, rhs)

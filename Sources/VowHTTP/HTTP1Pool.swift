@@ -36,7 +36,10 @@ final class HTTP1Pool: Sendable {
     }
 
     private let state = Locked(State())
-    private let group: any EventLoopGroup
+    /// The event loops, asked for when a request first needs them: NIO's shared group starts
+    /// its threads when it is first asked for, and a run that makes no request never asks.
+    private let makeGroup: @Sendable () -> any EventLoopGroup
+    private var group: any EventLoopGroup { makeGroup() }
     /// The most connections open to one origin at once.
     let perOrigin: Int
     /// How long a connection may stay idle before the pool closes it.
@@ -45,10 +48,10 @@ final class HTTP1Pool: Sendable {
     /// A pool on `group`'s event loops, at most `perOrigin` connections to one origin, each
     /// closed after `idleTimeout` unused.
     init(
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, perOrigin: Int = HTTPEngine.connectionsPerOrigin,
-        idleTimeout: TimeAmount = .seconds(60)
+        group: @escaping @autoclosure @Sendable () -> any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        perOrigin: Int = HTTPEngine.connectionsPerOrigin, idleTimeout: TimeAmount = .seconds(60)
     ) {
-        self.group = group
+        self.makeGroup = group
         self.perOrigin = perOrigin
         self.idleTimeout = idleTimeout
     }

@@ -122,17 +122,35 @@ public struct Renderer: Sendable {
             while lineStart > 0 && bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
             var lineEnd = lo
             while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
-            let line = TerminalText.visibleLine(VowError.redactingSecrets(String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)))
-            let pad = String(decoding: bytes[lineStart..<lo], as: UTF8.self).count
-            let width = max(1, String(decoding: bytes[lo..<min(hi, lineEnd)], as: UTF8.self).count)
+            var line = TerminalText.visibleLine(VowError.redactingSecrets(String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)))
+            var pad = String(decoding: bytes[lineStart..<lo], as: UTF8.self).count
+            var width = max(1, String(decoding: bytes[lo..<min(hi, lineEnd)], as: UTF8.self).count)
+            (line, pad, width) = Self.window(line, pad: pad, width: width)
             out += "\n  \(blue)│\(reset) \(line)"
             out += "\n  \(blue)│\(reset) \(String(repeating: " ", count: pad))\(red)\(String(repeating: "^", count: width)) rejected here\(reset)"
             if !o.context.isEmpty { out += "\n  \(blue)=\(reset) in: \(TerminalText.visibleLine(o.context.joined(separator: ", ")))" }
             if let input = o.input, !input.isNull { out += "\n  \(blue)=\(reset) \(dim)input: \(TerminalText.visibleLine(shorten(JSONWriter.compact(input))))\(reset)" }
         }
         if let body = bodyExcerpt(e) { out += "\n  \(blue)=\(reset) body: \(body)" }
-        if !e.skipped.isEmpty { out += "\n  \(blue)=\(reset) skipped: \(TerminalText.visibleLine(e.skipped.joined(separator: ", ")))" }
+        if !e.skipped.isEmpty { out += "\n  \(blue)=\(reset) skipped: \(TerminalText.visibleLine(e.skipped.map { shorten(VowError.redactingSecrets($0)) }.joined(separator: ", ")))" }
         return out
+    }
+
+    /// The longest line of a statement an error shows whole.
+    static let lineLimit = 240
+
+    /// A statement's line as an error shows it, with the underlined stage's column (`pad`) and
+    /// width: the whole line when it is short, else a window that starts a little before the
+    /// stage, its cut ends marked `…` (a pipeline of 50,000 steps is not printed whole).
+    static func window(_ line: String, pad: Int, width: Int) -> (line: String, pad: Int, width: Int) {
+        guard line.count > lineLimit else { return (line, pad, width) }
+        let chars = Array(line)
+        let at = min(pad, chars.count)
+        let from = max(0, at - 40)
+        let to = min(chars.count, from + lineLimit)
+        let head = from > 0 ? "…" : ""
+        let tail = to < chars.count ? "…" : ""
+        return (head + String(chars[from..<to]) + tail, head.count + at - from, max(1, min(width, to - at)))
     }
 
     /// The start of an HTTP error's body, as curl --fail-with-body and HTTPie show it: JSON

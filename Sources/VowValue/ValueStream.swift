@@ -22,12 +22,44 @@ public final class ValueStream: OpaqueValue, @unchecked Sendable {
     /// The most items that wait for the consumer.
     public let capacity: Int
 
+    /// A consumer waiting for items: one (`next`), or up to a number of them (`next(upTo:)`).
+    private enum Waiting {
+        case one(Resolver<Value?>)
+        case some(Resolver<[Value]>, Int)
+
+        /// How many of the items offered the waiting consumer takes.
+        var most: Int {
+            switch self {
+            case .one: return 1
+            case .some(_, let most): return most
+            }
+        }
+
+        /// Gives the waiting consumer the first of `items` it asked for.
+        func hand(_ items: ArraySlice<Value>) {
+            switch self {
+            case .one(let r): r.fulfill(items.first)
+            case .some(let r, let most): r.fulfill(Array(items.prefix(most)))
+            }
+        }
+
+        /// Tells the waiting consumer the stream has ended: normally, or with `error`.
+        func end(_ error: (any Error)?) {
+            switch (self, error) {
+            case (.one(let r), nil): r.fulfill(nil)
+            case (.one(let r), let e?): r.reject(e)
+            case (.some(let r, _), nil): r.fulfill([])
+            case (.some(let r, _), let e?): r.reject(e)
+            }
+        }
+    }
+
     private struct State {
         var items: [Value] = []
         var head = 0
         var end: Result<Void, any Error>? = nil
         var cancelled = false
-        var waiting: Resolver<Value?>? = nil
+        var waiting: Waiting? = nil
         var resume: (@Sendable () -> Void)? = nil
         var stop: (@Sendable () -> Void)? = nil
         var count: Int { items.count - head }
@@ -57,14 +89,16 @@ public final class ValueStream: OpaqueValue, @unchecked Sendable {
     /// cancelled or ended, and the producer should stop.
     @discardableResult
     public func offer(_ items: [Value], resume: @escaping @Sendable () -> Void) -> Bool {
-        var handOver: (Resolver<Value?>, Value)? = nil
+        var handOver: Waiting? = nil
         let (open, later) = state.withLock { s -> (Bool, Bool) in
             guard !s.cancelled, s.end == nil else { return (false, false) }
             var rest = items[...]
-            if let w = s.waiting, let first = rest.first {
+            if let w = s.waiting, !rest.isEmpty {
+                // The consumer that waits takes its items first (outside the lock, below); the
+                // rest wait in the stream.
                 s.waiting = nil
-                handOver = (w, first)
-                rest = rest.dropFirst()
+                handOver = w
+                rest = rest.dropFirst(w.most)
             }
             s.items.append(contentsOf: rest)
             if s.count >= capacity {
@@ -73,7 +107,7 @@ public final class ValueStream: OpaqueValue, @unchecked Sendable {
             }
             return (true, false)
         }
-        if let (w, v) = handOver { w.fulfill(v) }
+        handOver?.hand(items[...])
         if open && !later { resume() }
         return open
     }
@@ -102,14 +136,13 @@ public final class ValueStream: OpaqueValue, @unchecked Sendable {
     /// Ends the stream: normally, or with the error that ends it (the consumer sees it after the
     /// items already offered).
     public func finish(_ error: (any Error)? = nil) {
-        let w = state.withLock { s -> Resolver<Value?>? in
+        let w = state.withLock { s -> Waiting? in
             guard s.end == nil, !s.cancelled else { return nil }
             s.end = error.map { .failure($0) } ?? .success(())
             defer { s.waiting = nil }
             return s.waiting
         }
-        guard let w else { return }
-        if let error { w.reject(error) } else { w.fulfill(nil) }
+        w?.end(error)
     }
 
     /// True once the consumer has stopped the stream.
@@ -120,11 +153,37 @@ public final class ValueStream: OpaqueValue, @unchecked Sendable {
     /// The next item, or nil at the end; rejects with the error that ended the stream.
     public func next(on executor: any PromiseExecutor) -> Promise<Value?> {
         let (promise, resolver) = Promise<Value?>.pending(name: "next", on: executor)
+        switch take(1, waiting: .one(resolver)) {
+        case .success(let items)?: resolver.fulfill(items.first)
+        case .failure(let e)?: resolver.reject(e)
+        case nil: break
+        }
+        return promise
+    }
+
+    /// The next items, as many as wait in the stream up to `most` (at least one, once one has
+    /// arrived), or none at the end; rejects with the error that ended the stream, after the
+    /// items before it. For a consumer that handles items in batches (`each` over a stream): one
+    /// promise and one turn for many items.
+    public func next(upTo most: Int, on executor: any PromiseExecutor) -> Promise<[Value]> {
+        let (promise, resolver) = Promise<[Value]>.pending(name: "next", on: executor)
+        switch take(max(most, 1), waiting: .some(resolver, max(most, 1))) {
+        case .success(let items)?: resolver.fulfill(items)
+        case .failure(let e)?: resolver.reject(e)
+        case nil: break
+        }
+        return promise
+    }
+
+    /// Takes up to `most` items now (none at the end, or once cancelled), or the error that ended
+    /// the stream; or, when none has arrived yet, leaves `waiting` to be given them, and returns nil.
+    private func take(_ most: Int, waiting: Waiting) -> Result<[Value], any Error>? {
         var resume: (@Sendable () -> Void)? = nil
-        let outcome = state.withLock { s -> Result<Value?, any Error>? in
+        let outcome = state.withLock { s -> Result<[Value], any Error>? in
             if s.count > 0 {
-                let v = s.items[s.head]
-                s.head += 1
+                let n = min(most, s.count)
+                let taken = Array(s.items[s.head..<(s.head + n)])
+                s.head += n
                 if s.head > 1024 && s.head * 2 > s.items.count {
                     s.items.removeFirst(s.head)
                     s.head = 0
@@ -133,26 +192,21 @@ public final class ValueStream: OpaqueValue, @unchecked Sendable {
                     resume = s.resume
                     s.resume = nil
                 }
-                return .success(v)
+                return .success(taken)
             }
-            if s.cancelled { return .success(nil) }
+            if s.cancelled { return .success([]) }
             switch s.end {
-            case .success?: return .success(nil)
+            case .success?: return .success([])
             case .failure(let e)?: return .failure(e)
             case nil:
-                s.waiting = resolver
+                s.waiting = waiting
                 resume = s.resume
                 s.resume = nil
                 return nil
             }
         }
         resume?()
-        switch outcome {
-        case .success(let v)?: resolver.fulfill(v)
-        case .failure(let e)?: resolver.reject(e)
-        case nil: break
-        }
-        return promise
+        return outcome
     }
 
     /// Stops the stream: the source is stopped, what waits is dropped, `next` gives nil.
@@ -170,7 +224,7 @@ public final class ValueStream: OpaqueValue, @unchecked Sendable {
     /// Stops the source and drops the items not yet taken; what waits gets nil (a cancellation,
     /// `error` nil) or `error`.
     private func halt(with error: (any Error)?) {
-        let taken = state.withLock { s -> (stop: (@Sendable () -> Void)?, waiting: Resolver<Value?>?, resume: (@Sendable () -> Void)?)? in
+        let taken = state.withLock { s -> (stop: (@Sendable () -> Void)?, waiting: Waiting?, resume: (@Sendable () -> Void)?)? in
             if s.cancelled || (error != nil && s.end != nil) { return nil }
             if let error { s.end = .failure(error) } else { s.cancelled = true }
             s.items = []
@@ -185,7 +239,7 @@ public final class ValueStream: OpaqueValue, @unchecked Sendable {
         guard let taken else { return }
         taken.stop?()
         taken.resume?()
-        if let error { taken.waiting?.reject(error) } else { taken.waiting?.fulfill(nil) }
+        taken.waiting?.end(error)
     }
 
     /// Calls `body` with each item as it arrives, one after the other (the next is taken when the

@@ -124,7 +124,7 @@ public struct VowError: Error, Sendable, CustomStringConvertible {
         }
         if let input = origin?.input { r["input"] = input }
         if let context = origin?.context, !context.isEmpty { r["context"] = .list(context.map { .string($0) }) }
-        if !skipped.isEmpty { r["skipped"] = .list(skipped.map { .string($0) }) }
+        if !skipped.isEmpty { r["skipped"] = .list(skipped.map { .string(VowError.redactingSecrets($0)) }) }
         return r
     }
 }
@@ -139,16 +139,30 @@ extension VowError {
     /// `source` with secrets masked, character for character (so that carets still line up):
     /// the values of `--bearer`, `--auth`, Authorization/Cookie headers, and URL passwords.
     public static func redactingSecrets(_ source: String) -> String {
+        // Each pattern is tried only on text that holds a word it needs (ASCII case folded):
+        // most statements hold none, and the patterns' matching is slow on a long statement.
+        let folded = source.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         var out = source
-        let patterns: [Regex<(Substring, Substring, Substring)>] = [
-            #/(?i)(--bearer\s+["']?)([^\s"']+)/#,
-            #/(?i)(--auth\s+["']?)([^\s"']+)/#,
-            #/(?i)((?:proxy-authorization|authorization|cookie)\s*:\s*)([^"'\n]+)/#,
-            #/(://[^/\s:@]+:)([^@\s/]+)(?=@)/#,
+        let patterns: [(needs: [String], pattern: Regex<(Substring, Substring, Substring)>)] = [
+            (["--bearer"], #/(?i)(--bearer\s+["']?)([^\s"']+)/#),
+            (["--auth"], #/(?i)(--auth\s+["']?)([^\s"']+)/#),
+            (["authorization", "cookie"], #/(?i)((?:proxy-authorization|authorization|cookie)\s*:\s*)([^"'\n]+)/#),
+            (["://"], #/(://[^/\s:@]+:)([^@\s/]+)(?=@)/#),
         ]
-        for p in patterns {
+        for (needs, p) in patterns where needs.contains(where: { Self.contains(folded, Array($0.utf8)) }) {
             out = out.replacing(p) { m in m.output.1 + String(repeating: "*", count: m.output.2.count) }
         }
         return out
+    }
+
+    /// True when `needle` occurs in `haystack`.
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, haystack.count >= needle.count else { return false }
+        var i = 0
+        while i + needle.count <= haystack.count {
+            if haystack[i] == first, haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
+            i += 1
+        }
+        return false
     }
 }

@@ -1,51 +1,26 @@
-import ArgumentParser
 import Dispatch
 import Foundation
 import VowRuntime
 import VowShell
 
-/// The vow command line: argument parsing only.
-struct Vow: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "vow",
-        abstract: "An interactive shell for asynchronous work: pipelines of promises.",
-        discussion: """
-            With no arguments on a terminal, starts the REPL; with FILE, runs a script ($1… and \
-            $args are its arguments); with -c, runs SOURCE; a script piped on stdin runs too.
-            Exit status: 0 when every statement fulfilled, 1 at the first rejection, 2 for a \
-            syntax error (nothing runs), 130 when interrupted.
-            """,
-        version: "vow 0.1.0")
+/// The vow command line: what its options ask for, run.
+struct Vow {
+    let options: CommandLineOptions
+    var command: String? { options.command }
+    var json: Bool { options.json }
+    var trace: String? { options.trace }
+    var turns: Bool { options.turns }
+    var html: String? { options.html }
+    var js: Bool { options.js }
+    var emitJS: Bool { options.emitJS }
+    var emitJSTo: String? { options.emitJSTo }
+    var color: String { options.color }
+    var script: [String] { options.script }
 
-    @Option(name: .customShort("c"), help: ArgumentHelp("Run SOURCE instead of a file.", valueName: "SOURCE"))
-    var command: String?
-
-    @Flag(name: .long, help: "Print each result as one compact JSON line.")
-    var json = false
-
-    @Option(name: .long, help: ArgumentHelp("Record every promise event as JSON Lines to FILE (see docs/trace-format.md).", valueName: "FILE"))
-    var trace: String?
-
-    @Flag(name: .long, help: "Show the run turn by turn instead of its output: the job each turn runs, what it settles, prints and queues, and the queues after it.")
-    var turns = false
-
-    @Option(name: .long, help: ArgumentHelp("After the run, write a page of it to FILE for a class: the promise graph, the turns one step at a time, and the timeline (one self-contained HTML file; see docs/teaching.md).", valueName: "FILE"))
-    var html: String?
-
-    @Flag(name: .long, help: "JavaScript mode: nothing is cancelled that JavaScript would let run on, and a script waits for its timers, as node does.")
-    var js = false
-
-    @Flag(name: .customLong("emit-js"), help: "Write the JavaScript twin of the script (or of -c SOURCE) to stdout instead of running it; `node` runs it as it is.")
-    var emitJS = false
-
-    @Option(name: .customLong("emit-js-to"), help: ArgumentHelp("Write the JavaScript twin to FILE, with the prelude it requires beside it (vow-twin-prelude.js), instead of running the script.", valueName: "FILE"))
-    var emitJSTo: String?
-
-    @Option(name: .long, help: ArgumentHelp("Colour: auto, always or never.", valueName: "WHEN"))
-    var color: String = "auto"
-
-    @Argument(help: "A script file, and its arguments.")
-    var script: [String] = []
+    /// The process's exit with `status`, its output written first.
+    struct Exit: Error {
+        let status: Int32
+    }
 
     /// `--trace FILE`: records the run through the promise core's observer hook.
     func startTrace(_ runner: Runner) throws {
@@ -54,7 +29,7 @@ struct Vow: ParsableCommand {
             try runner.enableTracing().startFile(trace)
         } catch {
             OutputSink.writeError("error[io]: cannot create the trace file \(trace)\n")
-            throw ExitCode(1)
+            throw Exit(status: 1)
         }
     }
 
@@ -65,8 +40,8 @@ struct Vow: ParsableCommand {
         switch color {
         case "always": colors = true
         case "never": colors = false
-        case "auto": colors = tty && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        default: throw ValidationError("--color must be auto, always or never")
+        case "auto": colors = tty && getenv("NO_COLOR") == nil
+        default: colors = false  // refused when the command line was read
         }
         let text: String
         let name: String
@@ -79,7 +54,7 @@ struct Vow: ParsableCommand {
                 text = try Files.program(file)
             } catch {
                 OutputSink.writeError("error[\(error.kind.rawValue)]: \(error.message)\n")
-                throw ExitCode(error.kind == .syntax ? 2 : 1)
+                throw Exit(status: error.kind == .syntax ? 2 : 1)
             }
             name = file
             options.arguments = Array(script.dropFirst())
@@ -99,15 +74,15 @@ struct Vow: ParsableCommand {
             runner.tracer?.stopFile()
             runner.session.http.shutdown()
             StandardOutputBuffer.shared.flush()
-            throw ExitCode(status)
+            throw Exit(status: status)
         }
         if let emitJSTo {
-            throw ExitCode(Runner.emitJavaScript(text, name: name, to: emitJSTo))
+            throw Exit(status: Runner.emitJavaScript(text, name: name, to: emitJSTo))
         }
         if emitJS {
             let (status, out) = Runner.emitJavaScript(text, name: name)
             FileHandle.standardOutput.write(Data(out.utf8))
-            throw ExitCode(status)
+            throw Exit(status: status)
         }
         let session = Session(options: options)
         session.javaScriptMode = js
@@ -138,7 +113,7 @@ struct Vow: ParsableCommand {
         runner.tracer?.stopFile()
         runner.session.http.shutdown()
         StandardOutputBuffer.shared.flush()
-        throw ExitCode(status)
+        throw Exit(status: status)
     }
 }
 
@@ -161,4 +136,33 @@ func installInterrupt(_ handler: @escaping @Sendable () -> Void, terminate: (@Se
     term.resume()
     terminateSource = term
 }
-Vow.main()
+/// Reads the command line and runs what it asks for.
+func main() -> Never {
+    let parsed: (CommandLineOptions, CommandLineOptions.Request)
+    do {
+        parsed = try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+        OutputSink.writeError(CommandLineOptions.report(error))
+        exit(64)
+    }
+    switch parsed.1 {
+    case .help:
+        print(CommandLineOptions.help, terminator: "")
+        exit(0)
+    case .version:
+        print(CommandLineOptions.version, terminator: "")
+        exit(0)
+    case .run:
+        do {
+            try Vow(options: parsed.0).run()
+            exit(0)
+        } catch let e as Vow.Exit {
+            exit(e.status)
+        } catch {
+            OutputSink.writeError("Error: \(error)\n")
+            exit(1)
+        }
+    }
+}
+
+main()

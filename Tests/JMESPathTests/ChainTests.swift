@@ -19,6 +19,31 @@ final class ChainTests: XCTestCase {
         XCTAssertEqual(try JMESPathExpression(Array(repeating: "a", count: 1_000).joined(separator: ".")).search(deep), .int(7))
     }
 
+    /// A chain of 50,000 indexes is one flat chain too (each `[n]` used to copy the chain
+    /// before it: 50,000 took 30 s).
+    func test_aLongChainOfIndexesCompilesAndRuns() throws {
+        let expr = try JMESPathExpression(String(repeating: "[0]", count: 50_000))
+        XCTAssertEqual(try expr.search(Value.list([.int(1)])), .null)
+        var deep = Value.int(7)
+        for _ in 0..<1_000 { deep = .list([deep]) }
+        XCTAssertEqual(try JMESPathExpression(String(repeating: "[0]", count: 1_000)).search(deep), .int(7))
+    }
+
+    /// What a chain of 50,000 steps can look at is kept no deeper than `maxDepth` (deeper than
+    /// any document): walking, comparing and releasing it stays shallow. Below that depth it is
+    /// all of the value, which is what the chain could reach there.
+    func test_theDemandOfALongChainStaysShallow() throws {
+        let chain = Array(repeating: "a", count: 50_000).joined(separator: ".")
+        for text in [chain, "[\(chain), a]", "\(chain) | length(@)", "a[*].\(chain)"] {
+            let demand = try JMESPathExpression(text).demand
+            XCTAssertLessThanOrEqual(demand.depth, JMESPathDemand.maxDepth, String(text.suffix(20)))
+            XCTAssertGreaterThan(demand.depth, 0)
+        }
+        // A short chain keeps its exact demand.
+        let short = try JMESPathExpression("a.b").demand
+        XCTAssertEqual(short.depth, 2)
+    }
+
     /// Chains mixed with other steps keep their meaning.
     func test_chainsWithIndexesAndProjections() throws {
         let doc = Value.record(Record([("a", .list([.record(Record([("b", .int(1))])), .record(Record([("b", .int(2))]))]))]))

@@ -35,6 +35,16 @@ final class JSONPickTests: XCTestCase {
         XCTAssertEqual(runVow("read \(file) | json | pick items[42].dup").out, "42\n")
     }
 
+    /// A `pick` after `json` that rejects shows the document it was given as its input, not the
+    /// part of it that `json` built for it.
+    func test_aPickThatRejectsShowsTheWholeDocumentAsItsInput() {
+        let r = runVow(#"echo '{"a": [1, 2, 3], "items": 5}' | json | pick 'items[*].qty | sum(@)'"#)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains(#"= input: {"a":[1,2,3],"items":5}"#), r.err)
+        let list = runVow(#"echo '[1, 2, 3]' | json | pick 'sum(items)'"#)
+        XCTAssertTrue(list.err.contains("= input: [1,2,3]"), list.err)
+    }
+
     func test_invalidJSONStillRejectsAtJsonWithTheReadersMessage() throws {
         try #"{"items": [1, 2,]}"#.write(toFile: file, atomically: true, encoding: .utf8)
         let r = runVow("read \(file) | json | pick items[0]")

@@ -31,6 +31,25 @@ final class PureStageTests: XCTestCase {
         XCTAssertFalse(try direct("catch len"))
     }
 
+    /// Arguments that are the same for every input are evaluated once; the others, for each input.
+    func test_argumentsThatCannotChangeAreEvaluatedOnce() throws {
+        let session = Session(output: OutputSink { _ in })
+        defer { session.http.shutdown() }
+        func fixed(_ source: String) throws -> Bool {
+            let text = SourceText(source)
+            let pipeline = try Parser.parsePipeline(text)
+            let site = Site(source: text, statement: pipeline.span, context: [])
+            let pure = PureStage(Evaluator(session: session).plans(pipeline), session: session, scope: Scope(session: session), site: site)
+            return try XCTUnwrap(pure).fixed != nil
+        }
+        XCTAssertTrue(try fixed("pick a.b"))
+        XCTAssertTrue(try fixed("pick '{s: status, t: total}'"))
+        XCTAssertTrue(try fixed("to-json --pretty"))
+        XCTAssertFalse(try fixed(#"format "n{}""#))  // the input fills it in
+        XCTAssertFalse(try fixed("pick 'n > $m'"))  // a variable
+        XCTAssertEqual(runVow("let m = echo 1\necho [{n: 1}, {n: 2}] | each pick 'n > $m' | to-json").out, "[false,true]\n")
+    }
+
     func test_eachGivesTheValuesTheOrdinaryWayGives() {
         XCTAssertEqual(runVow(#"echo [{a: 1}, {a: [2]}, {}] | each pick a | to-json"#).out, "[1,[2],null]\n")
         XCTAssertEqual(runVow(#"echo [1, "x"] | each (format "<{}>") | to-json"#).out, #"["<1>","<x>"]"# + "\n")

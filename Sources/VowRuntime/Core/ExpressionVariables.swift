@@ -7,6 +7,8 @@ enum ExpressionVariables {
     /// The names after a `$` in `expression`, outside its quoted parts ('raw strings', "quoted
     /// identifiers", `literals`), each once, in order; `$` alone (the root) is none.
     static func names(in expression: String) -> [String] {
+        // Most expressions name no variable: their bytes are looked through once, not their characters.
+        guard expression.utf8.contains(UInt8(ascii: "$")) else { return [] }
         var names: [String] = []
         var quote: Character? = nil
         var previous: Character? = nil

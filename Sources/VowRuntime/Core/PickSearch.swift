@@ -51,12 +51,34 @@ public enum Pick {
         var d = Record()
         d["reason"] = .string(e.kind.rawValue)
         d["expression"] = .string(expression)
-        var msg = "\(e.kind.rawValue): \(e.message) in '\(expression)'"
+        let length = expression.count
+        let named =
+            length <= excerptLength
+            ? "'\(expression)'"
+            : "'\(expression.prefix(excerptLength / 2))…' (\(length) characters\(e.offset.map { ", the culprit at character \($0)" } ?? ""))"
+        var msg = "\(e.kind.rawValue): \(e.message) in \(named)"
         if let off = e.offset {
             d["offset"] = .int(off)
-            let prefix = String(expression.prefix(off))
-            msg += "\n    \(expression)\n    \(String(repeating: " ", count: prefix.count))^"
+            let (shown, caret) = excerpt(expression, around: off)
+            msg += "\n    \(shown)\n    \(String(repeating: " ", count: caret))^"
         }
         return VowError(.pick, msg, details: d)
+    }
+
+    /// The longest expression an error shows whole.
+    static let excerptLength = 120
+
+    /// `expression` as an error shows it, with the column of the character at `offset` in what
+    /// is shown: the whole expression when it is short, else a window around `offset`, its cut
+    /// ends marked `…` (an expression of 50,000 steps is not printed whole, twice).
+    static func excerpt(_ expression: String, around offset: Int) -> (text: String, caret: Int) {
+        let chars = Array(expression)
+        guard chars.count > excerptLength else { return (expression, min(offset, chars.count)) }
+        let at = max(0, min(offset, chars.count))
+        let from = max(0, at - excerptLength / 2)
+        let to = min(chars.count, from + excerptLength)
+        let head = from > 0 ? "…" : ""
+        let tail = to < chars.count ? "…" : ""
+        return (head + String(chars[from..<to]) + tail, head.count + at - from)
     }
 }

@@ -39,7 +39,9 @@ final class PipelineRun: @unchecked Sendable {
         {
             j -= 1
         }
-        let stageInput: Value? = j == 0 ? (input.isNull ? nil : input) : (try? entries[j - 1].promise.result?.get())
+        var stageInput: Value? = j == 0 ? (input.isNull ? nil : input) : (try? entries[j - 1].promise.result?.get())
+        // A `pick` after `json` got the part of the document it needed; its input is the document.
+        if case .opaque(let picked as PickedAhead)? = stageInput { stageInput = picked.document }
         e.origin = origin(for: j, input: stageInput)
         e.origin?.context += e.pendingContext
         e.pendingContext = []

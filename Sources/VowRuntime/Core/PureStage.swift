@@ -14,22 +14,53 @@ import VowValue
 struct PureStage {
     let stage: any ValueStage
     let call: StageCall
+    /// The arguments, evaluated once, when none can change from one input to the next (literal
+    /// text, numbers, an expression that names no variable); nil when they are evaluated for
+    /// each input.
+    let fixed: StageArguments?
 
     /// The direct form of `plans` (one pipeline's stages), or nil when it has none: more than
     /// one stage, a stage that is not pure, or an argument that reads a variable or runs a
     /// pipeline.
     init?(_ plans: [StagePlan], session: Session, scope: Scope, site: Site) {
-        guard plans.count == 1, case .builtin(let def, let positional, let flags) = plans[0].kind, def.isPure,
-            !plans[0].isHandler, let stage = def.init() as? any ValueStage,
+        guard plans.count == 1 else { return nil }
+        self.init(plans[0], session: session, scope: scope, site: site)
+    }
+
+    /// The direct form of the one stage `plan`, or nil when the stage is not pure or an argument
+    /// reads a variable or runs a pipeline.
+    init?(_ plan: StagePlan, session: Session, scope: Scope, site: Site) {
+        guard case .builtin(let def, let positional, let flags) = plan.kind, def.isPure,
+            !plan.isHandler, let stage = def.init() as? any ValueStage,
             positional.allSatisfy(Self.needsOnlyInput),
             flags.values.allSatisfy({ $0.allSatisfy { $0.map(Self.needsOnlyInput) ?? true } })
         else { return nil }
         self.stage = stage
         self.call = StageCall(
-            session: session, name: plans[0].name, node: plans[0].node, positional: positional, flagNodes: flags,
+            session: session, name: plan.name, node: plan.node, positional: positional, flagNodes: flags,
             upstream: nil, pipelineInput: .null, rerunUpstream: nil, scope: scope, site: site,
             run: PipelineRun(site: site, input: .null), index: 0)
         call.expressionArguments = def.expressionArguments
+        // `json` before `pick` builds only what the pick can look at, as in the pipeline.
+        call.pickAhead = plan.pickAhead
+        let constant = positional.enumerated().allSatisfy { i, a in Self.isConstant(a, expression: i < def.expressionArguments) }
+            && flags.values.allSatisfy { $0.allSatisfy { $0.map { Self.isConstant($0, expression: false) } ?? true } }
+        if constant, case .value(let a)? = try? call.context(.null).evaluateArguments(call, input: .null) {
+            fixed = a
+        } else {
+            fixed = nil
+        }
+    }
+
+    /// True for an argument whose value is the same for every input and every state of the
+    /// session: a literal, or an expression argument (`pick`'s) that names no variable.
+    static func isConstant(_ argument: Argument, expression: Bool) -> Bool {
+        if expression, let text = argument.expressionText { return ExpressionVariables.names(in: text).isEmpty }
+        switch argument.kind {
+        case .word(let t), .string(let t): return t.isLiteral
+        case .rawString, .number, .boolean, .null, .duration, .flag: return true
+        case .list, .record, .variable, .job, .group: return false
+        }
     }
 
     /// True for an argument whose value depends on the input at most: literals and templates
@@ -52,7 +83,13 @@ struct PureStage {
     /// caller then runs the pipeline the ordinary way).
     func value(_ input: Value) -> Value? {
         if input.stream != nil || PromiseObservation.isActive { return nil }
-        guard case .value(let v)? = try? stage.runEvaluated(input, call, call.context(input)) else { return nil }
+        let ran: Resolution<Value>?
+        if let fixed {
+            ran = try? stage.run(input, fixed, call.context(input))
+        } else {
+            ran = try? stage.runEvaluated(input, call, call.context(input))
+        }
+        guard case .value(let v)? = ran else { return nil }
         return v
     }
 }

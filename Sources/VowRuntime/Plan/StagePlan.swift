@@ -122,6 +122,7 @@ struct PickAhead: Sendable {
 final class PlanCache: @unchecked Sendable {
     private var plans: [StagePlan]?
     private var pure: PureStage??
+    private var purePipeline: PurePipeline??
 
     /// A cache that plans on first use, or holds `plans` already made.
     init(plans: [StagePlan]? = nil) { self.plans = plans }
@@ -139,6 +140,15 @@ final class PlanCache: @unchecked Sendable {
         if let pure { return pure }
         let made = PureStage(plans(pipeline, evaluator), session: evaluator.session, scope: scope, site: site)
         pure = .some(made)
+        return made
+    }
+
+    /// The pipeline's direct form for the items of a stream (`PurePipeline`), or nil when it has
+    /// none; made on the first call.
+    func purePipeline(_ pipeline: Pipeline, _ evaluator: Evaluator, nullEnds: Bool, scope: Scope, site: Site) -> PurePipeline? {
+        if let purePipeline { return purePipeline }
+        let made = PurePipeline(plans(pipeline, evaluator), nullEnds: nullEnds, session: evaluator.session, scope: scope, site: site)
+        purePipeline = .some(made)
         return made
     }
 }

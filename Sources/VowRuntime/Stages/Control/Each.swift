@@ -38,8 +38,9 @@ struct EachStage: StageDefinition {
         return call.chain { input, _ in
             let limit = try call.integer(Self.limit, default: 16, minimum: 1, input: input)
             if let stream = input.stream {
-                guard let inner = call.innerStagePromise() else { throw VowError(.type, "each: missing STAGE") }
-                return .promise(StreamEachRunner(stream: stream, limit: limit, inner: inner, ex: ex, cancelsOthers: cancelsOthers).start())
+                guard let inner = call.innerStageForStream() else { throw VowError(.type, "each: missing STAGE") }
+                return .promise(
+                    StreamEachRunner(stream: stream, limit: limit, inner: inner.promise, direct: inner.direct, ex: ex, cancelsOthers: cancelsOthers).start())
             }
             guard case .list(let items) = Pick.target(input) else {
                 throw VowError(.type, "each: expected a list, got \(input.typeName)")
@@ -140,27 +141,40 @@ final class EachRunner: @unchecked Sendable {
 }
 
 /// Runs `each` over a stream: items are taken as they arrive while fewer than `limit` run, and
-/// the results keep the order of the items. Touched only on the session executor.
+/// the results keep the order of the items. Items are taken in batches, as many as wait in the
+/// stream (one promise and one turn a batch). An item whose pipeline has a direct form
+/// (`PurePipeline`: its stages are pure, nothing observes) gets its value at once and does not
+/// count against `limit`; the others run the pipeline the ordinary way. Touched only on the
+/// session executor.
 final class StreamEachRunner: @unchecked Sendable {
     let stream: ValueStream
     let limit: Int
     let inner: @Sendable (Value) -> Promise<Value>
+    /// An item's value without a pipeline run, or nil when it must run the ordinary way.
+    let direct: (@Sendable (Value) -> Value?)?
     let ex: any PromiseExecutor
-    var results: [Value?] = []
-    var running = 0
-    var ended = false
-    var taking = false
-    var inFlight: [Int: Promise<Value>] = [:]
+    @exclusivity(unchecked) var results: [Value?] = []
+    @exclusivity(unchecked) var running = 0
+    @exclusivity(unchecked) var ended = false
+    @exclusivity(unchecked) var taking = false
+    /// Items taken from the stream and not yet started (from `queued[queuedHead]` on).
+    @exclusivity(unchecked) var queued: [Value] = []
+    @exclusivity(unchecked) var queuedHead = 0
+    @exclusivity(unchecked) var inFlight: [Int: Promise<Value>] = [:]
     let resolver: Resolver<Value>
     let promise: Promise<Value>
     /// Whether a rejection cancels the items still running (vow's mode; not JavaScript's).
     let cancelsOthers: Bool
 
-    init(stream: ValueStream, limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, ex: any PromiseExecutor, cancelsOthers: Bool) {
+    init(
+        stream: ValueStream, limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, direct: (@Sendable (Value) -> Value?)? = nil,
+        ex: any PromiseExecutor, cancelsOthers: Bool
+    ) {
         self.cancelsOthers = cancelsOthers
         self.stream = stream
         self.limit = limit
         self.inner = inner
+        self.direct = direct
         self.ex = ex
         (promise, resolver) = Promise<Value>.pending(name: "each", on: ex)
     }
@@ -174,23 +188,45 @@ final class StreamEachRunner: @unchecked Sendable {
         return promise
     }
 
-    /// Takes the next item, unless `limit` run already or one is being taken.
+    /// Starts the items taken while fewer than `limit` run; once none is left, takes the next
+    /// batch, unless one is being taken.
     private func take() {
-        guard !taking, !ended, running < limit, !resolver.isSettled else { return }
+        startQueued()
+        guard !taking, !ended, running < limit, queuedHead == queued.count, !resolver.isSettled else { return }
         taking = true
-        stream.next(on: ex).whenSettled(on: ex) { [self] r in
+        // Items with a direct form do not run for long: a batch as large as the stream holds.
+        let most = direct == nil ? limit - running : max(limit - running, stream.capacity)
+        stream.next(upTo: most, on: ex).whenSettled(on: ex) { [self] r in
             taking = false
             switch r {
-            case .success(let v?):
-                launch(v)
+            case .success(let items) where !items.isEmpty:
+                queued = items
+                queuedHead = 0
                 take()
-            case .success(nil):
+            case .success:
                 ended = true
                 finishIfDone()
             case .failure(let e):
                 ended = true
                 if resolver.reject(e), cancelsOthers { for p in inFlight.values { p.cancel() } }
             }
+        }
+    }
+
+    /// Starts the items taken, in order, while fewer than `limit` run.
+    private func startQueued() {
+        while queuedHead < queued.count, running < limit, !resolver.isSettled {
+            let v = queued[queuedHead]
+            queuedHead += 1
+            if let direct, let value = direct(v) {
+                results.append(value)
+            } else {
+                launch(v)
+            }
+        }
+        if queuedHead == queued.count, queuedHead > 0 {
+            queued.removeAll(keepingCapacity: true)
+            queuedHead = 0
         }
     }
 
@@ -206,8 +242,8 @@ final class StreamEachRunner: @unchecked Sendable {
             switch r {
             case .success(let v):
                 results[i] = v
-                finishIfDone()
                 take()
+                finishIfDone()
             case .failure(let e):
                 if resolver.reject(EachStage.naming(e, "item \(i + 1) of the stream", element: i + 1)) {
                     stream.cancel()
@@ -218,7 +254,7 @@ final class StreamEachRunner: @unchecked Sendable {
     }
 
     private func finishIfDone() {
-        if ended && running == 0 { resolver.fulfill(.list(results.map { $0 ?? .null })) }
+        if ended && running == 0 && queuedHead == queued.count { resolver.fulfill(.list(results.map { $0 ?? .null })) }
     }
 }
 

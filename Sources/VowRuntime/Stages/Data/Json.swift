@@ -13,6 +13,8 @@ struct JsonStage: ValueStage, LooksAhead {
     static func lookAhead(_ plan: StagePlan, next: StagePlan) {
         plan.pickAhead = PickAhead(plan, next: next)
     }
+    /// A pure function of its input: the same text parses to the same value or the same error.
+    static let isPure = true
     static let group = StageGroup.data
     static let synopsis = "json"
     static let summary = "Parses its input (text, bytes or a response body) as JSON."
@@ -60,6 +62,6 @@ struct JsonStage: ValueStage, LooksAhead {
         case (.response(let r), nil): found = JSONPathScan.document(for: ahead.demand, in: r.body)
         default: found = nil
         }
-        return found.map { PickedAhead(expression: ahead.expression, value: $0, isAnswer: ahead.path != nil) }
+        return found.map { PickedAhead(expression: ahead.expression, value: $0, isAnswer: ahead.path != nil, source: input) }
     }
 }

@@ -13,6 +13,20 @@ struct PickedAhead: OpaqueValue {
     let value: Value
     /// True when `value` is the answer (a path's value), false when it is the document to search.
     let isAnswer: Bool
+    /// What `json` was given (text, bytes or a response), for `document`.
+    let source: Value
+
+    /// The whole document, parsed from `source`: what the `pick` got as its input, as an error
+    /// of that `pick` shows it (the same input the stage shows when a trace watches and `json`
+    /// builds the whole document).
+    var document: Value {
+        switch source {
+        case .string(let s): return (try? JSON.parse(s)) ?? source
+        case .bytes(let b): return (try? JSON.parse(b)) ?? source
+        case .response(let r): return (try? JSON.parse(r.body)) ?? source
+        default: return source
+        }
+    }
 
     var typeName: String { value.typeName }
     var displayText: String { JSONWriter.compact(value) }

@@ -18,6 +18,7 @@ enum LineStream {
     ) -> ValueStream {
         let stream = ValueStream(label: label)
         let thread = Thread {
+            // The start of a line that the last piece read did not end.
             var pending: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             var failure: (any Error)? = nil
@@ -29,16 +30,7 @@ enum LineStream {
                     break
                 }
                 if n == 0 { break }
-                var lines: [Value] = []
-                var start = pending.count
-                pending.append(contentsOf: chunk[0..<n])
-                var from = 0
-                while let nl = pending[start...].firstIndex(of: 0x0A) {
-                    lines.append(line(pending[from..<nl]))
-                    from = nl + 1
-                    start = from
-                }
-                pending.removeFirst(from)
+                let lines = chunk.withUnsafeBufferPointer { split(UnsafeBufferPointer(rebasing: $0[0..<n]), after: &pending) }
                 if !lines.isEmpty, !stream.push(lines) { break reading }
                 if pending.count > maxLine {
                     failure = VowError(.io, "a line of \(label) is over the limit of \(maxLine) bytes", details: ["limit": .int(maxLine)])
@@ -59,10 +51,37 @@ enum LineStream {
         return stream
     }
 
+    /// The lines that `piece` ends, `pending` (the start of a line an earlier piece left) before
+    /// the first; what follows the last line break is left in `pending`. Line breaks are found
+    /// with `memchr`, and a line within the piece is made from it without a copy.
+    static func split(_ piece: UnsafeBufferPointer<UInt8>, after pending: inout [UInt8]) -> [Value] {
+        guard let base = piece.baseAddress else { return [] }
+        var lines: [Value] = []
+        var from = 0
+        while from < piece.count, let found = memchr(base + from, 0x0A, piece.count - from) {
+            let nl = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+            if pending.isEmpty {
+                lines.append(line(UnsafeBufferPointer(rebasing: piece[from..<nl])))
+            } else {
+                pending.append(contentsOf: piece[from..<nl])
+                lines.append(line(pending[...]))
+                pending.removeAll(keepingCapacity: true)
+            }
+            from = nl + 1
+        }
+        pending.append(contentsOf: piece[from...])
+        return lines
+    }
+
     /// One line without its line break (and a carriage return before it): text, or bytes when
     /// it is not UTF-8.
     static func line(_ bytes: ArraySlice<UInt8>) -> Value {
-        let body = bytes.last == 0x0D ? bytes.dropLast() : bytes
+        bytes.withUnsafeBufferPointer { line($0) }
+    }
+
+    /// `line` of bytes in memory.
+    static func line(_ bytes: UnsafeBufferPointer<UInt8>) -> Value {
+        let body = bytes.last == 0x0D ? UnsafeBufferPointer(rebasing: bytes.dropLast()) : bytes
         if let s = String(validating: body, as: UTF8.self) { return .string(s) }
         return .bytes(Array(body))
     }
