@@ -23,9 +23,10 @@ extension Node {
             // A null ends the chain: `a.[b]` is null, not `[null]`, when `a` is.
             return v.jmesKind == .null ? v : try step.evaluate(v, env)
         case .index(let n):
-            guard v.jmesKind == .array, let a = v.jmesArray else { return .jmesNull }
-            let j = n < 0 ? a.count + n : n
-            return j >= 0 && j < a.count ? a[j] : .jmesNull
+            guard v.jmesKind == .array else { return .jmesNull }
+            if n >= 0 { return v.jmesElement(n) ?? .jmesNull }
+            guard let count = v.jmesCount else { return .jmesNull }
+            return v.jmesElement(count + n) ?? .jmesNull
         case .slice(let start, let stop, let step):
             switch v.jmesKind {
             case .array:
@@ -185,8 +186,7 @@ func isTruthy<V: JMESPathValue>(_ v: V) -> Bool {
     case .boolean: return v.jmesBool ?? false
     case .number: return true
     case .string: return !(v.jmesString ?? "").isEmpty
-    case .array: return !(v.jmesArray ?? []).isEmpty
-    case .object: return !(v.jmesObject ?? []).isEmpty
+    case .array, .object: return (v.jmesCount ?? 0) > 0
     }
 }
 
