@@ -26,8 +26,12 @@ let package = Package(
             name: "VowPromises",
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
         ),
-        // JMESPath, generic over a value protocol: knows nothing of vow.
-        .target(name: "JMESPath"),
+        // JMESPath, generic over a value protocol: knows nothing of vow. Its interpreter is
+        // specialised on each host's value type in the host's module (cross-module optimisation).
+        .target(
+            name: "JMESPath",
+            swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+        ),
         // The value model: Value, Record, VowError, JSON reading and printing, streams.
         .target(name: "VowValue", dependencies: ["JMESPath", "VowPromises"]),
         // Tokens, syntax tree, parser and diagnostics.

@@ -60,11 +60,18 @@ enum JSONText {
                 var o = out.base + out.count
                 let stop = i + stretch
                 while i < stop {
-                    // Eight bytes at a time while none of them needs a look.
+                    // Eight bytes at a time up to the first that needs a look (all eight are
+                    // stored: the room reserved allows it, and what follows overwrites them).
                     while i + 8 <= stop {
                         let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                        if needsLook(w) { break }
-                        UnsafeMutableRawPointer(o).storeBytes(of: w, as: UInt64.self)
+                        UnsafeMutableRawPointer(o).storeBytes(of: w, toByteOffset: 0, as: UInt64.self)
+                        let look = lookMask(w)
+                        if look != 0 {
+                            let clean = look.trailingZeroBitCount >> 3
+                            o += clean
+                            i += clean
+                            break
+                        }
                         o += 8
                         i += 8
                     }
@@ -99,7 +106,12 @@ enum JSONText {
     }
 
     /// Whether any of the eight bytes in `w` is below 0x20, a quote, a backslash, or 0x7F and above.
-    @inline(__always) static func needsLook(_ w: UInt64) -> Bool {
+    @inline(__always) static func needsLook(_ w: UInt64) -> Bool { lookMask(w) != 0 }
+
+    /// The high bit of each of the eight bytes in `w` (little-endian) that is below 0x20, a
+    /// quote, a backslash, or 0x7F and above; each byte is tested on its own (no carries), so the
+    /// lowest bit set marks the first such byte.
+    @inline(__always) static func lookMask(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let low7 = w & ~highs
@@ -111,7 +123,16 @@ enum JSONText {
         let quote = ~((q & ~highs) &+ ~highs | q) & highs
         let b = w ^ 0x5C5C_5C5C_5C5C_5C5C
         let backslash = ~((b & ~highs) &+ ~highs | b) & highs
-        return control | high | quote | backslash != 0
+        return control | high | quote | backslash
+    }
+
+    /// The high bit of each of the eight bytes in `w` (little-endian) that is not an ASCII digit,
+    /// each byte tested on its own.
+    @inline(__always) static func nonDigitMask(_ w: UInt64) -> UInt64 {
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let t = w ^ 0x3030_3030_3030_3030  // a digit becomes 0...9
+        // t > 9: t + 0x76 reaches 0x80 (for t < 0x80), or t has its high bit.
+        return ((t & ~highs) &+ 0x7676_7676_7676_7676 | t) & highs
     }
 
     /// Writes the escape of code point `u` at `o`; returns where it ends.

@@ -63,6 +63,7 @@ struct TapeBuilder {
         // About one value in sixteen bytes of typical data; the buffer grows as needed.
         capacity = max(64, end / 16)
         words = malloc(capacity * 8)!.assumingMemoryBound(to: UInt64.self)
+        HugePages.prefer(words, capacity * 8)
         keys = .allocate(capacity: Self.comparedKeys * (maxDepth + 2))
     }
 
@@ -75,6 +76,7 @@ struct TapeBuilder {
     private mutating func grow() {
         capacity += capacity / 2 + 64
         words = realloc(words, capacity * 8)!.assumingMemoryBound(to: UInt64.self)
+        HugePages.prefer(words, capacity * 8)
     }
 
     @inline(__always) mutating func skipSpace() {
@@ -231,6 +233,19 @@ struct TapeBuilder {
 
     @inline(__always) func isDigit(_ at: Int) -> Bool { at < end && p[at] &- 0x30 < 10 }
 
+    /// Moves past a run of digits, eight bytes at a time while there are eight.
+    @inline(__always) mutating func digits() {
+        while pos + 8 <= end {
+            let other = JSONText.nonDigitMask(UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self))
+            if other != 0 {
+                pos += other.trailingZeroBitCount >> 3
+                return
+            }
+            pos += 8
+        }
+        while isDigit(pos) { pos += 1 }
+    }
+
     /// A number, as the reader's grammar has it; whether it is written as an integer, or nil.
     mutating func number() -> Bool? {
         if p[pos] == UInt8(ascii: "-") { pos += 1 }
@@ -238,21 +253,21 @@ struct TapeBuilder {
         if p[pos] == 0x30 {
             pos += 1
         } else {
-            while isDigit(pos) { pos += 1 }
+            digits()
         }
         var integer = true
         if pos < end && p[pos] == UInt8(ascii: ".") {
             integer = false
             pos += 1
             guard isDigit(pos) else { return nil }
-            while isDigit(pos) { pos += 1 }
+            digits()
         }
         if pos < end && p[pos] | 0x20 == UInt8(ascii: "e") {
             integer = false
             pos += 1
             if pos < end && (p[pos] == UInt8(ascii: "+") || p[pos] == UInt8(ascii: "-")) { pos += 1 }
             guard isDigit(pos) else { return nil }
-            while isDigit(pos) { pos += 1 }
+            digits()
         }
         return integer
     }
@@ -265,9 +280,13 @@ struct TapeBuilder {
         var ascii = true
         var special = false  // something the writer escapes: DEL, a C1 control, U+2028, U+2029
         while true {
+            // Eight bytes at a time to the first one that needs a look.
             while pos + 8 <= end {
-                let w = UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self)
-                if JSONText.needsLook(w) { break }
+                let look = JSONText.lookMask(UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self))
+                if look != 0 {
+                    pos += look.trailingZeroBitCount >> 3
+                    break
+                }
                 pos += 8
             }
             guard pos < end else { return nil }
