@@ -54,6 +54,9 @@ public protocol JMESPathValue: Sendable {
     var jmesSettled: Self { get }
     /// Whether `jmesSettled` does anything (false by default: nothing is copied to settle).
     static var jmesSettles: Bool { get }
+    /// Calls `body` with each element of an `.array`, in order (nothing for anything else),
+    /// without making the list of them.
+    func jmesForEachElement(_ body: (Self) throws(JMESPathError) -> Void) throws(JMESPathError)
 }
 
 extension JMESPathValue {
@@ -77,4 +80,10 @@ extension JMESPathValue {
 
     /// False: `jmesSettled` is the value itself.
     public static var jmesSettles: Bool { false }
+
+    /// Each element of `jmesArray`.
+    public func jmesForEachElement(_ body: (Self) throws(JMESPathError) -> Void) throws(JMESPathError) {
+        guard jmesKind == .array, let a = jmesArray else { return }
+        for e in a { try body(e) }
+    }
 }

@@ -12,6 +12,13 @@ enum DecimalToDouble {
     /// The double nearest the JSON number text `p[start..<end]` (already checked to be one),
     /// or nil when only `Double(String)` can say. An infinity is returned as it is.
     static func parse(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        guard let d = decimal(p, start, end), let magnitude = nearest(d.significand, d.exponent) else { return nil }
+        return d.negative ? -magnitude : magnitude
+    }
+
+    /// The JSON number text `p[start..<end]` as ± significand × 10^exponent, the significand
+    /// its digits without the leading zeros; nil when it has more than 19 of them.
+    static func decimal(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> (significand: UInt64, exponent: Int, negative: Bool)? {
         var i = start
         let negative = p[i] == UInt8(ascii: "-")
         if negative { i += 1 }
@@ -58,8 +65,7 @@ enum DecimalToDouble {
             }
             if exponentNegative { exponent = -exponent }
         }
-        guard let magnitude = nearest(w, exponent - scale) else { return nil }
-        return negative ? -magnitude : magnitude
+        return (w, exponent - scale, negative)
     }
 
     /// Exact powers of ten that a double holds.

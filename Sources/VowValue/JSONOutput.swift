@@ -56,17 +56,35 @@ struct JSONOutput {
         count += n
     }
 
+    /// Appends `n` bytes from `p`, where `readable` bytes may be read: short runs are copied
+    /// as two eight-byte words (reading past the run, writing into the room reserved).
+    @inline(__always) mutating func appendShort(_ p: UnsafePointer<UInt8>, _ n: Int, readable: Int) {
+        guard n <= 16, readable >= 16 else { return append(p, n) }
+        reserve(16)
+        let from = UnsafeRawPointer(p)
+        let to = UnsafeMutableRawPointer(base + count)
+        to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+        count &+= n
+    }
+
+    /// A line end and `n` spaces.
+    @inline(__always) mutating func newline(spaces n: Int) {
+        reserve(n + 16)
+        base[count] = 0x0A
+        let to = UnsafeMutableRawPointer(base + count + 1)
+        var k = 0
+        while k < n {
+            to.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: k, as: UInt64.self)
+            k &+= 8
+        }
+        count &+= n + 1
+    }
+
     /// Appends a string's UTF-8.
     mutating func append(_ s: String) {
         var s = s
         s.withUTF8 { append($0.baseAddress!, $0.count) }
-    }
-
-    /// Appends `n` spaces.
-    @inline(__always) mutating func spaces(_ n: Int) {
-        reserve(n)
-        (base + count).initialize(repeating: 0x20, count: n)
-        count += n
     }
 
     /// Marks that `n` bytes were written at `base + count` (after `reserve`).

@@ -169,12 +169,46 @@ public final class JSONTape: @unchecked Sendable {
 
     /// Whether the plain key of the member at `i` is `wanted` (ASCII, no quote, backslash or
     /// control character), comparing bytes backwards from its closing quote.
-    @inline(__always) func plainKeyEquals(_ i: Int, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inline(__always) func plainKeyEquals(_ i: Int, _ wanted: WantedKey) -> Bool {
         let close = keyEnd(i)
         let n = wanted.count
+        if n <= 7, close >= 8 {
+            // The key and its opening quote are the top n + 1 bytes of the eight before the
+            // closing quote.
+            return UnsafeRawPointer(text + close - 8).loadUnaligned(as: UInt64.self) & wanted.mask == wanted.tail
+        }
         let start = close - n
         guard start >= 1, text[start - 1] == 0x22 else { return false }
-        return memcmp(text + start, wanted.baseAddress!, n) == 0
+        return memcmp(text + start, wanted.bytes, n) == 0
+    }
+
+    /// A plain key to look for, ready to compare (`plainKeyEquals`).
+    struct WantedKey {
+        let bytes: UnsafePointer<UInt8>
+        let count: Int
+        /// For up to seven bytes: the quote and the key as the top bytes of a little-endian word.
+        let tail: UInt64
+        /// Which bytes of that word count.
+        let mask: UInt64
+
+        init(_ p: UnsafeBufferPointer<UInt8>) {
+            bytes = p.baseAddress!
+            count = p.count
+            var tail: UInt64 = 0
+            var mask: UInt64 = 0
+            if count <= 7 {
+                // Byte 7 - count is the quote, bytes 8 - count... 7 the key.
+                let first = 7 - count
+                tail = UInt64(0x22) << UInt64(first * 8)
+                mask = UInt64(0xFF) << UInt64(first * 8)
+                for k in 0..<count {
+                    tail |= UInt64(p[k]) << UInt64((first + 1 + k) * 8)
+                    mask |= UInt64(0xFF) << UInt64((first + 1 + k) * 8)
+                }
+            }
+            self.tail = tail
+            self.mask = mask
+        }
     }
 
     /// The index of the value of member `key` of the object at `i`, or nil: the last of equal
@@ -186,7 +220,8 @@ public final class JSONTape: @unchecked Sendable {
         let plain = key.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x80 && $0 != 0x22 && $0 != 0x5C }
         if plain, !key.isEmpty {
             var wantedText = key
-            return wantedText.withUTF8 { wanted -> Int? in
+            return wantedText.withUTF8 { buffer -> Int? in
+                let wanted = WantedKey(buffer)
                 var found: Int? = nil
                 var j = i + 1
                 while j < end {

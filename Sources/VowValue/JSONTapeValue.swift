@@ -40,7 +40,7 @@ public struct JSONTapeValue: OpaqueValue {
 
     func write(into out: inout JSONOutput, layout: JSONLayout, level: Int) {
         withExtendedLifetime(tape) {
-            var writer = TapeWriter(layout: layout)
+            var writer = TapeWriter(layout: layout, tape: tape)
             defer { writer.release() }
             writer.write(result, into: &out, level: level)
         }

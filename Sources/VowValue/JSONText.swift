@@ -34,6 +34,92 @@ enum JSONText {
 
     // MARK: writing
 
+    /// Writes the JSON number text `p[start..<end]` (already checked to be one) as `writeInt`
+    /// or `writeDouble` writes the value `number` makes of it, without making the double's text
+    /// when it can: a fraction whose digits are already the shortest that read back as its
+    /// double (the text most writers of JSON make) is written from its digits.
+    static func writeNumber(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, isInteger: Bool, into out: inout JSONOutput) {
+        if !isInteger, let d = DecimalToDouble.decimal(p, start, end), let x = DecimalToDouble.nearest(d.significand, d.exponent),
+            x >= 1e-3, x < 1e15, Double(Int(x)) != x, shortestDigits(d.significand, d.exponent, x)
+        {
+            writeFraction(d.significand, d.exponent, negative: d.negative, into: &out)
+            return
+        }
+        switch number(p, start, end, isInteger: isInteger) {
+        case .int(let v): writeInt(v, into: &out)
+        case .double(let v): writeDouble(v, into: &out)
+        default: break
+        }
+    }
+
+    /// Whether w × 10^q (which reads as `x`, a normal double between 10^-3 and 10^15) is the
+    /// shortest decimal that reads back as `x` and, among the shortest, the nearest to it: what
+    /// Swift's `description` writes. A decimal of up to 15 digits always is (any two of them read
+    /// as two doubles). A longer one is when neither of its two neighbours one digit shorter
+    /// reads as `x` and it is `x` rounded to its last digit, worked out exactly in 128 bits
+    /// (a tie, or `x` a power of two, whose interval is lopsided, counts as "might not").
+    private static func shortestDigits(_ w: UInt64, _ q: Int, _ x: Double) -> Bool {
+        var w = w
+        var q = q
+        while w != 0, w % 10 == 0 {
+            w /= 10
+            q += 1
+        }
+        guard w >= 1_000_000_000_000_000 else { return true }  // up to 15 digits
+        guard q < 0, q >= -27, x.significandBitPattern != 0 else { return false }
+        func reads(_ v: UInt64, _ e: Int) -> Bool { DecimalToDouble.nearest(v, e).map { $0 == x } ?? true }
+        if reads(w / 10, q + 1) || reads(w / 10 + 1, q + 1) { return false }
+        // x / 10^q = m × 2^e × 5^-q × 2^-q: rounded to an integer, it must be w.
+        let m = UInt128(x.significandBitPattern | 1 << 52)
+        let shift = Int(x.exponent) - 52 - q
+        var five: UInt128 = 1
+        for _ in 0 ..< -q { five *= 5 }
+        let n = m * five
+        if shift >= 0 { return shift < 64 && n << shift == UInt128(w) }
+        let s = -shift
+        guard s < 127 else { return false }
+        let half = UInt128(1) << (s - 1)
+        let rest = n & ((half << 1) - 1)
+        if rest == half { return false }
+        return (n + half) >> s == UInt128(w)
+    }
+
+    /// Writes ± w × 10^q (q < 0, w without trailing zeros) as `description` writes a double
+    /// between 10^-3 and 10^15: its digits with the point in place, `0.` before a fraction below 1.
+    private static func writeFraction(_ w: UInt64, _ q: Int, negative: Bool, into out: inout JSONOutput) {
+        var w = w
+        var q = q
+        while w != 0, w % 10 == 0 {
+            w /= 10
+            q += 1
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { raw in
+            let d = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var n = 0
+            var m = w
+            repeat {
+                d[23 - n] = UInt8(truncatingIfNeeded: m % 10) &+ 0x30
+                m /= 10
+                n += 1
+            } while m != 0
+            let first = d + 24 - n
+            let whole = n + q  // digits before the point
+            out.reserve(n + 24)
+            if negative { out.append(UInt8(ascii: "-")) }
+            if whole <= 0 {
+                out.append(UInt8(ascii: "0"))
+                out.append(UInt8(ascii: "."))
+                for _ in 0 ..< -whole { out.append(UInt8(ascii: "0")) }
+                out.append(first, n)
+            } else {
+                out.append(first, whole)
+                out.append(UInt8(ascii: "."))
+                out.append(first + whole, n - whole)
+            }
+        }
+    }
+
     /// For each byte of a string's UTF-8: 0 when it is written as it is, 1 when it is written
     /// as a short escape or `\u00XX`, 2 when it may start a sequence that is escaped (a C1
     /// control, U+2028, U+2029).
@@ -199,7 +285,7 @@ enum JSONText {
     static func writeDouble(_ d: Double, into out: inout JSONOutput) {
         if !d.isFinite {
             out.append(Self.null.withUnsafeBufferPointer { $0.baseAddress! }, 4)
-        } else if d == d.rounded(), abs(d) < 1e16 {
+        } else if abs(d) < 1e16, Double(Int(d)) == d {
             writeInt(Int(d), into: &out)
         } else {
             out.append(d.description)

@@ -123,8 +123,7 @@ struct JSONLayout {
     /// A new line indented for `level`, when indenting.
     @inline(__always) func newline(_ level: Int, into out: inout JSONOutput) {
         guard let indent else { return }
-        out.append(0x0A)
-        out.spaces(indent * level)
+        out.newline(spaces: indent &* level)
     }
 
     /// The colon after a key, and a space when indenting.

@@ -195,6 +195,25 @@ extension TapeValue: JMESPathValue {
         }
     }
 
+    /// Each element of a list, without making the list of them.
+    public func jmesForEachElement(_ body: (TapeValue) throws(JMESPathError) -> Void) throws(JMESPathError) {
+        switch self {
+        case .node(let n):
+            let tape = n.tape
+            guard tape.kind(n.index) == .array else { return }
+            var j = n.index + 1
+            let end = tape.next(n.index)
+            while j < end {
+                try body(.node(TapeNode(tape: tape, index: j)))
+                j = tape.next(j)
+            }
+        case .array(let a):
+            for e in a { try body(e) }
+        default:
+            return
+        }
+    }
+
     /// The element at `position` of a list, without making the others.
     public func jmesElement(_ position: Int) -> TapeValue? {
         switch self {

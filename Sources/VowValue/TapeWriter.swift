@@ -8,12 +8,21 @@
 /// into a scratch buffer and escaped again, without making a String.
 struct TapeWriter {
     let layout: JSONLayout
+    /// The tape the values are in, and its words and text (read here without going through it).
+    let tape: JSONTape
+    private let words: UnsafeMutablePointer<UInt64>
+    private let text: UnsafePointer<UInt8>
+    private let textCount: Int
     /// Decoded strings, reused.
     private var scratch: UnsafeMutablePointer<UInt8>
     private var scratchCapacity = 256
 
-    init(layout: JSONLayout) {
+    init(layout: JSONLayout, tape: JSONTape) {
         self.layout = layout
+        self.tape = tape
+        words = tape.words
+        text = tape.text
+        textCount = tape.textCount
         scratch = .allocate(capacity: scratchCapacity)
     }
 
@@ -23,7 +32,7 @@ struct TapeWriter {
     /// Writes `v` at nesting `level`.
     mutating func write(_ v: TapeValue, into out: inout JSONOutput, level: Int) {
         switch v {
-        case .node(let n): write(n.tape, n.index, into: &out, level: level)
+        case .node(let n): write(n.index, into: &out, level: level)
         case .null: layout.literal(JSONText.null, into: &out)
         case .bool(let b): layout.literal(b ? JSONText.trueText : JSONText.falseText, into: &out)
         case .int(let i): layout.paint(layout.colors?.number, into: &out) { JSONText.writeInt(i, into: &$0) }
@@ -64,114 +73,139 @@ struct TapeWriter {
         }
     }
 
+    /// The index after the value at `i`, whose word is `w`.
+    @inline(__always) private func next(_ i: Int, _ w: UInt64) -> Int {
+        guard w >> TapeWord.kindShift >= UInt64(TapeKind.array.rawValue) else { return i &+ 1 }
+        let size = Int(truncatingIfNeeded: w & TapeWord.sizeMask)
+        return size == Int(TapeWord.sizeMask) ? tape.next(i) : i &+ size
+    }
+
     /// Writes the tape's value at `i`.
-    mutating func write(_ tape: JSONTape, _ i: Int, into out: inout JSONOutput, level: Int) {
-        switch tape.kind(i) {
-        case .null: layout.literal(JSONText.null, into: &out)
-        case .false: layout.literal(JSONText.falseText, into: &out)
-        case .true: layout.literal(JSONText.trueText, into: &out)
-        case .number:
-            if let color = layout.colors?.number { out.append(color) }
-            number(tape, i, into: &out)
-            if layout.colors != nil, let reset = layout.colors?.reset { out.append(reset) }
-        case .string:
-            if let color = layout.colors?.string { out.append(color) }
-            string(tape, i, into: &out)
-            if layout.colors != nil, let reset = layout.colors?.reset { out.append(reset) }
-        case .array:
-            let end = tape.next(i)
-            var j = i + 1
-            if j == end {
-                out.append(UInt8(ascii: "["))
-                out.append(UInt8(ascii: "]"))
-                return
-            }
-            out.append(UInt8(ascii: "["))
-            while j < end {
-                if j > i + 1 { out.append(UInt8(ascii: ",")) }
-                layout.newline(level + 1, into: &out)
-                write(tape, j, into: &out, level: level + 1)
-                out.checkpoint()
-                j = tape.next(j)
-            }
-            layout.newline(level, into: &out)
-            out.append(UInt8(ascii: "]"))
-        case .object:
-            let end = tape.next(i)
-            if i + 1 == end {
-                out.append(UInt8(ascii: "{"))
-                out.append(UInt8(ascii: "}"))
-                return
-            }
+    mutating func write(_ i: Int, into out: inout JSONOutput, level: Int) {
+        let w = words[i]
+        let kind = w >> TapeWord.kindShift
+        guard kind >= UInt64(TapeKind.array.rawValue) else { return scalar(i, w, into: &out) }
+        let end = next(i, w)
+        let isObject = kind == UInt64(TapeKind.object.rawValue)
+        if i &+ 1 == end {
+            out.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+            out.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+            return
+        }
+        if isObject && w & TapeWord.careful != 0 {
             out.append(UInt8(ascii: "{"))
-            if tape.flag(i, TapeWord.careful) {
-                for (k, member) in tape.members(i).enumerated() {
-                    if k > 0 { out.append(UInt8(ascii: ",")) }
-                    layout.newline(level + 1, into: &out)
-                    layout.paint(layout.colors?.key, into: &out) { JSONText.writeString(member.key, into: &$0) }
-                    layout.colon(into: &out)
-                    write(tape, member.index, into: &out, level: level + 1)
-                    out.checkpoint()
-                }
-            } else {
-                var j = i + 1
-                while j < end {
-                    if j > i + 1 { out.append(UInt8(ascii: ",")) }
-                    layout.newline(level + 1, into: &out)
-                    if let color = layout.colors?.key { out.append(color) }
-                    plainKey(tape, j, into: &out)
-                    if layout.colors != nil, let reset = layout.colors?.reset { out.append(reset) }
-                    layout.colon(into: &out)
-                    write(tape, j, into: &out, level: level + 1)
-                    out.checkpoint()
-                    j = tape.next(j)
-                }
+            for (k, member) in tape.members(i).enumerated() {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                layout.newline(level + 1, into: &out)
+                layout.paint(layout.colors?.key, into: &out) { JSONText.writeString(member.key, into: &$0) }
+                layout.colon(into: &out)
+                element(member.index, into: &out, level: level + 1)
+                out.checkpoint()
             }
             layout.newline(level, into: &out)
             out.append(UInt8(ascii: "}"))
-        }
-    }
-
-    /// The key of a member of an object that is not careful: plain ASCII, written as it is
-    /// unless it holds a DEL.
-    @inline(__always) private func plainKey(_ tape: JSONTape, _ j: Int, into out: inout JSONOutput) {
-        let close = tape.keyEnd(j)
-        let open = tape.keyStart(j, close: close)
-        let n = close - open - 1
-        let p = tape.text + open + 1
-        var k = 0
-        while k < n, p[k] != 0x7F { k += 1 }
-        if k == n {
-            out.append(tape.text + open, n + 2)
-        } else {
-            JSONText.writeString(p, n, into: &out)
-        }
-    }
-
-    @inline(__always) private func number(_ tape: JSONTape, _ i: Int, into out: inout JSONOutput) {
-        let at = tape.offset(i)
-        let n = tape.numberLength(i)
-        if tape.flag(i, TapeWord.integer), n <= 18, !(n == 2 && tape.text[at] == UInt8(ascii: "-")) {
-            // An integer of up to 18 characters is written as it was read (but `-0`, which is 0).
-            out.append(tape.text + at, n)
             return
         }
-        switch JSONText.number(tape.text, at, at + n, isInteger: tape.flag(i, TapeWord.integer)) {
-        case .int(let v): JSONText.writeInt(v, into: &out)
-        case .double(let d): JSONText.writeDouble(d, into: &out)
-        default: break
+        out.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        var j = i &+ 1
+        while j < end {
+            if j > i &+ 1 { out.append(UInt8(ascii: ",")) }
+            layout.newline(level &+ 1, into: &out)
+            let cw = words[j]
+            if isObject {
+                if let color = layout.colors?.key { out.append(color) }
+                plainKey(cw, into: &out)
+                if layout.colors != nil, let reset = layout.colors?.reset { out.append(reset) }
+                layout.colon(into: &out)
+            }
+            if cw >> TapeWord.kindShift >= UInt64(TapeKind.array.rawValue) {
+                write(j, into: &out, level: level &+ 1)
+            } else {
+                scalar(j, cw, into: &out)
+            }
+            out.checkpoint()
+            j = next(j, cw)
+        }
+        layout.newline(level, into: &out)
+        out.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+    }
+
+    /// A value inside an object or a list: a scalar written here, an object or a list by `write`.
+    @inline(__always) private mutating func element(_ j: Int, into out: inout JSONOutput, level: Int) {
+        let w = words[j]
+        if w >> TapeWord.kindShift >= UInt64(TapeKind.array.rawValue) {
+            write(j, into: &out, level: level)
+        } else {
+            scalar(j, w, into: &out)
         }
     }
 
-    @inline(__always) private mutating func string(_ tape: JSONTape, _ i: Int, into out: inout JSONOutput) {
-        let at = tape.offset(i)
-        let n = tape.stringLength(i)
-        if tape.flag(i, TapeWord.asIs) {
-            out.append(tape.text + at, n + 2)
-        } else if !tape.flag(i, TapeWord.escaped) {
-            JSONText.writeString(tape.text + at + 1, n, into: &out)
+    /// A string, number, boolean or null: the value at `i`, whose word is `w`.
+    @inline(__always) private mutating func scalar(_ i: Int, _ w: UInt64, into out: inout JSONOutput) {
+        switch w >> TapeWord.kindShift {
+        case UInt64(TapeKind.null.rawValue): layout.literal(JSONText.null, into: &out)
+        case UInt64(TapeKind.false.rawValue): layout.literal(JSONText.falseText, into: &out)
+        case UInt64(TapeKind.true.rawValue): layout.literal(JSONText.trueText, into: &out)
+        case UInt64(TapeKind.number.rawValue):
+            if let color = layout.colors?.number { out.append(color) }
+            number(i, w, into: &out)
+            if layout.colors != nil, let reset = layout.colors?.reset { out.append(reset) }
+        default:
+            if let color = layout.colors?.string { out.append(color) }
+            string(i, w, into: &out)
+            if layout.colors != nil, let reset = layout.colors?.reset { out.append(reset) }
+        }
+    }
+
+    @inline(__always) private func offset(_ w: UInt64) -> Int { Int(truncatingIfNeeded: w >> TapeWord.offsetShift & 0xFFFF_FFFF) }
+
+    @inline(__always) private func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
+
+    /// The key of the member whose word is `w`, in an object that is not careful: plain ASCII,
+    /// written as it is unless it holds a DEL.
+    @inline(__always) private func plainKey(_ w: UInt64, into out: inout JSONOutput) {
+        // Back from the value over the colon to the closing quote, then to the opening one.
+        var close = offset(w) &- 1
+        while isSpace(text[close]) { close &-= 1 }
+        close &-= 1
+        while isSpace(text[close]) { close &-= 1 }
+        var open = close &- 1
+        var del = false
+        while text[open] != 0x22 {
+            del = del || text[open] == 0x7F
+            open &-= 1
+        }
+        let n = close &- open &- 1
+        if !del {
+            out.appendShort(text + open, n &+ 2, readable: textCount &- open)
         } else {
-            let decoded = decode(tape.text + at + 1, n)
+            JSONText.writeString(text + open + 1, n, into: &out)
+        }
+    }
+
+    @inline(__always) private func number(_ i: Int, _ w: UInt64, into out: inout JSONOutput) {
+        let at = offset(w)
+        var n = Int(truncatingIfNeeded: w & TapeWord.lengthMask)
+        if n == Int(TapeWord.lengthMask) { n = tape.numberLength(i) }
+        let integer = w & TapeWord.integer != 0
+        if integer, n <= 18, !(n == 2 && text[at] == UInt8(ascii: "-")) {
+            // An integer of up to 18 characters is written as it was read (but `-0`, which is 0).
+            out.appendShort(text + at, n, readable: textCount &- at)
+            return
+        }
+        JSONText.writeNumber(text, at, at &+ n, isInteger: integer, into: &out)
+    }
+
+    @inline(__always) private mutating func string(_ i: Int, _ w: UInt64, into out: inout JSONOutput) {
+        let at = offset(w)
+        var n = Int(truncatingIfNeeded: w & TapeWord.lengthMask)
+        if n == Int(TapeWord.lengthMask) { n = tape.stringLength(i) }
+        if w & TapeWord.asIs != 0 {
+            out.appendShort(text + at, n &+ 2, readable: textCount &- at)
+        } else if w & TapeWord.escaped == 0 {
+            JSONText.writeString(text + at + 1, n, into: &out)
+        } else {
+            let decoded = decode(text + at + 1, n)
             JSONText.writeString(scratch, decoded, into: &out)
         }
     }

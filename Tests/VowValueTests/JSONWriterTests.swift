@@ -84,6 +84,41 @@ final class JSONWriterTests: XCTestCase {
         }
     }
 
+    /// Number texts written from their digits (`JSONText.writeNumber`) are what writing the
+    /// reader's value writes: texts that are a double's shortest digits, and texts that are not
+    /// (sixteen to nineteen random digits, trailing zeros, a neighbour of the shortest).
+    func test_numbersWrittenFromTheirTextAreTheValuesText() throws {
+        var random = SplitMix64(seed: 0x5407_7E57)
+        var texts = ["0.1", "0.10", "-0.5", "1.5e2", "123.456", "0.001", "0.0009999", "999999999999999.9", "1000000000000000.5",
+                     "0.30000000000000004", "0.30000000000000005", "12.344999999999999", "12.345", "2.5E-3", "1e-3", "-0.0"]
+        for _ in 0..<200_000 {
+            let x = random.nextUnit() * pow(10, Double(Int(random.next() % 24) - 6))
+            switch random.next() % 4 {
+            case 0: texts.append(x.description)
+            case 1: texts.append(String(format: "%.\(Int(random.next() % 19))f", x))
+            case 2:
+                let digits = (0..<(16 + Int(random.next() % 4))).map { _ in String(random.next() % 10) }.joined()
+                texts.append(String(digits.prefix(Int(random.next() % 8) + 1)) + "." + digits.dropFirst(8))
+            default:
+                // The shortest digits with the last one moved by one.
+                var t = Array(x.description.utf8)
+                if let last = t.lastIndex(where: { $0 >= 0x30 && $0 <= 0x39 }), !t.contains(UInt8(ascii: "e")) {
+                    t[last] = t[last] == 0x39 ? 0x38 : t[last] + 1
+                }
+                texts.append(String(decoding: t, as: UTF8.self))
+            }
+        }
+        for text in texts {
+            guard let value = try? JSON.parse(text) else { continue }
+            let bytes = Array(text.utf8)
+            var out = JSONOutput()
+            defer { out.release() }
+            let isInteger = !text.contains(".") && !text.lowercased().contains("e")
+            bytes.withUnsafeBufferPointer { JSONText.writeNumber($0.baseAddress!, 0, $0.count, isInteger: isInteger, into: &out) }
+            XCTAssertEqual(String(decoding: out.bytes, as: UTF8.self), JSONWriter.compact(value), text)
+        }
+    }
+
     /// Number texts of every shape: the fast reader's double is `Double(String)`'s, bit for bit
     /// (or it says it cannot tell).
     func test_theFastNumberReaderIsDoublesOwn() {
