@@ -25,8 +25,8 @@ let package = Package(
             name: "VowPromises",
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
         ),
-        // JMESPath, generic over a value protocol: knows nothing of vow. Its evaluator is made
-        // available to the modules that use it, which specialise it for their value type.
+        // JMESPath, generic over a value protocol: knows nothing of vow. Its interpreter is
+        // specialised on each host's value type in the host's module (cross-module optimisation).
         .target(
             name: "JMESPath",
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]

@@ -1,5 +1,8 @@
-"""Shared helpers for scripts/bench-*: run a command, measure wall time and peak memory."""
+"""Shared helpers for scripts/bench-*: run a command, measure wall time and peak memory; the
+generated JSON document of scripts/bench json and json-whole."""
+import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -87,3 +90,49 @@ def median(xs):
     """The middle of xs (the upper middle for an even count)."""
     s = sorted(xs)
     return s[len(s) // 2]
+
+
+def timed_run(cmd):
+    """Runs cmd once, its output to /dev/null; returns (seconds, peak RSS in bytes) from wait4.
+    Exits when the command fails."""
+    start = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        try:
+            os.execvp(cmd[0], cmd)
+        finally:
+            os._exit(127)
+    _, status, usage = os.wait4(pid, 0)
+    elapsed = time.perf_counter() - start
+    if status != 0:
+        sys.exit("bench: %s failed (status %d)" % (" ".join(cmd), status))
+    return elapsed, usage.ru_maxrss * 1024
+
+
+def bench_json_file():
+    """The 500,000-record document (generated once, seeded) that scripts/bench json and
+    json-whole read: {"items": [{id, name, score, active, tags, address {city, zip, geo}, big,
+    note}, ...]}. Returns its path."""
+    path = os.path.join(tempfile.gettempdir(), "vow-bench-500k.json")
+    if os.path.exists(path):
+        return path
+    rng = random.Random(42)
+    words = ["alpha", "beta", "gamma", "delta", "tab\there", "quote\"d", "line\nbreak", "ünïcødé", "emoji😀", "back\\slash"]
+    with open(path + ".tmp", "w") as f:
+        f.write('{"items": [')
+        for i in range(500_000):
+            if i:
+                f.write(",")
+            item = {
+                "id": i, "name": "user-%d-%s" % (i, rng.choice(words)), "score": rng.random() * 1000,
+                "active": rng.random() < 0.5, "tags": [rng.choice(words) for _ in range(3)],
+                "address": {"city": rng.choice(words), "zip": "%05d" % rng.randrange(100000), "geo": [rng.uniform(-90, 90), rng.uniform(-180, 180)]},
+                "big": rng.randrange(1 << 60), "note": None,
+            }
+            f.write(json.dumps(item, ensure_ascii=False))
+        f.write("]}")
+    os.rename(path + ".tmp", path)
+    return path

@@ -128,7 +128,8 @@ enum Builtin: String, Sendable {
     /// An array whose elements are all numbers or all strings; returns the common kind.
     func sortable<V: JMESPathValue>(_ args: [Arg<V>], _ n: Int) throws(JMESPathError) -> ([V], JMESKind) {
         let what = "an array of numbers or an array of strings"
-        let a = try typed(args, n, .array, what).jmesArray ?? []
+        var a = try typed(args, n, .array, what).jmesArray ?? []
+        if V.jmesSettles { a = a.map(\.jmesSettled) }
         guard let first = a.first else { return (a, .number) }
         let kind = first.jmesKind
         guard kind == .number || kind == .string else { throw typeError(n, what, "an array with \(describe(first)) at index 0") }
@@ -144,7 +145,7 @@ enum Builtin: String, Sendable {
         keys.reserveCapacity(items.count)
         var kind: JMESKind?
         for (i, item) in items.enumerated() {
-            let k = try e.evaluate(item, env)
+            let k = try e.evaluate(item, env).jmesSettled
             let kk = k.jmesKind
             guard kk == .number || kk == .string, kind == nil || kind == kk else {
                 throw JMESPathError(

@@ -79,8 +79,7 @@ extension Builtin {
             let v = try value(args, 0)
             switch v.jmesKind {
             case .string: return .jmesInt((v.jmesString ?? "").unicodeScalars.count)
-            case .array: return .jmesInt((v.jmesArray ?? []).count)
-            case .object: return .jmesInt((v.jmesObject ?? []).count)
+            case .array, .object: return .jmesInt(v.jmesCount ?? 0)
             default: throw typeError(0, "a string, an array or an object", describe(v))
             }
 

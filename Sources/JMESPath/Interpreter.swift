@@ -23,9 +23,10 @@ extension Node {
             // A null ends the chain: `a.[b]` is null, not `[null]`, when `a` is.
             return v.jmesKind == .null ? v : try step.evaluate(v, env)
         case .index(let n):
-            guard v.jmesKind == .array, let a = v.jmesArray else { return .jmesNull }
-            let j = n < 0 ? a.count + n : n
-            return j >= 0 && j < a.count ? a[j] : .jmesNull
+            guard v.jmesKind == .array else { return .jmesNull }
+            if n >= 0 { return v.jmesElement(n) ?? .jmesNull }
+            guard let count = v.jmesCount else { return .jmesNull }
+            return v.jmesElement(count + n) ?? .jmesNull
         case .slice(let start, let stop, let step):
             switch v.jmesKind {
             case .array:
@@ -40,14 +41,14 @@ extension Node {
             }
         case .listProjection(let left, let right):
             let base = try left.evaluate(v, env)
-            guard base.jmesKind == .array, let a = base.jmesArray else {
+            guard base.jmesKind == .array else {
                 // A sliced string is one value, not a list: what follows applies to it whole.
                 if case .subexpression(let steps) = left, case .slice? = steps.last, base.jmesKind == .string {
                     return try right.evaluate(base, env)
                 }
                 return .jmesNull
             }
-            return .jmesArray(try project(a, right, env))
+            return .jmesArray(try project(base, right, env))
         case .objectProjection(let left, let right):
             let base = try left.evaluate(v, env)
             guard base.jmesKind == .object, let o = base.jmesObject else { return .jmesNull }
@@ -60,20 +61,21 @@ extension Node {
             return .jmesArray(out)
         case .filterProjection(let left, let right, let condition):
             let base = try left.evaluate(v, env)
-            guard base.jmesKind == .array, let a = base.jmesArray else { return .jmesNull }
+            guard base.jmesKind == .array else { return .jmesNull }
             var out: [V] = []
-            for e in a where isTruthy(try condition.evaluate(e, env)) {
-                let x = try right.evaluate(e, env)
+            let keepsElement = if case .current = right { true } else { false }
+            try base.jmesForEachElement { (e: V) throws(JMESPathError) in
+                guard isTruthy(try condition.evaluate(e, env)) else { return }
+                let x = keepsElement ? e : try right.evaluate(e, env)
                 if x.jmesKind != .null { out.append(x) }
             }
             return .jmesArray(out)
         case .flatten(let inner):
             let base = try inner.evaluate(v, env)
-            guard base.jmesKind == .array, let a = base.jmesArray else { return .jmesNull }
+            guard base.jmesKind == .array else { return .jmesNull }
             var out: [V] = []
-            out.reserveCapacity(a.count)
-            for e in a {
-                if e.jmesKind == .array, let sub = e.jmesArray { out.append(contentsOf: sub) } else { out.append(e) }
+            try base.jmesForEachElement { (e: V) throws(JMESPathError) in
+                if e.jmesKind == .array { try e.jmesForEachElement { (x: V) throws(JMESPathError) in out.append(x) } } else { out.append(e) }
             }
             return .jmesArray(out)
         case .literal(let l):
@@ -126,15 +128,14 @@ extension Node {
         }
     }
 
-    /// `right` applied to each element, nulls dropped.
-    private func project<V: JMESPathValue>(_ a: [V], _ right: Node, _ env: Environment) throws(JMESPathError) -> [V] {
+    /// `right` applied to each element of the list `base`, nulls dropped.
+    private func project<V: JMESPathValue>(_ base: V, _ right: Node, _ env: Environment) throws(JMESPathError) -> [V] {
         var out: [V] = []
-        out.reserveCapacity(a.count)
         if case .current = right {
-            for e in a where e.jmesKind != .null { out.append(e) }
+            try base.jmesForEachElement { (e: V) throws(JMESPathError) in if e.jmesKind != .null { out.append(e) } }
             return out
         }
-        for e in a {
+        try base.jmesForEachElement { (e: V) throws(JMESPathError) in
             let x = try right.evaluate(e, env)
             if x.jmesKind != .null { out.append(x) }
         }
@@ -185,8 +186,7 @@ func isTruthy<V: JMESPathValue>(_ v: V) -> Bool {
     case .boolean: return v.jmesBool ?? false
     case .number: return true
     case .string: return !(v.jmesString ?? "").isEmpty
-    case .array: return !(v.jmesArray ?? []).isEmpty
-    case .object: return !(v.jmesObject ?? []).isEmpty
+    case .array, .object: return (v.jmesCount ?? 0) > 0
     }
 }
 

@@ -14,8 +14,6 @@ public final class JMESPathExpression: Sendable {
     /// `a.b`, `@`), or nil when it is anything else: a host can then find the value without
     /// building the whole document.
     public let simplePath: [JMESPathStep]?
-    /// What of a document the expression can look at (`JMESPathDemand`).
-    public let demand: JMESPathDemand
 
     /// Compiles `source`; throws `syntax`, `unknown-function`, `invalid-arity` (and `invalid-value`
     /// for a slice step of 0) with the character offset of the culprit. With `legacyLiterals`, a
@@ -25,7 +23,6 @@ public final class JMESPathExpression: Sendable {
         self.source = source
         (self.root, self.usesRoot) = try Parser.parse(source, legacyLiterals: legacyLiterals)
         self.simplePath = JMESPathStep.path(of: root)
-        self.demand = JMESPathDemand.of(root, result: .all)
     }
 
     /// Evaluates the expression against `value` (which `$` then names); throws `invalid-type` or

@@ -39,4 +39,51 @@ public protocol JMESPathValue: Sendable {
     static func jmesArray(_ a: [Self]) -> Self
     /// Makes an object whose key order is the order given (multiselect hashes, merge).
     static func jmesObject(_ o: [(key: String, value: Self)]) -> Self
+
+    // Optional: a host whose lists and objects are not held as Swift arrays (a document still in
+    // its text) answers these without making them. The defaults go through `jmesArray` and
+    // `jmesObject`.
+
+    /// The number of elements of an `.array` or members of an `.object` (nil otherwise).
+    var jmesCount: Int? { get }
+    /// The element at `position` (counted from 0) of an `.array`, or nil past its end or for
+    /// anything else.
+    func jmesElement(_ position: Int) -> Self?
+    /// The same value, read once: a host that reads numbers and strings lazily makes them here,
+    /// for values compared many times (sort keys, `max`, `min`). The default is the value itself.
+    var jmesSettled: Self { get }
+    /// Whether `jmesSettled` does anything (false by default: nothing is copied to settle).
+    static var jmesSettles: Bool { get }
+    /// Calls `body` with each element of an `.array`, in order (nothing for anything else),
+    /// without making the list of them.
+    func jmesForEachElement(_ body: (Self) throws(JMESPathError) -> Void) throws(JMESPathError)
+}
+
+extension JMESPathValue {
+    /// The count of `jmesArray` or `jmesObject`.
+    public var jmesCount: Int? {
+        switch jmesKind {
+        case .array: return jmesArray?.count
+        case .object: return jmesObject?.count
+        default: return nil
+        }
+    }
+
+    /// The element of `jmesArray`.
+    public func jmesElement(_ position: Int) -> Self? {
+        guard jmesKind == .array, let a = jmesArray, position >= 0, position < a.count else { return nil }
+        return a[position]
+    }
+
+    /// The value itself.
+    public var jmesSettled: Self { self }
+
+    /// False: `jmesSettled` is the value itself.
+    public static var jmesSettles: Bool { false }
+
+    /// Each element of `jmesArray`.
+    public func jmesForEachElement(_ body: (Self) throws(JMESPathError) -> Void) throws(JMESPathError) {
+        guard jmesKind == .array, let a = jmesArray else { return }
+        for e in a { try body(e) }
+    }
 }

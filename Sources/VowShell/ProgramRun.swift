@@ -15,6 +15,8 @@ import VowValue
 /// Threading: its state is touched on the session executor only; `done` and `status` are what
 /// the runner's thread reads, once `done` is signalled.
 final class ProgramRun: @unchecked Sendable {
+    /// The line end after a result.
+    private static let newline: [UInt8] = [0x0A]
     let runner: Runner
     let source: SourceText
     /// Statements not started yet.
@@ -166,7 +168,10 @@ final class ProgramRun: @unchecked Sendable {
                 } else if case .string("") = v {
                     // Nothing to show: `run true`, a command that printed nothing.
                 } else {
-                    session.output.emit(runner.renderer.value(v) + "\n")
+                    session.output.emit(pieces: { send in
+                        runner.renderer.write(v, to: send)
+                        Self.newline.withUnsafeBufferPointer { send($0) }
+                    })
                 }
                 return false
             case .failure(let e):

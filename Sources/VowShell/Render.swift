@@ -47,6 +47,8 @@ public struct Renderer: Sendable {
     /// A result: strings raw, everything else JSON (pretty, coloured on a terminal).
     public func value(_ v: Value) -> String {
         if jsonLines { return JSONWriter.compact(v) }
+        // On a terminal a list of records may show as a table: made into values first.
+        if terminal, case .opaque(let o as JSONTapeValue) = v { return value(o.value) }
         if case .string(let s) = v { return terminal ? sanitize(s) : s }
         if case .response(let r) = v { return response(r) }
         if let line = download(v) { return line }
@@ -56,6 +58,26 @@ public struct Renderer: Sendable {
             return TableLayout.render(rows, width: size.columns, maxRows: max(5, size.rows - 4), bold: colors)
         }
         return JSONWriter.pretty(v, colors: colors ? .ansi : nil)
+    }
+
+    /// Writes what `value(_:)` gives for `v`, in pieces handed to `send` as they are made: JSON
+    /// (a document still in its tape too) is written straight from the value, never held whole
+    /// as text.
+    public func write(_ v: Value, to send: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if jsonLines {
+            JSONWriter.write(v, indent: nil, to: send)
+            return
+        }
+        if !terminal, download(v) == nil {
+            switch v {
+            case .null, .bool, .int, .double, .list, .record, .opaque(is JSONTapeValue):
+                JSONWriter.write(v, indent: 2, colors: colors ? .ansi : nil, to: send)
+                return
+            default: break
+            }
+        }
+        var text = value(v)
+        text.withUTF8 { send($0) }
     }
 
     /// What `--output FILE` fulfils with, `{path, bytes, status, url, headers}`, as one line:

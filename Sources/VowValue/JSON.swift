@@ -1,5 +1,5 @@
-// Over 400 lines on purpose: the JSON reader and writer share their escaping and number rules, and
-// a change to one must be read against the other.
+// The reader of JSON text into values. Its number rules are `JSONText`'s, shared with the tape and
+// the writers.
 /// A JSON syntax error: what was expected, and where (line, column, a snippet with a caret).
 public struct JSONError: Error, Sendable, CustomStringConvertible {
     /// What was wrong or expected.
@@ -187,25 +187,7 @@ struct JSONReader {
             guard pos < bytes.count, bytes[pos] >= 0x30 && bytes[pos] <= 0x39 else { throw fail("expected a digit in the exponent") }
             while pos < bytes.count && bytes[pos] >= 0x30 && bytes[pos] <= 0x39 { pos += 1 }
         }
-        if isInteger && pos - start <= 18 {
-            // Up to 18 digits cannot overflow: accumulate directly.
-            var i = start
-            let negative = bytes[i] == UInt8(ascii: "-")
-            if negative { i += 1 }
-            var n = 0
-            while i < pos {
-                n = n &* 10 &+ Int(bytes[i] &- 0x30)
-                i += 1
-            }
-            return .int(negative ? -n : n)
-        }
-        let text = String(decoding: bytes[start..<pos], as: UTF8.self)
-        if isInteger, let i = Int(text) { return .int(i) }
-        guard let d = Double(text) else { throw fail("invalid number", at: start) }
-        // Beyond a double's range: the largest finite double, as jq does, so that it prints and
-        // reads back the same (an infinity has no JSON form).
-        if d.isInfinite { return .double(d < 0 ? -Double.greatestFiniteMagnitude : Double.greatestFiniteMagnitude) }
-        return .double(d)
+        return JSONText.number(bytes.baseAddress!, start, pos, isInteger: isInteger)
     }
 
     /// Four hex digits (digits only: no sign, unlike `UInt32(_:radix:)`).
@@ -298,143 +280,5 @@ struct JSONReader {
         if high < 0x80, !out.contains(where: { $0 >= 0x80 }) { return String(decoding: out, as: UTF8.self) }
         guard let s = String(validating: out, as: UTF8.self) else { throw fail("invalid UTF-8 in a string", at: open) }
         return s
-    }
-}
-
-/// Colours for pretty JSON on a terminal.
-public struct JSONColors: Sendable {
-    /// Object keys.
-    public var key: String
-    /// Strings.
-    public var string: String
-    /// Numbers.
-    public var number: String
-    /// true, false, null.
-    public var literal: String
-    /// Reset.
-    public var reset: String
-    /// The default ANSI palette.
-    public static let ansi = JSONColors(key: "\u{1B}[34;1m", string: "\u{1B}[32m", number: "\u{1B}[36m", literal: "\u{1B}[33m", reset: "\u{1B}[0m")
-}
-
-/// Writes `Value`s as JSON: compact, or pretty with optional colours.
-///
-/// Integers print without `.0`; other numbers as the shortest text that reads back the same
-/// (non-finite numbers print as null); control characters, DEL, C1 controls and U+2028/2029 are
-/// escaped so that a string can never inject terminal escapes.
-public enum JSONWriter {
-    /// One line, no spaces.
-    public static func compact(_ v: Value) -> String {
-        var out: [UInt8] = []
-        write(v.toJSONValue(), into: &out, indent: nil, level: 0, colors: nil)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Indented with `indent` spaces, optionally coloured.
-    public static func pretty(_ v: Value, indent: Int = 2, colors: JSONColors? = nil) -> String {
-        var out: [UInt8] = []
-        write(v.toJSONValue(), into: &out, indent: indent, level: 0, colors: colors)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func write(_ v: Value, into out: inout [UInt8], indent: Int?, level: Int, colors: JSONColors?) {
-        func paint(_ c: String?, _ body: (inout [UInt8]) -> Void) {
-            if let c { out.append(contentsOf: c.utf8) }
-            body(&out)
-            if c != nil, let r = colors?.reset { out.append(contentsOf: r.utf8) }
-        }
-        func newline(_ l: Int) {
-            guard let indent else { return }
-            out.append(0x0A)
-            out.append(contentsOf: repeatElement(0x20, count: indent * l))
-        }
-        switch v {
-        case .null: paint(colors?.literal) { $0.append(contentsOf: "null".utf8) }
-        case .bool(let b): paint(colors?.literal) { $0.append(contentsOf: (b ? "true" : "false").utf8) }
-        case .int(let i): paint(colors?.number) { $0.append(contentsOf: String(i).utf8) }
-        case .double(let d):
-            paint(colors?.number) { o in
-                if !d.isFinite {
-                    o.append(contentsOf: "null".utf8)
-                } else if d == d.rounded(), abs(d) < 1e16 {
-                    o.append(contentsOf: String(Int(d)).utf8)
-                } else {
-                    o.append(contentsOf: d.description.utf8)
-                }
-            }
-        case .string(let s): paint(colors?.string) { writeString(s, into: &$0) }
-        case .list(let l):
-            if l.isEmpty {
-                out.append(contentsOf: "[]".utf8)
-                return
-            }
-            out.append(UInt8(ascii: "["))
-            for (i, e) in l.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                newline(level + 1)
-                write(e, into: &out, indent: indent, level: level + 1, colors: colors)
-            }
-            newline(level)
-            out.append(UInt8(ascii: "]"))
-        case .record(let r):
-            if r.isEmpty {
-                out.append(contentsOf: "{}".utf8)
-                return
-            }
-            out.append(UInt8(ascii: "{"))
-            for i in 0..<r.count {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                newline(level + 1)
-                paint(colors?.key) { writeString(r.keys[i], into: &$0) }
-                out.append(UInt8(ascii: ":"))
-                if indent != nil { out.append(0x20) }
-                write(r.values[i], into: &out, indent: indent, level: level + 1, colors: colors)
-            }
-            newline(level)
-            out.append(UInt8(ascii: "}"))
-        case .bytes, .response, .opaque:
-            write(v.toJSONValue(), into: &out, indent: indent, level: level, colors: colors)
-        }
-    }
-
-    static func writeString(_ s: String, into out: inout [UInt8]) {
-        out.append(0x22)
-        for scalar in s.unicodeScalars {
-            switch scalar.value {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
-            default: out.append(contentsOf: String(scalar).utf8)
-            }
-        }
-        out.append(0x22)
-    }
-}
-
-extension Value {
-    /// The value as plain JSON data: bytes become text (or `{bytes, base64}`), a response a record
-    /// `{status, statusText, version, url, headers, elapsed, body}`, an opaque value its display text.
-    public func toJSONValue() -> Value {
-        switch self {
-        case .bytes(let b):
-            if let s = String(validating: b, as: UTF8.self) { return .string(s) }
-            return ["bytes": .int(b.count)]
-        case .response(let r):
-            let headers = r.headerRecord()
-            let body: Value = (try? JSON.parse(r.body)) ?? Value.bytes(r.body).toJSONValue()
-            return [
-                "status": .int(r.status), "statusText": .string(r.statusText), "version": .string(r.version), "url": .string(r.url),
-                "headers": .record(headers), "elapsed": .double(r.elapsed), "body": body,
-            ]
-        case .opaque(let o): return .string(o.displayText)
-        default: return self
-        }
     }
 }

@@ -1,10 +1,8 @@
-// Over 400 lines on purpose: one hand-written scanner, its fast paths for each JSON token kept beside
-// the slow path they skip, so that a change to one is seen next to the other.
 import JMESPath
 
 /// Finds the value at a simple path (`items[123456].name`) in JSON text in one pass that checks
-/// the whole text, building a value only for what the path reaches; or, for any other JMESPath
-/// expression, builds only the part of the document the expression can look at.
+/// the whole text, building a value only for what the path reaches (any other expression
+/// searches the document's tape, `JSONTape`).
 ///
 /// `json | pick PATH` is the commonest way a large document is read, and building the whole tree
 /// of values is most of its cost. The scan accepts exactly the texts `JSON.parse` accepts (the
@@ -27,33 +25,6 @@ public enum JSONPathScan {
         guard scan.pos == buffer.count else { return nil }
         guard let found = scan.found else { return .null }
         return try? JSON.parse(buffer: UnsafeBufferPointer(rebasing: buffer[found]), maxDepth: maxDepth)
-    }
-
-    /// The document in `buffer` built only as far as `demand` asks (`JMESPathDemand`): what the
-    /// expression cannot look at is left out of objects or replaced by a stand-in of its type,
-    /// so that searching the result gives what searching the whole document gives. Nil when the
-    /// text is not JSON.
-    public static func document(
-        for demand: JMESPathDemand, in buffer: UnsafeBufferPointer<UInt8>, textIsUTF8: Bool, maxDepth: Int = 512
-    ) -> Value? {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return nil }
-        var scan = Scanner(p: base, end: buffer.count, path: [], checkUTF8: !textIsUTF8, maxDepth: maxDepth)
-        scan.skipSpace()
-        guard let document = scan.build(depth: 0, demand: demand) else { return nil }
-        scan.skipSpace()
-        guard scan.pos == buffer.count else { return nil }
-        return document
-    }
-
-    /// The document in `text`, built as far as `demand` asks.
-    public static func document(for demand: JMESPathDemand, in text: String, maxDepth: Int = 512) -> Value? {
-        var text = text
-        return text.withUTF8 { document(for: demand, in: $0, textIsUTF8: true, maxDepth: maxDepth) }
-    }
-
-    /// The document in `bytes`, built as far as `demand` asks.
-    public static func document(for demand: JMESPathDemand, in bytes: [UInt8], maxDepth: Int = 512) -> Value? {
-        bytes.withUnsafeBufferPointer { document(for: demand, in: $0, textIsUTF8: false, maxDepth: maxDepth) }
     }
 
     /// The value at `path` in `text`.
@@ -190,113 +161,6 @@ private struct Scanner {
         }
         if level == keys.count { found = start..<pos }
         return true
-    }
-
-    /// Scans one value and builds as much of it as `demand` asks; nil when it is not JSON.
-    mutating func build(depth: Int, demand: JMESPathDemand) -> Value? {
-        guard pos < end else { return nil }
-        let start = pos
-        let first = p[pos]
-        switch demand {
-        case .all:
-            // The reader itself, from here and at this depth: one pass, its own checks.
-            var reader = JSONReader(bytes: UnsafeBufferPointer(start: p, count: end), maxDepth: maxDepth)
-            reader.pos = start
-            guard let v = try? reader.value(depth: depth) else { return nil }
-            pos = reader.pos
-            return v
-        case .none:
-            guard value(depth: depth, level: -1) else { return nil }
-            return Self.standIn(first)
-        case .parts(let parts):
-            if first == UInt8(ascii: "{") { return object(depth: depth, parts) }
-            if first == UInt8(ascii: "[") { return list(depth: depth, parts) }
-            return build(depth: depth, demand: .all)
-        }
-    }
-
-    /// An empty record, made once: a stand-in costs no allocation.
-    static let emptyRecord = Value.record(Record())
-
-    /// A value of the type that starts with `first`, standing in for one nothing looks into.
-    static func standIn(_ first: UInt8) -> Value {
-        switch first {
-        case UInt8(ascii: "{"): return emptyRecord
-        case UInt8(ascii: "["): return .list([])
-        case UInt8(ascii: "\""): return .string("")
-        case UInt8(ascii: "t"): return .bool(true)
-        case UInt8(ascii: "f"): return .bool(false)
-        case UInt8(ascii: "n"): return .null
-        default: return .int(0)
-        }
-    }
-
-    /// An object with the members `parts` names (or all of them, when every member is needed).
-    mutating func object(depth: Int, _ parts: JMESPathParts) -> Value? {
-        guard depth < maxDepth else { return nil }
-        pos += 1
-        skipSpace()
-        var record = Record()
-        if pos < end && p[pos] == UInt8(ascii: "}") {
-            pos += 1
-            return .record(record)
-        }
-        let everyOne = parts.every != .none
-        while true {
-            skipSpace()
-            guard pos < end, p[pos] == UInt8(ascii: "\"") else { return nil }
-            let keyStart = pos
-            guard let escaped = string() else { return nil }
-            let key = keyText(from: keyStart, escaped: escaped)
-            skipSpace()
-            guard pos < end, p[pos] == UInt8(ascii: ":") else { return nil }
-            pos += 1
-            skipSpace()
-            let needed: JMESPathDemand?
-            if let named = parts.fields[key] {
-                needed = everyOne ? named.union(parts.every) : named
-            } else {
-                needed = everyOne ? parts.every : nil
-            }
-            if let needed {
-                guard let v = build(depth: depth + 1, demand: needed) else { return nil }
-                record[key] = v
-            } else {
-                guard value(depth: depth + 1, level: -1) else { return nil }
-            }
-            guard let more = next(closing: UInt8(ascii: "}")) else { return nil }
-            if !more { return .record(record) }
-        }
-    }
-
-    /// A list with every element, each built as far as its position and `parts` ask.
-    mutating func list(depth: Int, _ parts: JMESPathParts) -> Value? {
-        guard depth < maxDepth else { return nil }
-        pos += 1
-        skipSpace()
-        var list: [Value] = []
-        if pos < end && p[pos] == UInt8(ascii: "]") {
-            pos += 1
-            return .list(list)
-        }
-        var i = 0
-        while true {
-            skipSpace()
-            let needed = parts.indexes.isEmpty ? parts.every : parts.indexes[i].map { $0.union(parts.every) } ?? parts.every
-            guard let v = build(depth: depth + 1, demand: needed) else { return nil }
-            list.append(v)
-            i += 1
-            guard let more = next(closing: UInt8(ascii: "]")) else { return nil }
-            if !more { return .list(list) }
-        }
-    }
-
-    /// The text of the key whose opening quote is at `at` (the scan has just passed it).
-    func keyText(from at: Int, escaped: Bool) -> String {
-        if !escaped { return String(decoding: UnsafeBufferPointer(start: p + at + 1, count: pos - at - 2), as: UTF8.self) }
-        var reader = JSONReader(bytes: UnsafeBufferPointer(start: p, count: end), maxDepth: maxDepth)
-        reader.pos = at
-        return (try? reader.string()) ?? ""
     }
 
     /// After a member or an element: true when a `,` says another follows, false when `closing`

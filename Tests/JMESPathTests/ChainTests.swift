@@ -29,21 +29,6 @@ final class ChainTests: XCTestCase {
         XCTAssertEqual(try JMESPathExpression(String(repeating: "[0]", count: 1_000)).search(deep), .int(7))
     }
 
-    /// What a chain of 50,000 steps can look at is kept no deeper than `maxDepth` (deeper than
-    /// any document): walking, comparing and releasing it stays shallow. Below that depth it is
-    /// all of the value, which is what the chain could reach there.
-    func test_theDemandOfALongChainStaysShallow() throws {
-        let chain = Array(repeating: "a", count: 50_000).joined(separator: ".")
-        for text in [chain, "[\(chain), a]", "\(chain) | length(@)", "a[*].\(chain)"] {
-            let demand = try JMESPathExpression(text).demand
-            XCTAssertLessThanOrEqual(demand.depth, JMESPathDemand.maxDepth, String(text.suffix(20)))
-            XCTAssertGreaterThan(demand.depth, 0)
-        }
-        // A short chain keeps its exact demand.
-        let short = try JMESPathExpression("a.b").demand
-        XCTAssertEqual(short.depth, 2)
-    }
-
     /// Chains mixed with other steps keep their meaning.
     func test_chainsWithIndexesAndProjections() throws {
         let doc = Value.record(Record([("a", .list([.record(Record([("b", .int(1))])), .record(Record([("b", .int(2))]))]))]))

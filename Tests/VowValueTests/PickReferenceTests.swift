@@ -54,13 +54,12 @@ final class PickReferenceTests: XCTestCase {
         } catch {
             return #"{"error": "\#(error.kind.rawValue)"}"#
         }
-        // json | pick: the value at a simple path, or the part of the document the expression
-        // can look at, searched.
+        // json | pick: the value at a simple path, or the document's tape, searched.
         let ahead: Value?
         if let path = expression.simplePath {
             ahead = JSONPathScan.value(at: path, in: doc)
         } else {
-            ahead = JSONPathScan.document(for: expression.demand, in: doc).flatMap { try? expression.search($0) }
+            ahead = JSONTape.read(doc).flatMap { try? $0.search(expression) }
         }
         XCTAssertEqual(ahead, full, "json | pick \(source) on \(doc) differs from reading the whole document")
         return #"{"ok": \#(JSONWriter.compact(full))}"#

@@ -14,16 +14,20 @@ struct Evaluator: Sendable {
     ///
     /// With `nullEnds` (the step of `iterate`), a null between two stages skips the rest, as
     /// `?.` does in JavaScript: the pipeline rejects with `Evaluator.nothingToWorkOn`.
+    /// `printed`: the pipeline's value goes only to the printer (a statement's value), so its
+    /// last stage may hand a document still in its tape (`StageCall.resultIsPrinted`).
     func pipeline(
-        _ p: Pipeline, plans: [StagePlan]? = nil, nullEnds: Bool = false, input: Value, scope: Scope, site: Site
+        _ p: Pipeline, plans: [StagePlan]? = nil, nullEnds: Bool = false, printed: Bool = false, input: Value, scope: Scope, site: Site
     ) -> (promise: Promise<Value>, run: PipelineRun) {
         let run = PipelineRun(site: site, input: input)
-        let promise = stages(p.stages[...], plans: plans, nullEnds: nullEnds, input: input, scope: scope, site: site, run: run)
+        let promise = stages(
+            p.stages[...], plans: plans, nullEnds: nullEnds, printed: printed, input: input, scope: scope, site: site, run: run)
         return (promise, run)
     }
 
     private func stages(
-        _ stages: ArraySlice<Stage>, plans: [StagePlan]?, nullEnds: Bool = false, input: Value, scope: Scope, site: Site, run: PipelineRun
+        _ stages: ArraySlice<Stage>, plans: [StagePlan]?, nullEnds: Bool = false, printed: Bool = false, input: Value, scope: Scope,
+        site: Site, run: PipelineRun
     ) -> Promise<Value> {
         let plans = plans ?? Planner(session: session).plan(stages)
         var current: Promise<Value>? = nil
@@ -43,8 +47,10 @@ struct Evaluator: Sendable {
                     return v
                 }
             }
+            let last = offset == stages.count - 1
             let (name, promise) = execute(
-                plan, upstream: current, input: input, rerun: rerun, scope: scope, site: site, run: run, index: i)
+                plan, upstream: current, input: input, rerun: rerun, scope: scope, site: site, run: run, index: i,
+                printed: printed && last, pickPrinted: printed && offset == stages.count - 2)
             let sees = plan.onRejection.seesRejection
             run.entries.append(.init(name: name, span: node.span, promise: promise, seesRejections: sees))
             current = promise
@@ -66,7 +72,7 @@ struct Evaluator: Sendable {
     /// Applies one resolved stage to the upstream promise.
     private func execute(
         _ plan: StagePlan, upstream: Promise<Value>?, input: Value, rerun: (@Sendable () -> Promise<Value>)?,
-        scope: Scope, site: Site, run: PipelineRun, index: Int
+        scope: Scope, site: Site, run: PipelineRun, index: Int, printed: Bool = false, pickPrinted: Bool = false
     ) -> (String, Promise<Value>) {
         let ex = session.executor
         let name = plan.name
@@ -108,6 +114,8 @@ struct Evaluator: Sendable {
             call.expressionArguments = def.expressionArguments
             call.pickAhead = plan.pickAhead
             call.feedsJSON = plan.feedsJSON
+            call.resultIsPrinted = printed
+            call.pickResultIsPrinted = pickPrinted && plan.pickAhead != nil
             call.innerPlan = plan.inner
             do {
                 promise = try def.init().apply(call)

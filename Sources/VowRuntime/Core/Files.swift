@@ -88,6 +88,7 @@ public enum Files {
 
     /// Reads exactly `size` bytes of `fd` into `base`.
     private static func fill(_ fd: Int32, _ base: UnsafeMutablePointer<UInt8>, _ size: Int) -> Fill {
+        HugePages.prefer(base, size)
         var n = 0
         while n < size {
             let r = Foundation.read(fd, base + n, size - n)

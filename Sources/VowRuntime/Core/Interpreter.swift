@@ -67,7 +67,10 @@ public struct Interpreter: Sendable {
         let scope = Scope(session: session)
         switch statement.kind {
         case .pipeline(let p, let background):
-            let (promise, run) = ev.pipeline(p, input: .null, scope: scope, site: Site(source: source, statement: p.span, context: [], run: session.nextStatementRun()))
+            // A foreground statement's value only goes to the printer; a job's is kept (`%N`).
+            let (promise, run) = ev.pipeline(
+                p, printed: !background, input: .null, scope: scope,
+                site: Site(source: source, statement: p.span, context: [], run: session.nextStatementRun()))
             if background {
                 let id = session.jobs.add(statement: source.slice(p.span), promise: promise)
                 return .job(id, promise, StatementRun(run: run))

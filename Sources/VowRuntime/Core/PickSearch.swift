@@ -12,6 +12,22 @@ public enum Pick {
         do { return try expr.search(searched) } catch { throw pickError(error, expression) }
     }
 
+    /// Searches a document's tape with the compiled, cached expression. With `keepingTape`
+    /// (the value goes straight to the printer), a result that holds objects or lists of the
+    /// tape stays in it (`JSONTapeValue`) and is printed from it.
+    public static func search(_ expression: String, in tape: JSONTape, keepingTape: Bool) throws -> Value {
+        let expr: JMESPathExpression
+        do { expr = try JMESPathExpression.cached(expression) } catch { throw pickError(error, expression) }
+        do {
+            guard keepingTape else { return try tape.search(expr) }
+            let result = try tape.searchKeepingTape(expr)
+            let kept = JSONTapeValue(tape: tape, result: result)
+            return result.holdsTapeContainer ? .opaque(kept) : kept.value
+        } catch {
+            throw pickError(error, expression)
+        }
+    }
+
     /// What `pick` searches: a response's JSON body, else the value itself. A response whose body
     /// is not JSON (an HTML page, an empty body) rejects with kind `json`, naming its content type
     /// and showing the start of the body, rather than giving null.

@@ -100,6 +100,24 @@ public final class OutputSink: Sendable {
         }
     }
 
+    /// Writes text made piece by piece by `produce` (which hands each piece to the function it is
+    /// given) as `emit(_:)` would write it whole: the pieces go out as they come, so that a large
+    /// value is never held whole as text. Under a promise observer, or for an output that takes
+    /// text only, the pieces are gathered and written as one.
+    public func emit(pieces produce: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void) {
+        guard let writeBytes, !(reportsToObservers && PromiseObservation.isActive) else {
+            var all: [UInt8] = []
+            produce { all.append(contentsOf: $0) }
+            emit(String(decoding: all, as: UTF8.self))
+            return
+        }
+        if muted.withLock({ $0 }) { return }
+        withoutActuallyEscaping(produce) { produce in
+            let body = { self.lock.withLock { _ in produce { writeBytes(Array($0)) } } }
+            if let around = guarded.withLock({ $0 }) { around(body) } else { body() }
+        }
+    }
+
     /// What every write runs inside from now on (the REPL erases its spinner line first, so that
     /// `print` never shares a line with it).
     public func guardWrites(with around: @escaping @Sendable (() -> Void) -> Void) {

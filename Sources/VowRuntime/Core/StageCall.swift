@@ -94,6 +94,11 @@ public final class StageCall: @unchecked Sendable {
     var pickAhead: PickAhead? = nil
     /// For `read` followed by `json`: the file's bytes go to `json` as they are (`FileText`).
     var feedsJSON = false
+    /// The stage is the last of a statement whose value is printed (`Evaluator.pipeline`): a
+    /// document it reads into a tape may go to the printer as the tape (`JSONTapeValue`).
+    var resultIsPrinted = false
+    /// For `json` followed by `pick`: that `pick` is the last stage of a printed statement.
+    var pickResultIsPrinted = false
     /// The inner stage of `then X…`, `catch X…`, `each X…`, as the planner planned it.
     var innerPlan: StagePlan? = nil
     /// How many of the first positional arguments are expressions (`StageDefinition.expressionArguments`).

@@ -44,8 +44,9 @@ final class StagePlan: @unchecked Sendable {
     /// The inner stage of `then X…`, `catch X…`, `each X…` (X with the rest of the arguments),
     /// planned; nil when the stage takes none, or takes a group.
     var inner: StagePlan? = nil
-    /// For `json` followed by `pick EXPR` with a literal expression: what `json` needs to build
-    /// only what EXPR can look at (`JSONPathScan`), or to find a simple path's value itself.
+    /// For `json` followed by `pick EXPR` with a literal expression: the simple path `json` finds
+    /// the value of itself (`JSONPathScan`), or the expression `pick` searches the document's
+    /// tape with (`JSONTape`).
     var pickAhead: PickAhead? = nil
     /// For `read PATH` followed by `json`: `read` hands the file's bytes to `json` as they are
     /// (`FileText`), without making a String of them, which would check the UTF-8 a second time.
@@ -82,28 +83,23 @@ protocol LooksAhead: StageDefinition {
     static func lookAhead(_ plan: StagePlan, next: StagePlan)
 }
 
-/// The `pick` that follows a `json` stage, when its expression is literal text that does not
-/// look at the whole document.
+/// The `pick` that follows a `json` stage, when its expression is literal text.
 struct PickAhead: Sendable {
     /// The expression as `pick` will see it.
     let expression: String
     /// Its steps, when it is a path of fields and indexes: `json` finds the value itself.
     let path: [JMESPathStep]?
-    /// Otherwise what of the document it can look at: `json` builds only that.
-    let demand: JMESPathDemand
 
-    /// The lookahead for `plan` when it is `json` and `next` is `pick` with a literal expression
-    /// that does not need the whole document.
+    /// The lookahead for `plan` when it is `json` and `next` is `pick` with a literal expression.
     init?(_ plan: StagePlan, next: StagePlan) {
         guard case .builtin(_, let positional, let flags) = plan.kind, flags.isEmpty,
             case .builtin(let nextDef, let arguments, let nextFlags) = next.kind, nextDef == PickStage.self,
             nextFlags.isEmpty, arguments.count == 1, positional.isEmpty, !next.isHandler,
             let text = Self.text(arguments[0]),
-            let compiled = try? JMESPathExpression.cached(text), compiled.simplePath != nil || compiled.demand != .all
+            let compiled = try? JMESPathExpression.cached(text)
         else { return nil }
         self.expression = text
         self.path = compiled.simplePath
-        self.demand = compiled.demand
     }
 
     /// The text of an argument written as plain text (a word or a string with nothing to

@@ -8,8 +8,8 @@ struct JsonStage: ValueStage, LooksAhead {
     static let twin = StageTwin.handler("json")
     /// It looks at the stage after it (`LooksAhead`).
     static let looksAhead = true
-    /// Followed by `pick` with a literal expression, it builds only what the expression can
-    /// look at (`PickAhead`).
+    /// Followed by `pick` with a literal expression, it finds a simple path's value itself, or
+    /// reads the document into a tape for `pick` to search (`PickAhead`).
     static func lookAhead(_ plan: StagePlan, next: StagePlan) {
         plan.pickAhead = PickAhead(plan, next: next)
     }
@@ -32,8 +32,15 @@ struct JsonStage: ValueStage, LooksAhead {
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         // A file `read` handed on as it was read is parsed as the bytes it is.
         let input = if case .opaque(let o as FileText) = input { Value.bytes(o.bytes) } else { input }
-        if let ahead = ctx.call.pickAhead, !PromiseObservation.isActive, let found = Self.scan(input, ahead) {
-            return .value(.opaque(found))
+        if !PromiseObservation.isActive {
+            if let ahead = ctx.call.pickAhead, let found = Self.scan(input, ahead, printed: ctx.call.pickResultIsPrinted) {
+                return .value(.opaque(found))
+            }
+            // The statement's value, printed: from the tape, never made into values.
+            if ctx.call.resultIsPrinted, let tape = Self.tape(input) {
+                if tape.root.holdsTapeContainer { return .value(.opaque(JSONTapeValue(tape: tape, result: tape.root))) }
+                return .value(tape.value(0))
+            }
         }
         do {
             switch input {
@@ -48,20 +55,36 @@ struct JsonStage: ValueStage, LooksAhead {
         }
     }
 
+    /// The tape of the input's text, or nil when the input is not text (or not JSON, which the
+    /// reader then reports).
+    static func tape(_ input: Value) -> JSONTape? {
+        switch input {
+        case .string(let s): return JSONTape.read(s)
+        case .bytes(let b): return JSONTape.read(b)
+        case .response(let r): return JSONTape.read(r.body)
+        default: return nil
+        }
+    }
+
     /// What the `pick` that follows needs, read from the text: the value at its path, or the
-    /// part of the document it can look at; nil when the input is not text (or not JSON, which
-    /// the full parse then reports).
-    static func scan(_ input: Value, _ ahead: PickAhead) -> PickedAhead? {
+    /// document's tape for its expression to search; nil when the input is not text (or not
+    /// JSON, which the full parse then reports). `printed`: that `pick`'s value goes straight
+    /// to the printer, so the whole document (`pick @`) goes there as its tape.
+    static func scan(_ input: Value, _ ahead: PickAhead, printed: Bool) -> PickedAhead? {
+        guard let path = ahead.path else {
+            return tape(input).map { PickedAhead(expression: ahead.expression, content: .tape($0), source: input) }
+        }
+        if path.isEmpty, printed, let tape = tape(input) {
+            let whole: Value = tape.root.holdsTapeContainer ? .opaque(JSONTapeValue(tape: tape, result: tape.root)) : tape.value(0)
+            return PickedAhead(expression: ahead.expression, content: .answer(whole), source: input)
+        }
         let found: Value?
-        switch (input, ahead.path) {
-        case (.string(let s), let path?): found = JSONPathScan.value(at: path, in: s)
-        case (.bytes(let b), let path?): found = JSONPathScan.value(at: path, in: b)
-        case (.response(let r), let path?): found = JSONPathScan.value(at: path, in: r.body)
-        case (.string(let s), nil): found = JSONPathScan.document(for: ahead.demand, in: s)
-        case (.bytes(let b), nil): found = JSONPathScan.document(for: ahead.demand, in: b)
-        case (.response(let r), nil): found = JSONPathScan.document(for: ahead.demand, in: r.body)
+        switch input {
+        case .string(let s): found = JSONPathScan.value(at: path, in: s)
+        case .bytes(let b): found = JSONPathScan.value(at: path, in: b)
+        case .response(let r): found = JSONPathScan.value(at: path, in: r.body)
         default: found = nil
         }
-        return found.map { PickedAhead(expression: ahead.expression, value: $0, isAnswer: ahead.path != nil, source: input) }
+        return found.map { PickedAhead(expression: ahead.expression, content: .answer($0), source: input) }
     }
 }

@@ -40,7 +40,11 @@ struct PickStage: ValueStage {
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let expr = try args.string(0, "EXPR")
         if case .opaque(let o) = input, let picked = o as? PickedAhead, picked.expression == expr {
-            return .value(picked.isAnswer ? picked.value : try Pick.search(expr, in: picked.value))
+            switch picked.content {
+            case .answer(let v): return .value(v)
+            case .tape(let tape):
+                return .value(try Pick.search(expr, in: tape, keepingTape: ctx.call.resultIsPrinted && !PromiseObservation.isActive))
+            }
         }
         return .value(try Pick.search(expr, in: input))
     }

@@ -1,33 +1,50 @@
 import VowValue
 
-/// What `json` hands to the `pick EXPR` right after it when it read only what EXPR needs
-/// (`JSONPathScan`): the value at EXPR's path, or the part of the document EXPR can look at.
+/// What `json` hands to the `pick EXPR` right after it: the value at EXPR's path, found without
+/// building the document (`JSONPathScan`), or the document read into a tape for EXPR to search
+/// (`JSONTape`), which is never built into values.
 ///
 /// Only that `pick` ever sees it: the plan pairs the two stages, and `json` builds the whole
 /// document instead whenever a trace or the timeline watches the promises.
 struct PickedAhead: OpaqueValue {
-    /// The expression of the `pick` the value is for.
+    /// What `json` read.
+    enum Content {
+        /// The value at the expression's path (null when the path found nothing): the answer.
+        case answer(Value)
+        /// The document, for the expression to search.
+        case tape(JSONTape)
+    }
+
+    /// The expression of the `pick` the content is for.
     let expression: String
-    /// The value at the expression's path (null when the path found nothing), or the document
-    /// as far as the expression can look into it.
-    let value: Value
-    /// True when `value` is the answer (a path's value), false when it is the document to search.
-    let isAnswer: Bool
+    /// What `json` read for it.
+    let content: Content
     /// What `json` was given (text, bytes or a response), for `document`.
     let source: Value
 
-    /// The whole document, parsed from `source`: what the `pick` got as its input, as an error
-    /// of that `pick` shows it (the same input the stage shows when a trace watches and `json`
-    /// builds the whole document).
-    var document: Value {
-        switch source {
-        case .string(let s): return (try? JSON.parse(s)) ?? source
-        case .bytes(let b): return (try? JSON.parse(b)) ?? source
-        case .response(let r): return (try? JSON.parse(r.body)) ?? source
-        default: return source
+    var typeName: String { shown.typeName }
+    var displayText: String { JSONWriter.compact(shown) }
+
+    /// The answer, or the whole document as values.
+    private var shown: Value {
+        switch content {
+        case .answer(let v): return v
+        case .tape(let t): return t.value(0)
         }
     }
 
-    var typeName: String { value.typeName }
-    var displayText: String { JSONWriter.compact(value) }
+    /// The whole document: what the `pick` got as its input, as an error of that `pick` shows it
+    /// (the same input the stage shows when a trace watches and `json` builds the whole document).
+    var document: Value {
+        switch content {
+        case .tape(let t): return t.value(0)
+        case .answer:
+            switch source {
+            case .string(let s): return (try? JSON.parse(s)) ?? source
+            case .bytes(let b): return (try? JSON.parse(b)) ?? source
+            case .response(let r): return (try? JSON.parse(r.body)) ?? source
+            default: return source
+            }
+        }
+    }
 }
