@@ -137,6 +137,29 @@ final class PurePipelineTests: XCTestCase {
         XCTAssertTrue(r.err.contains("^^^^ rejected here"), r.err)
     }
 
+    /// While a trace watches, every item runs its pipeline the ordinary way: the trace has a
+    /// `json` and a `pick` promise for each item.
+    func test_aTraceSeesThePromisesOfEveryItem() throws {
+        let file = NSTemporaryDirectory() + "vow-traced-items-\(UUID().uuidString).ndjson"
+        let trace = file + ".jsonl"
+        defer {
+            try? FileManager.default.removeItem(atPath: file)
+            try? FileManager.default.removeItem(atPath: trace)
+        }
+        try "{\"status\":\"a\"}\n{\"status\":\"b\"}\n{\"status\":\"c\"}\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let session = Session(output: OutputSink { _ in })
+        defer { session.http.shutdown() }
+        let runner = Runner(session: session, renderer: Renderer(colors: false, jsonLines: false), errors: { _ in })
+        try runner.enableTracing().startFile(trace)
+        XCTAssertEqual(runner.run("read \(file) --stream | each (json | pick status) | to-json", name: "<test>"), 0)
+        runner.tracer?.stopFile()
+        PromiseObservation.remove()
+        let events = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map { try JSON.parse(String($0)) }
+        let created = events.filter { $0.recordValue?["event"] == "created" }
+        XCTAssertEqual(created.filter { $0.recordValue?["name"] == "json" }.count, 3)
+        XCTAssertEqual(created.filter { $0.recordValue?["name"] == "pick" }.count, 3)
+    }
+
     /// Lines of orders: JSON records, and with `bad` a few that are not JSON, not UTF-8, empty,
     /// longer than a piece read (64 KiB), or ended by a carriage return; the last without a break.
     static func orders(_ rng: inout SplitMix64, count: Int, bad: Bool) -> [UInt8] {
