@@ -98,8 +98,9 @@ struct Token: Sendable {
 /// Splits an expression into tokens (all at once; expressions are short).
 struct Lexer {
     private let chars: [Character]
-    /// The source's bytes when it is all ASCII (then a character's offset is its byte's), so that
-    /// names are made from bytes rather than characters; nil otherwise.
+    /// The source's bytes when it is all ASCII without a carriage return (then a character's
+    /// offset is its byte's), so that tokens are read from bytes rather than characters; nil
+    /// otherwise.
     private let ascii: [UInt8]?
     private var pos = 0
 
@@ -107,7 +108,9 @@ struct Lexer {
     /// not JSON is read as a string (`` `foo` `` is `"foo"`), as before JEP-12.
     static func tokenize(_ source: String, legacyLiterals: Bool = false) throws(JMESPathError) -> [Token] {
         let bytes = Array(source.utf8)
-        let ascii = bytes.allSatisfy { $0 < 0x80 } ? bytes : nil
+        // A carriage return may join a line feed into one character ("\r\n"): then a byte's
+        // offset is not its character's.
+        let ascii = bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D } ? bytes : nil
         var lexer = Lexer(chars: Array(source), ascii: ascii, legacyLiterals: legacyLiterals)
         var tokens: [Token] = []
         while true {
@@ -131,65 +134,88 @@ struct Lexer {
 
     private func peek(_ n: Int = 0) -> Character? { pos + n < chars.count ? chars[pos + n] : nil }
 
+    /// The character `n` ahead as an ASCII byte, or nil past the end or for any other character
+    /// (from the bytes, when the source is all ASCII).
+    private func peekASCII(_ n: Int = 0) -> UInt8? {
+        if let ascii { return pos + n < ascii.count ? ascii[pos + n] : nil }
+        return peek(n)?.asciiValue
+    }
+
     private mutating func next() throws(JMESPathError) -> Token {
-        while let c = peek(), c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\r\n" { pos += 1 }
+        // ("\r\n" is one character, whose ASCII value is a line feed's.)
+        while let a = peekASCII(), a == 0x20 || a == 0x09 || a == 0x0A || a == 0x0D { pos += 1 }
         let start = pos
         guard let c = peek() else { return Token(kind: .eof, offset: start) }
-        if isIdentifierStart(c) { return Token(kind: .unquotedIdentifier(identifier()), offset: start) }
         func one(_ k: TokenKind) -> Token { pos += 1; return Token(kind: k, offset: start) }
         func two(_ k: TokenKind) -> Token { pos += 2; return Token(kind: k, offset: start) }
-        switch c {
-        case ".": return one(.dot)
-        case "*": return one(.star)
-        case "]": return one(.rbracket)
-        case "{": return one(.lbrace)
-        case "}": return one(.rbrace)
-        case "(": return one(.lparen)
-        case ")": return one(.rparen)
-        case ",": return one(.comma)
-        case ":": return one(.colon)
-        case "@": return one(.current)
-        case "+": return one(.plus)
-        case "%": return one(.modulo)
-        case "?": return one(.question)
-        case "\u{2212}": return one(.minus)
-        case "\u{D7}": return one(.multiply)
-        case "\u{F7}": return one(.divide)
-        case "/": return peek(1) == "/" ? two(.intDivide) : one(.divide)
-        case "$":
-            if let next = peek(1), isIdentifierStart(next) {
+        // Compared as bytes: comparing characters costs a string comparison each.
+        guard let a = peekASCII() else {
+            switch c {
+            case "\u{2212}": return one(.minus)
+            case "\u{D7}": return one(.multiply)
+            case "\u{F7}": return one(.divide)
+            default: throw syntax("unexpected character '\(c)'", at: start)
+            }
+        }
+        if Self.isNameStart(a) { return Token(kind: .unquotedIdentifier(identifier()), offset: start) }
+        let next = peekASCII(1)
+        switch a {
+        case UInt8(ascii: "."): return one(.dot)
+        case UInt8(ascii: "*"): return one(.star)
+        case UInt8(ascii: "]"): return one(.rbracket)
+        case UInt8(ascii: "{"): return one(.lbrace)
+        case UInt8(ascii: "}"): return one(.rbrace)
+        case UInt8(ascii: "("): return one(.lparen)
+        case UInt8(ascii: ")"): return one(.rparen)
+        case UInt8(ascii: ","): return one(.comma)
+        case UInt8(ascii: ":"): return one(.colon)
+        case UInt8(ascii: "@"): return one(.current)
+        case UInt8(ascii: "+"): return one(.plus)
+        case UInt8(ascii: "%"): return one(.modulo)
+        case UInt8(ascii: "?"): return one(.question)
+        case UInt8(ascii: "/"): return next == UInt8(ascii: "/") ? two(.intDivide) : one(.divide)
+        case UInt8(ascii: "$"):
+            if let n = next, Self.isNameStart(n) {
                 pos += 1
                 return Token(kind: .variable(identifier()), offset: start)
             }
             return one(.root)
-        case "[":
-            if peek(1) == "]" { return two(.flatten) }
-            if peek(1) == "?" { return two(.filter) }
+        case UInt8(ascii: "["):
+            if next == UInt8(ascii: "]") { return two(.flatten) }
+            if next == UInt8(ascii: "?") { return two(.filter) }
             return one(.lbracket)
-        case "|": return peek(1) == "|" ? two(.or) : one(.pipe)
-        case "&": return peek(1) == "&" ? two(.and) : one(.expref)
-        case "!": return peek(1) == "=" ? two(.ne) : one(.not)
-        case "<": return peek(1) == "=" ? two(.lte) : one(.lt)
-        case ">": return peek(1) == "=" ? two(.gte) : one(.gt)
-        case "=": return peek(1) == "=" ? two(.eq) : one(.assign)
-        case "\"":
+        case UInt8(ascii: "|"): return next == UInt8(ascii: "|") ? two(.or) : one(.pipe)
+        case UInt8(ascii: "&"): return next == UInt8(ascii: "&") ? two(.and) : one(.expref)
+        case UInt8(ascii: "!"): return next == UInt8(ascii: "=") ? two(.ne) : one(.not)
+        case UInt8(ascii: "<"): return next == UInt8(ascii: "=") ? two(.lte) : one(.lt)
+        case UInt8(ascii: ">"): return next == UInt8(ascii: "=") ? two(.gte) : one(.gt)
+        case UInt8(ascii: "="): return next == UInt8(ascii: "=") ? two(.eq) : one(.assign)
+        case UInt8(ascii: "\""):
             return Token(kind: .quotedIdentifier(try quoted(start)), offset: start)
-        case "'":
+        case UInt8(ascii: "'"):
             return Token(kind: .rawString(try rawString(start)), offset: start)
-        case "`":
+        case UInt8(ascii: "`"):
             return Token(kind: .literal(try literal(start)), offset: start)
-        case "-", "0"..."9":
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             // `-` right before a digit is a negative number (`[-1]`); otherwise it is minus.
-            if c == "-", !(peek(1).map(isDigit) ?? false) { return one(.minus) }
+            if a == UInt8(ascii: "-"), !(next.map(Self.isDigit) ?? false) { return one(.minus) }
             pos += 1
-            while let d = peek(), isDigit(d) { pos += 1 }
-            let text = String(chars[start..<pos])
+            while let d = peekASCII(), Self.isDigit(d) { pos += 1 }
+            let text = ascii.map { String(decoding: $0[start..<pos], as: UTF8.self) } ?? String(chars[start..<pos])
             guard let n = Int(text) else { throw syntax("number \(text) is too large", at: start) }
             return Token(kind: .number(n), offset: start)
         default:
             throw syntax("unexpected character '\(c)'", at: start)
         }
     }
+
+    /// `[A-Za-z_]`.
+    private static func isNameStart(_ b: UInt8) -> Bool {
+        (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F
+    }
+
+    /// `[0-9]`.
+    private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
     /// Reads `[A-Za-z_][A-Za-z0-9_]*` from the current position.
     private mutating func identifier() -> String {

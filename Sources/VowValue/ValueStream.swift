@@ -244,23 +244,51 @@ public final class ValueStream: OpaqueValue, @unchecked Sendable {
 
     /// Calls `body` with each item as it arrives, one after the other (the next is taken when the
     /// promise `body` returns has settled); fulfils when the stream ends. A rejection of `body`
-    /// cancels the stream and rejects.
+    /// cancels the stream and rejects. Items are taken as many as wait, and while `body` returns
+    /// promises already fulfilled (`len`, `take`, printing) they are handled in the same turn,
+    /// without a promise and a turn for each.
     public func forEach(on executor: any PromiseExecutor, _ body: @escaping @Sendable (Value) -> Promise<Void>) -> Promise<Void> {
         let (promise, resolver) = Promise<Void>.pending(name: "for await", on: executor)
         resolver.onCancel { self.cancel() }
-        @Sendable func step() {
-            next(on: executor).whenSettled(on: executor) { r in
-                switch r {
-                case .success(let v?):
-                    body(v).whenSettled(on: executor) { done in
-                        if case .failure(let e) = done {
-                            self.cancel()
-                            resolver.reject(e)
+        @Sendable func failed(_ e: any Error) {
+            self.cancel()
+            resolver.reject(e)
+        }
+        @Sendable func handle(_ items: ArraySlice<Value>) {
+            var rest = items
+            while let v = rest.popFirst() {
+                // Stopped by `body` (`take` has its items) or by the consumer: as `next` would
+                // then give nil.
+                if resolver.isSettled { return }
+                if isCancelled {
+                    resolver.fulfill(())
+                    return
+                }
+                let done = body(v)
+                switch done.result {
+                case .success?: continue
+                case .failure(let e)?:
+                    done.markHandled()
+                    return failed(e)
+                case nil:
+                    let left = rest
+                    done.whenSettled(on: executor) { d in
+                        if case .failure(let e) = d {
+                            failed(e)
                         } else if !resolver.isSettled {
-                            step()
+                            handle(left)
                         }
                     }
-                case .success(nil): resolver.fulfill(())
+                    return
+                }
+            }
+            step()
+        }
+        @Sendable func step() {
+            next(upTo: capacity, on: executor).whenSettled(on: executor) { r in
+                switch r {
+                case .success(let items) where !items.isEmpty: handle(items[...])
+                case .success: resolver.fulfill(())
                 case .failure(let e): resolver.reject(e)
                 }
             }

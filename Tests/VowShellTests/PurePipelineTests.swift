@@ -98,6 +98,33 @@ final class PurePipelineTests: XCTestCase {
         }
     }
 
+    /// The consumers that read a stream item by item (`len`, `take`, `where`, a statement's
+    /// printing, every other stage as a list) take the items in batches: they see what reading
+    /// the whole file as lines gives, in order, and `take` still stops at its Nth item.
+    func test_consumersThatTakeItemsInBatchesSeeEveryItemInOrder() throws {
+        let path = NSTemporaryDirectory() + "vow-batches-\(UUID().uuidString).txt"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var rng = SplitMix64(seed: 11)
+        let lines = (0..<3_000).map { i in "\(i % 7)-\(rng.next() % 1000)" }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let whole = "read \(path) | lines"
+        let pairs = [
+            ("read \(path) --stream | len", "\(whole) | len"),
+            ("read \(path) --stream | take 700 | to-json", "\(whole) | pick '[:700]' | to-json"),
+            ("read \(path) --stream | where 'starts_with(@, `\"3\"`)' | to-json", "\(whole) | where 'starts_with(@, `\"3\"`)' | to-json"),
+            // `where` offers to a stream that fills while `each` waits: its items wait their turn.
+            ("read \(path) --stream | where 'starts_with(@, `\"1\"`)' | each (delay 0ms | len) --limit 2 | to-json",
+             "\(whole) | where 'starts_with(@, `\"1\"`)' | each len | to-json"),
+            ("read \(path) --stream | pick 'length(@)'", "\(whole) | pick 'length(@)'"),
+        ]
+        for (streamed, listed) in pairs {
+            let a = runVow(streamed), b = runVow(listed)
+            XCTAssertEqual(a.status, 0, a.err)
+            XCTAssertEqual(a.out, b.out, streamed)
+        }
+        XCTAssertEqual(runVow("read \(path) --stream").out, lines.joined(separator: "\n") + "\n")
+    }
+
     /// A bad line rejects `each`, naming the item and the stage, with the direct form as without.
     func test_aBadLineRejectsNamingTheItemAndTheStage() throws {
         let path = NSTemporaryDirectory() + "vow-bad-line-\(UUID().uuidString).ndjson"
@@ -108,6 +135,29 @@ final class PurePipelineTests: XCTestCase {
         XCTAssertTrue(r.err.contains("error[json]: expected a string key at line 1, column 2"), r.err)
         XCTAssertTrue(r.err.contains("item 3 of the stream"), r.err)
         XCTAssertTrue(r.err.contains("^^^^ rejected here"), r.err)
+    }
+
+    /// While a trace watches, every item runs its pipeline the ordinary way: the trace has a
+    /// `json` and a `pick` promise for each item.
+    func test_aTraceSeesThePromisesOfEveryItem() throws {
+        let file = NSTemporaryDirectory() + "vow-traced-items-\(UUID().uuidString).ndjson"
+        let trace = file + ".jsonl"
+        defer {
+            try? FileManager.default.removeItem(atPath: file)
+            try? FileManager.default.removeItem(atPath: trace)
+        }
+        try "{\"status\":\"a\"}\n{\"status\":\"b\"}\n{\"status\":\"c\"}\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let session = Session(output: OutputSink { _ in })
+        defer { session.http.shutdown() }
+        let runner = Runner(session: session, renderer: Renderer(colors: false, jsonLines: false), errors: { _ in })
+        try runner.enableTracing().startFile(trace)
+        XCTAssertEqual(runner.run("read \(file) --stream | each (json | pick status) | to-json", name: "<test>"), 0)
+        runner.tracer?.stopFile()
+        PromiseObservation.remove()
+        let events = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map { try JSON.parse(String($0)) }
+        let created = events.filter { $0.recordValue?["event"] == "created" }
+        XCTAssertEqual(created.filter { $0.recordValue?["name"] == "json" }.count, 3)
+        XCTAssertEqual(created.filter { $0.recordValue?["name"] == "pick" }.count, 3)
     }
 
     /// Lines of orders: JSON records, and with `bad` a few that are not JSON, not UTF-8, empty,
