@@ -212,6 +212,14 @@ enum JSONText {
         return control | high | quote | backslash
     }
 
+    /// The high bit of each of the eight bytes in `w` (little-endian) that is a quote, each byte
+    /// tested on its own.
+    @inline(__always) static func quoteMask(_ w: UInt64) -> UInt64 {
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let q = w ^ 0x2222_2222_2222_2222
+        return ~((q & ~highs) &+ ~highs | q) & highs
+    }
+
     /// The high bit of each of the eight bytes in `w` (little-endian) that is not an ASCII digit,
     /// each byte tested on its own.
     @inline(__always) static func nonDigitMask(_ w: UInt64) -> UInt64 {

@@ -280,24 +280,28 @@ struct TapeBuilder {
         var ascii = true
         var special = false  // something the writer escapes: DEL, a C1 control, U+2028, U+2029
         while true {
-            // Eight bytes at a time to the first one that needs a look.
+            // Eight bytes at a time to the first one that needs a look; a closing quote with
+            // nothing before it that needs one ends the string there.
             while pos + 8 <= end {
-                let look = JSONText.lookMask(UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self))
-                if look != 0 {
-                    pos += look.trailingZeroBitCount >> 3
-                    break
+                let w = UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self)
+                let quote = JSONText.quoteMask(w)
+                let other = JSONText.lookMask(w) & ~quote
+                if quote | other == 0 {
+                    pos += 8
+                    continue
                 }
-                pos += 8
+                if quote != 0, other & ((quote & (0 &- quote)) &- 1) == 0 {
+                    pos += quote.trailingZeroBitCount >> 3 + 1
+                    return flags(escaped: escaped, ascii: ascii, special: special)
+                }
+                pos += other.trailingZeroBitCount >> 3
+                break
             }
             guard pos < end else { return nil }
             let c = p[pos]
             if c == UInt8(ascii: "\"") {
                 pos += 1
-                var flags: UInt64 = 0
-                if escaped { flags |= TapeWord.escaped }
-                if ascii { flags |= TapeWord.ascii }
-                if !escaped && !special { flags |= TapeWord.asIs }
-                return flags
+                return flags(escaped: escaped, ascii: ascii, special: special)
             }
             if c == UInt8(ascii: "\\") {
                 escaped = true
@@ -326,6 +330,11 @@ struct TapeBuilder {
             if c == 0xE2 && p[pos + 1] == 0x80 && (p[pos + 2] == 0xA8 || p[pos + 2] == 0xA9) { special = true }
             pos += n
         }
+    }
+
+    /// A string's flags in its word.
+    @inline(__always) func flags(escaped: Bool, ascii: Bool, special: Bool) -> UInt64 {
+        (escaped ? TapeWord.escaped : 0) | (ascii ? TapeWord.ascii : 0) | (!escaped && !special ? TapeWord.asIs : 0)
     }
 
     /// One escape, from its backslash: the escapes and surrogate pairs the reader accepts.
