@@ -29,8 +29,10 @@ struct TapeBuilder {
     var count = 0
     var capacity: Int
     var longSizes: [Int: Int] = [:]
-    /// The plain keys of the objects being read, (start << 32 | length), 32 an object.
+    /// The plain keys of the objects being read, (start << 32 | length), 32 an object, for as
+    /// many levels of nesting as `keyLevels` (grown when a document nests deeper).
     var keys: UnsafeMutablePointer<UInt64>
+    var keyLevels = 8
 
     /// The most keys of one object compared with each other.
     static let comparedKeys = 32
@@ -64,7 +66,7 @@ struct TapeBuilder {
         capacity = max(64, end / 16)
         words = malloc(capacity * 8)!.assumingMemoryBound(to: UInt64.self)
         HugePages.prefer(words, capacity * 8)
-        keys = .allocate(capacity: Self.comparedKeys * (maxDepth + 2))
+        keys = .allocate(capacity: Self.comparedKeys * keyLevels)
     }
 
     @inline(__always) mutating func append(_ w: UInt64) {
@@ -153,7 +155,14 @@ struct TapeBuilder {
             return true
         }
         var careful = false
-        let compared = keys + Self.comparedKeys * depth
+        if depth >= keyLevels {
+            let levels = max(keyLevels * 2, depth + 1)
+            let more = UnsafeMutablePointer<UInt64>.allocate(capacity: Self.comparedKeys * levels)
+            more.update(from: keys, count: Self.comparedKeys * keyLevels)
+            keys.deallocate()
+            keys = more
+            keyLevels = levels
+        }
         var n = 0
         while true {
             skipSpace()
@@ -169,6 +178,8 @@ struct TapeBuilder {
                 if n == Self.comparedKeys {
                     careful = true
                 } else {
+                    // Found again for each key: a deeper object may have grown the buffer.
+                    let compared = keys + Self.comparedKeys * depth
                     for k in 0..<n {
                         let other = compared[k]
                         if Int(other & 0xFFFF_FFFF) == keyLength, memcmp(p + Int(other >> 32), p + keyStart + 1, keyLength) == 0 {
