@@ -42,7 +42,13 @@ enum JSONText {
         if !isInteger, let d = DecimalToDouble.decimal(p, start, end), let x = DecimalToDouble.nearest(d.significand, d.exponent),
             x >= 1e-3, x < 1e15, Double(Int(x)) != x, shortestDigits(d.significand, d.exponent, x)
         {
-            writeFraction(d.significand, d.exponent, negative: d.negative, into: &out)
+            // Written as `description` writes it already (a point, no exponent, no trailing zero,
+            // and JSON has no leading zeros): copied.
+            if p[end - 1] != UInt8(ascii: "0"), !(start..<end).contains(where: { p[$0] | 0x20 == UInt8(ascii: "e") }) {
+                out.append(p + start, end - start)
+            } else {
+                writeFraction(d.significand, d.exponent, negative: d.negative, into: &out)
+            }
             return
         }
         switch number(p, start, end, isInteger: isInteger) {
