@@ -44,7 +44,7 @@ func applyUnary<V: JMESPathValue>(_ op: ArithmeticOperator, _ a: V) throws(JMESP
 
 /// The exact result of an integer operation, or nil when it is not an integer that fits (then
 /// the operation is done on doubles). Division by zero is an error.
-private func integerArithmetic<V: JMESPathValue>(_ op: ArithmeticOperator, _ x: Int, _ y: Int) -> V? {
+func integerArithmetic<V: JMESPathValue>(_ op: ArithmeticOperator, _ x: Int, _ y: Int) -> V? {
     let r: (partialValue: Int, overflow: Bool)
     switch op {
     case .add: r = x.addingReportingOverflow(y)

@@ -119,7 +119,9 @@ enum Builtin: String, Sendable {
     /// An array whose elements are all numbers.
     func numbers<V: JMESPathValue>(_ args: [Arg<V>], _ n: Int) throws(JMESPathError) -> [V] {
         let a = try typed(args, n, .array, "an array of numbers").jmesArray ?? []
-        for (i, e) in a.enumerated() where e.jmesKind != .number {
+        for i in a.indices {
+            let e = a[i]
+            guard e.jmesKind != .number else { continue }
             throw typeError(n, "an array of numbers", "an array with \(describe(e)) at index \(i)")
         }
         return a
@@ -133,7 +135,9 @@ enum Builtin: String, Sendable {
         guard let first = a.first else { return (a, .number) }
         let kind = first.jmesKind
         guard kind == .number || kind == .string else { throw typeError(n, what, "an array with \(describe(first)) at index 0") }
-        for (i, e) in a.enumerated() where e.jmesKind != kind {
+        for i in a.indices {
+            let e = a[i]
+            guard e.jmesKind != kind else { continue }
             throw typeError(n, what, "an array mixing \(describe(first)) and \(describe(e)) (index \(i))")
         }
         return (a, kind)
@@ -144,7 +148,8 @@ enum Builtin: String, Sendable {
         var keys: [V] = []
         keys.reserveCapacity(items.count)
         var kind: JMESKind?
-        for (i, item) in items.enumerated() {
+        for i in items.indices {
+            let item = items[i]
             let k = try e.evaluate(item, env).jmesSettled
             let kk = k.jmesKind
             guard kk == .number || kk == .string, kind == nil || kind == kk else {

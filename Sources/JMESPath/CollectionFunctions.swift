@@ -11,7 +11,8 @@ extension Builtin {
             let e = try expref(args, 1)
             var groups: [(key: String, value: [V])] = []
             var position: [String: Int] = [:]
-            for (i, item) in a.enumerated() {
+            for i in a.indices {
+                let item = a[i]
                 let k = try e.evaluate(item, env)
                 switch k.jmesKind {
                 case .null:
@@ -41,7 +42,8 @@ extension Builtin {
             let pairs = try typed(args, 0, .array, what).jmesArray ?? []
             var out: [(key: String, value: V)] = []
             var position: [String: Int] = [:]
-            for (i, pair) in pairs.enumerated() {
+            for i in pairs.indices {
+                let pair = pairs[i]
                 guard let kv = pair.jmesArray, pair.jmesKind == .array, kv.count == 2, kv[0].jmesKind == .string,
                     let key = kv[0].jmesString
                 else {

@@ -60,7 +60,8 @@ extension Builtin {
             let glue = try string(args, 0)
             let a = try typed(args, 1, .array, "an array of strings").jmesArray ?? []
             var out = ""
-            for (i, e) in a.enumerated() {
+            for i in a.indices {
+                let e = a[i]
                 guard let s = e.jmesString, e.jmesKind == .string else {
                     throw typeError(1, "an array of strings", "an array with \(describe(e)) at index \(i)")
                 }
@@ -259,7 +260,7 @@ func roundHalfAwayFromZero(_ x: Double, digits d: Int) -> Double {
 }
 
 /// Whether `needle` occurs in `haystack` (code point substring, via UTF-8 bytes).
-private func utf8Contains(_ haystack: String, _ needle: String) -> Bool {
+func utf8Contains(_ haystack: String, _ needle: String) -> Bool {
     let h = Array(haystack.utf8), n = Array(needle.utf8)
     if n.isEmpty { return true }
     guard h.count >= n.count else { return false }
@@ -271,7 +272,7 @@ private func utf8Contains(_ haystack: String, _ needle: String) -> Bool {
 
 /// `to_number` of a string: an integer when the text is one, a double for decimal or exponent
 /// notation, nil when the text is not a number.
-private func parseNumber<V: JMESPathValue>(_ s: String) -> V? {
+func parseNumber<V: JMESPathValue>(_ s: String) -> V? {
     let bytes = Array(s.utf8)
     var i = 0
     if i < bytes.count && (bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+")) { i += 1 }

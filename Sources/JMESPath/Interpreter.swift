@@ -271,7 +271,7 @@ func jsonText<V: JMESPathValue>(_ v: V) throws(JMESPathError) -> String {
     return out
 }
 
-private func writeJSON<V: JMESPathValue>(_ v: V, into out: inout String, depth: Int) throws(JMESPathError) {
+func writeJSON<V: JMESPathValue>(_ v: V, into out: inout String, depth: Int) throws(JMESPathError) {
     switch v.jmesKind {
     case .null:
         out += "null"
@@ -290,7 +290,9 @@ private func writeJSON<V: JMESPathValue>(_ v: V, into out: inout String, depth: 
     case .array:
         guard depth < maxValueDepth else { throw tooDeepValue() }
         out += "["
-        for (i, e) in (v.jmesArray ?? []).enumerated() {
+        let elements = v.jmesArray ?? []
+        for i in elements.indices {
+            let e = elements[i]
             if i > 0 { out += "," }
             try writeJSON(e, into: &out, depth: depth + 1)
         }
@@ -298,7 +300,9 @@ private func writeJSON<V: JMESPathValue>(_ v: V, into out: inout String, depth: 
     case .object:
         guard depth < maxValueDepth else { throw tooDeepValue() }
         out += "{"
-        for (i, field) in (v.jmesObject ?? []).enumerated() {
+        let fields = v.jmesObject ?? []
+        for i in fields.indices {
+            let field = fields[i]
             if i > 0 { out += "," }
             writeJSONString(field.key, into: &out)
             out += ":"
@@ -308,7 +312,7 @@ private func writeJSON<V: JMESPathValue>(_ v: V, into out: inout String, depth: 
     }
 }
 
-private func writeJSONString(_ s: String, into out: inout String) {
+func writeJSONString(_ s: String, into out: inout String) {
     out += "\""
     for u in s.unicodeScalars {
         switch u {

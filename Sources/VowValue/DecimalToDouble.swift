@@ -17,7 +17,8 @@ enum DecimalToDouble {
     }
 
     /// The JSON number text `p[start..<end]` as ± significand × 10^exponent, the significand
-    /// its digits without the leading zeros; nil when it has more than 19 of them.
+    /// its digits without the leading zeros; nil when it has more than 19 of them. Runs of digits
+    /// are read eight at a time.
     static func decimal(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> (significand: UInt64, exponent: Int, negative: Bool)? {
         var i = start
         let negative = p[i] == UInt8(ascii: "-")
@@ -26,27 +27,31 @@ enum DecimalToDouble {
         var digits = 0
         var scale = 0  // the power of ten the fraction's digits take away
         // The integer part: a lone zero, or digits without a leading zero.
-        while i < end, p[i] &- 0x30 < 10 {
-            let d = UInt64(p[i] &- 0x30)
-            if digits > 0 || d != 0 {
-                guard digits < 19 else { return nil }
-                w = w &* 10 &+ d
-                digits += 1
-            }
+        if p[i] == UInt8(ascii: "0") {
             i += 1
+        } else {
+            let run = digitsEnd(p, i, end)
+            digits = run - i
+            guard digits <= 19 else { return nil }
+            w = value(p, i, run)
+            i = run
         }
         if i < end, p[i] == UInt8(ascii: ".") {
             i += 1
-            while i < end, p[i] &- 0x30 < 10 {
-                let d = UInt64(p[i] &- 0x30)
-                if digits > 0 || d != 0 {
-                    guard digits < 19 else { return nil }
-                    w = w &* 10 &+ d
-                    digits += 1
-                }
-                scale += 1
-                i += 1
+            var first = i
+            if digits == 0 {
+                // Leading zeros of a fraction below 1 are not significant.
+                while i < end, p[i] == UInt8(ascii: "0") { i += 1 }
+                scale = i - first
+                first = i
             }
+            let run = digitsEnd(p, i, end)
+            let n = run - first
+            guard digits + n <= 19 else { return nil }
+            if n > 0 { w = w &* powersOfTen[n] &+ value(p, first, run) }
+            digits += n
+            scale += n
+            i = run
         }
         var exponent = 0
         if i < end, p[i] | 0x20 == UInt8(ascii: "e") {
@@ -66,6 +71,41 @@ enum DecimalToDouble {
             if exponentNegative { exponent = -exponent }
         }
         return (w, exponent - scale, negative)
+    }
+
+    /// 10^0 to 10^19.
+    private static let powersOfTen: [UInt64] = (0...19).map { k in (0..<k).reduce(1) { r, _ in r * 10 } }
+
+    /// Where the run of digits from `i` ends (at most at `end`).
+    @inline(__always) private static func digitsEnd(_ p: UnsafePointer<UInt8>, _ i: Int, _ end: Int) -> Int {
+        var i = i
+        while i + 8 <= end {
+            let other = JSONText.nonDigitMask(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+            if other != 0 { return i + other.trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        while i < end, p[i] &- 0x30 < 10 { i += 1 }
+        return i
+    }
+
+    /// The digits `p[from..<to]` (at most 19) as a number, eight at a time.
+    @inline(__always) private static func value(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> UInt64 {
+        var w: UInt64 = 0
+        var k = from
+        while k + 8 <= to {
+            // Eight digits, the first in the lowest byte: pairs, then fours, then all eight.
+            var v = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) & 0x0F0F_0F0F_0F0F_0F0F
+            v = (v &* 2561) >> 8 & 0x00FF_00FF_00FF_00FF
+            v = (v &* 6_553_601) >> 16 & 0x0000_FFFF_0000_FFFF
+            v = (v &* 42_949_672_960_001) >> 32
+            w = w &* 100_000_000 &+ v
+            k += 8
+        }
+        while k < to {
+            w = w &* 10 &+ UInt64(p[k] &- 0x30)
+            k += 1
+        }
+        return w
     }
 
     /// Exact powers of ten that a double holds.

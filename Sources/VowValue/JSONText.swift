@@ -42,7 +42,13 @@ enum JSONText {
         if !isInteger, let d = DecimalToDouble.decimal(p, start, end), let x = DecimalToDouble.nearest(d.significand, d.exponent),
             x >= 1e-3, x < 1e15, Double(Int(x)) != x, shortestDigits(d.significand, d.exponent, x)
         {
-            writeFraction(d.significand, d.exponent, negative: d.negative, into: &out)
+            // Written as `description` writes it already (a point, no exponent, no trailing zero,
+            // and JSON has no leading zeros): copied.
+            if p[end - 1] != UInt8(ascii: "0"), !(start..<end).contains(where: { p[$0] | 0x20 == UInt8(ascii: "e") }) {
+                out.append(p + start, end - start)
+            } else {
+                writeFraction(d.significand, d.exponent, negative: d.negative, into: &out)
+            }
             return
         }
         switch number(p, start, end, isInteger: isInteger) {
@@ -210,6 +216,14 @@ enum JSONText {
         let b = w ^ 0x5C5C_5C5C_5C5C_5C5C
         let backslash = ~((b & ~highs) &+ ~highs | b) & highs
         return control | high | quote | backslash
+    }
+
+    /// The high bit of each of the eight bytes in `w` (little-endian) that is a quote, each byte
+    /// tested on its own.
+    @inline(__always) static func quoteMask(_ w: UInt64) -> UInt64 {
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let q = w ^ 0x2222_2222_2222_2222
+        return ~((q & ~highs) &+ ~highs | q) & highs
     }
 
     /// The high bit of each of the eight bytes in `w` (little-endian) that is not an ASCII digit,

@@ -29,8 +29,10 @@ struct TapeBuilder {
     var count = 0
     var capacity: Int
     var longSizes: [Int: Int] = [:]
-    /// The plain keys of the objects being read, (start << 32 | length), 32 an object.
+    /// The plain keys of the objects being read, (start << 32 | length), 32 an object, for as
+    /// many levels of nesting as `keyLevels` (grown when a document nests deeper).
     var keys: UnsafeMutablePointer<UInt64>
+    var keyLevels = 8
 
     /// The most keys of one object compared with each other.
     static let comparedKeys = 32
@@ -64,7 +66,7 @@ struct TapeBuilder {
         capacity = max(64, end / 16)
         words = malloc(capacity * 8)!.assumingMemoryBound(to: UInt64.self)
         HugePages.prefer(words, capacity * 8)
-        keys = .allocate(capacity: Self.comparedKeys * (maxDepth + 2))
+        keys = .allocate(capacity: Self.comparedKeys * keyLevels)
     }
 
     @inline(__always) mutating func append(_ w: UInt64) {
@@ -153,7 +155,14 @@ struct TapeBuilder {
             return true
         }
         var careful = false
-        let compared = keys + Self.comparedKeys * depth
+        if depth >= keyLevels {
+            let levels = max(keyLevels * 2, depth + 1)
+            let more = UnsafeMutablePointer<UInt64>.allocate(capacity: Self.comparedKeys * levels)
+            more.update(from: keys, count: Self.comparedKeys * keyLevels)
+            keys.deallocate()
+            keys = more
+            keyLevels = levels
+        }
         var n = 0
         while true {
             skipSpace()
@@ -169,6 +178,8 @@ struct TapeBuilder {
                 if n == Self.comparedKeys {
                     careful = true
                 } else {
+                    // Found again for each key: a deeper object may have grown the buffer.
+                    let compared = keys + Self.comparedKeys * depth
                     for k in 0..<n {
                         let other = compared[k]
                         if Int(other & 0xFFFF_FFFF) == keyLength, memcmp(p + Int(other >> 32), p + keyStart + 1, keyLength) == 0 {
@@ -280,24 +291,28 @@ struct TapeBuilder {
         var ascii = true
         var special = false  // something the writer escapes: DEL, a C1 control, U+2028, U+2029
         while true {
-            // Eight bytes at a time to the first one that needs a look.
+            // Eight bytes at a time to the first one that needs a look; a closing quote with
+            // nothing before it that needs one ends the string there.
             while pos + 8 <= end {
-                let look = JSONText.lookMask(UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self))
-                if look != 0 {
-                    pos += look.trailingZeroBitCount >> 3
-                    break
+                let w = UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self)
+                let quote = JSONText.quoteMask(w)
+                let other = JSONText.lookMask(w) & ~quote
+                if quote | other == 0 {
+                    pos += 8
+                    continue
                 }
-                pos += 8
+                if quote != 0, other & ((quote & (0 &- quote)) &- 1) == 0 {
+                    pos += quote.trailingZeroBitCount >> 3 + 1
+                    return flags(escaped: escaped, ascii: ascii, special: special)
+                }
+                pos += other.trailingZeroBitCount >> 3
+                break
             }
             guard pos < end else { return nil }
             let c = p[pos]
             if c == UInt8(ascii: "\"") {
                 pos += 1
-                var flags: UInt64 = 0
-                if escaped { flags |= TapeWord.escaped }
-                if ascii { flags |= TapeWord.ascii }
-                if !escaped && !special { flags |= TapeWord.asIs }
-                return flags
+                return flags(escaped: escaped, ascii: ascii, special: special)
             }
             if c == UInt8(ascii: "\\") {
                 escaped = true
@@ -326,6 +341,11 @@ struct TapeBuilder {
             if c == 0xE2 && p[pos + 1] == 0x80 && (p[pos + 2] == 0xA8 || p[pos + 2] == 0xA9) { special = true }
             pos += n
         }
+    }
+
+    /// A string's flags in its word.
+    @inline(__always) func flags(escaped: Bool, ascii: Bool, special: Bool) -> UInt64 {
+        (escaped ? TapeWord.escaped : 0) | (ascii ? TapeWord.ascii : 0) | (!escaped && !special ? TapeWord.asIs : 0)
     }
 
     /// One escape, from its backslash: the escapes and surrogate pairs the reader accepts.

@@ -4,6 +4,7 @@ import VowSyntax
 import XCTest
 
 @testable import VowRuntime
+import VowShell
 import VowValue
 
 /// `read FILE | json | pick PATH`: the path scan gives what the whole parse gives, errors stay
@@ -118,5 +119,52 @@ final class JSONPickTests: XCTestCase {
             XCTAssertEqual(paired.status, 0, paired.err)
             XCTAssertEqual(paired.out, whole.out, expression)
         }
+    }
+
+    /// A statement's printed value is printed from the tape: the bytes the values print as
+    /// (pretty, and compact with --json), for `json` and for a `pick` after it, on documents with
+    /// equal keys, escapes, controls, C1 controls, U+2028 and numbers of every form.
+    func test_aPrintedDocumentIsPrintedFromItsTapeAsItsValuesPrint() throws {
+        let documents = [
+            "{\"a\": 1, \"b\": [1.5, -0, 1e400, 12345678901234567890, \"t\\u0001\\u0085\\u2028\u{2029}\u{85}\u{7F}\"], \"a\": {\"\u{e9}\": null, \"e\u{301}\": true}}",
+            "[0.30000000000000004, 0.30000000000000005, 25.010755222666937, \"q\\\"\\\\\\/\", {}, [], {\"k\\u0041\": [{\"x\": 2}]}]",
+        ]
+        for document in documents {
+            try document.write(toFile: file, atomically: true, encoding: .utf8)
+            for expression in ["@", "[*]", "*", "a", "b[4:]", "values(@)"] {
+                for json in [false, true] {
+                    let fromTape = runVow("read \(file) | json | pick '\(expression)'", json: json)
+                    let fromValues = runVow("read \(file) | json | then echo $_ | pick '\(expression)'", json: json)
+                    XCTAssertEqual(fromTape.status, fromValues.status, "\(expression) on \(document)")
+                    XCTAssertEqual(fromTape.out, fromValues.out, "\(expression) on \(document)")
+                }
+            }
+            XCTAssertEqual(runVow("read \(file) | json").out, runVow("read \(file) | json | then echo $_").out)
+            XCTAssertEqual(runVow("read \(file) | json", json: true).out, runVow("read \(file) | json | then echo $_", json: true).out)
+        }
+    }
+
+    /// Only a statement's printed value stays in the tape: a value bound with `let`, a job's
+    /// value, and what a later stage gets are values.
+    func test_aTapeValueGoesOnlyToThePrinter() throws {
+        try #"{"items": [{"id": 1, "tags": ["a"]}, {"id": 2, "tags": []}]}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(runVow("let x = read \(file) | json | pick 'items[?id > `1`]'\n$x | pick '[0].id'").out, "2\n")
+        XCTAssertEqual(runVow("let d = read \(file) | json\n$d | pick 'items[1].id'").out, "2\n")
+        XCTAssertEqual(runVow("read \(file) | json | pick 'items[*].tags' | len").out, "2\n")
+        XCTAssertEqual(runVow("read \(file) | json | pick 'items[0]' | keys | to-json").out, "[\"id\",\"tags\"]\n")
+        let job = runVow("read \(file) | json | pick 'items[*].id' &\nawait %1 | pick '[1]'")
+        XCTAssertTrue(job.out.hasSuffix("2\n"), job.out)
+    }
+
+    /// On a terminal, a list of records still prints as a table: the tape's value is made into
+    /// values for it.
+    func test_onATerminalATapeValueIsMadeIntoValues() throws {
+        let tape = try XCTUnwrap(JSONTape.read(#"[{"a": 1, "b": "x"}, {"a": 2, "b": "y"}]"#))
+        let kept = Value.opaque(JSONTapeValue(tape: tape, result: tape.root))
+        for terminal in [true, false] {
+            let renderer = Renderer(colors: terminal, jsonLines: false, terminal: terminal)
+            XCTAssertEqual(renderer.value(kept), renderer.value(tape.value(0)))
+        }
+        XCTAssertEqual(kept.toJSONValue(), tape.value(0))
     }
 }

@@ -154,6 +154,24 @@ final class JSONTapeTests: XCTestCase {
         XCTAssertEqual(JSONTape.read(deepObjects) == nil, (try? JSON.parse(deepObjects)) == nil)
     }
 
+    /// Objects deep inside lists and other objects: each level compares its own keys.
+    func test_deeplyNestedObjectsKeepTheirOwnKeys() throws {
+        let inner = #"{"a": 1, "b": {"a": 2, "c": [{"a": 3, "a": 4}]}, "a": 5}"#
+        for depth in [0, 7, 8, 9, 20, 40, 300] {
+            let doc = String(repeating: "[", count: depth) + inner + String(repeating: "]", count: depth)
+            let path = String(repeating: "[0]", count: depth)
+            for source in ["@", "\(path).a", "\(path).b.c[0].a", "\(path).keys(@)", "\(path).b.c"] {
+                try check(doc, source.hasPrefix(".") ? String(source.dropFirst()) : source)
+            }
+            let tape = try XCTUnwrap(JSONTape.read(doc))
+            XCTAssertEqual(JSONWriter.compact(.opaque(JSONTapeValue(tape: tape, result: tape.root))), JSONWriter.compact(try JSON.parse(doc)))
+        }
+        // Objects nested in objects, past the first levels the reader sets aside room for.
+        let objects = String(repeating: #"{"k": 1, "n": "#, count: 100) + #"{"k": 2, "k": 3}"# + String(repeating: "}", count: 100)
+        try check(objects, String(repeating: "n.", count: 100) + "k")
+        try check(objects, "@")
+    }
+
     func test_printingFromTheTapeEscapesWhatTheWriterEscapes() throws {
         let doc = "{\"del\u{7F}\": \"\u{7F}\u{85}\u{2028}\u{2029}\", \"\\u0001\": [\"\\u009f\", \"\\u2028\", \"\\/\\b\"]}"
         let tape = try XCTUnwrap(JSONTape.read(doc))

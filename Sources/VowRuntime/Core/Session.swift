@@ -46,6 +46,8 @@ public final class OutputSink: Sendable {
     private let lock = Locked(())
     private let write: @Sendable (String) -> Void
     private let writeBytes: (@Sendable ([UInt8]) -> Void)?
+    /// Writes a piece of bytes in place, without an array made of it (standard output).
+    private let writePiece: (@Sendable (UnsafeBufferPointer<UInt8>) -> Void)?
     private let guarded = Locked<(@Sendable (() -> Void) -> Void)?>(nil)
     /// Whether what is written here is reported to promise observers (`PromiseEvent.output`):
     /// the program's output is, diagnostics on standard error are not.
@@ -54,8 +56,12 @@ public final class OutputSink: Sendable {
     /// Standard output: written at once on a terminal, gathered into large writes otherwise
     /// (`StandardOutputBuffer`).
     public static let standardOutput: OutputSink = isatty(1) != 0
-        ? OutputSink({ s in StandardOutputBuffer.writeAll(Array(s.utf8), to: 1) }, bytes: { b in StandardOutputBuffer.writeAll(b, to: 1) })
-        : OutputSink({ s in StandardOutputBuffer.shared.append(s) }, bytes: { b in StandardOutputBuffer.shared.append(bytes: b) })
+        ? OutputSink(
+            { s in StandardOutputBuffer.writeAll(Array(s.utf8), to: 1) }, bytes: { b in StandardOutputBuffer.writeAll(b, to: 1) },
+            piece: { b in StandardOutputBuffer.writeAll(b, to: 1) })
+        : OutputSink(
+            { s in StandardOutputBuffer.shared.append(s) }, bytes: { b in StandardOutputBuffer.shared.append(bytes: b) },
+            piece: { b in StandardOutputBuffer.shared.append(piece: b) })
 
     /// Standard error, unbuffered per call; what standard output has gathered goes first.
     public static let standardError = OutputSink({ s in writeError(s) }, reportsToObservers: false)
@@ -74,7 +80,19 @@ public final class OutputSink: Sendable {
     ) {
         self.write = write
         self.writeBytes = bytes
+        self.writePiece = nil
         self.reportsToObservers = reportsToObservers
+    }
+
+    /// Standard output's sink: `piece` writes the pieces of `emit(pieces:)` where they lie.
+    private init(
+        _ write: @escaping @Sendable (String) -> Void, bytes: @escaping @Sendable ([UInt8]) -> Void,
+        piece: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        self.write = write
+        self.writeBytes = bytes
+        self.writePiece = piece
+        self.reportsToObservers = true
     }
 
     private let muted = Locked(false)
@@ -113,7 +131,11 @@ public final class OutputSink: Sendable {
         }
         if muted.withLock({ $0 }) { return }
         withoutActuallyEscaping(produce) { produce in
-            let body = { self.lock.withLock { _ in produce { writeBytes(Array($0)) } } }
+            let body = {
+                self.lock.withLock { _ in
+                    if let writePiece = self.writePiece { produce(writePiece) } else { produce { writeBytes(Array($0)) } }
+                }
+            }
             if let around = guarded.withLock({ $0 }) { around(body) } else { body() }
         }
     }

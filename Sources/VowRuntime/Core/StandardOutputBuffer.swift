@@ -36,6 +36,14 @@ public final class StandardOutputBuffer: Sendable {
         if schedule { Self.flusher.asyncAfter(deadline: .now() + .milliseconds(5)) { self.flush() } }
     }
 
+    /// Adds a large piece (a part of a printed value): what has gathered is written out first,
+    /// then a piece of at least the limit straight from where it lies, without being copied.
+    func append(piece: UnsafeBufferPointer<UInt8>) {
+        guard piece.count >= Self.limit else { return append(bytes: piece) }
+        flush()
+        Self.writeAll(piece, to: fd)
+    }
+
     /// Writes out everything gathered so far.
     public func flush() {
         let pending = state.withLock { s -> [UInt8] in
@@ -48,14 +56,17 @@ public final class StandardOutputBuffer: Sendable {
 
     /// Writes all of `bytes` to `fd` (stopping on an error such as a closed pipe).
     static func writeAll(_ bytes: [UInt8], to fd: Int32) {
-        bytes.withUnsafeBufferPointer { buf in
-            var off = 0
-            while off < buf.count {
-                let n = Foundation.write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
-                off += n
-            }
+        bytes.withUnsafeBufferPointer { writeAll($0, to: fd) }
+    }
+
+    /// Writes all of `buf` to `fd` (stopping on an error such as a closed pipe).
+    static func writeAll(_ buf: UnsafeBufferPointer<UInt8>, to fd: Int32) {
+        var off = 0
+        while off < buf.count {
+            let n = Foundation.write(fd, buf.baseAddress! + off, buf.count - off)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            off += n
         }
     }
 }
