@@ -61,15 +61,22 @@ public final class JSONTape: @unchecked Sendable {
     /// The largest text a tape can hold (its offsets have 32 bits).
     static let largestText = Int(UInt32.max)
 
-    /// The document in `bytes[range]` (all of it by default), or nil when it is not JSON as
-    /// `JSON.parse` reads it, or too large for a tape (more than 4 GiB).
-    public static func read(_ bytes: [UInt8], range: Range<Int>? = nil, maxDepth: Int = 512) -> JSONTape? {
-        let range = range ?? 0..<bytes.count
-        guard range.count > 0, range.count <= largestText else { return nil }
+    /// The document in `bytes`, or nil when it is not JSON as `JSON.parse` reads it, or too
+    /// large for a tape (more than 4 GiB).
+    public static func read(_ bytes: [UInt8], maxDepth: Int = 512) -> JSONTape? {
+        read(bytes, maxDepth: maxDepth, longSize: Int(TapeWord.sizeMask))
+    }
+
+    /// `read(_:maxDepth:)`, keeping in `longSizes` the sizes from `longSize` words (lower only
+    /// in tests, to try what a document of more than 2^27 values does).
+    static func read(_ bytes: [UInt8], maxDepth: Int, longSize: Int) -> JSONTape? {
+        guard bytes.count > 0, bytes.count <= largestText else { return nil }
         // The array's storage does not move while the tape keeps the array and nothing changes it.
-        let base = bytes.withUnsafeBufferPointer { $0.baseAddress! } + range.lowerBound
-        guard let built = TapeBuilder.build(base, range.count, checkUTF8: true, maxDepth: maxDepth) else { return nil }
-        return JSONTape(storage: .bytes(bytes), text: base, textCount: range.count, built: built, maxDepth: maxDepth)
+        let base = bytes.withUnsafeBufferPointer { $0.baseAddress! }
+        guard let built = TapeBuilder.build(base, bytes.count, checkUTF8: true, maxDepth: maxDepth, longSize: longSize) else {
+            return nil
+        }
+        return JSONTape(storage: .bytes(bytes), text: base, textCount: bytes.count, built: built, maxDepth: maxDepth)
     }
 
     /// The document in `text`, or nil when it is not JSON or too large for a tape.

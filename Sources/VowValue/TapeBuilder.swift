@@ -29,6 +29,8 @@ struct TapeBuilder {
     var count = 0
     var capacity: Int
     var longSizes: [Int: Int] = [:]
+    /// From how many words a size goes to `longSizes`.
+    var longSize = Int(TapeWord.sizeMask)
     /// The plain keys of the objects being read, (start << 32 | length), 32 an object, for as
     /// many levels of nesting as `keyLevels` (grown when a document nests deeper).
     var keys: UnsafeMutablePointer<UInt64>
@@ -38,9 +40,13 @@ struct TapeBuilder {
     static let comparedKeys = 32
 
     /// The tape of `p[0..<n]`, or nil when the text is not JSON. `checkUTF8`: the bytes of
-    /// strings are checked (not needed when the text comes from a String).
-    static func build(_ p: UnsafePointer<UInt8>, _ n: Int, checkUTF8: Bool, maxDepth: Int) -> Built? {
+    /// strings are checked (not needed when the text comes from a String). `longSize`: from how
+    /// many words an object's or a list's size is kept in `longSizes` (lower only in tests).
+    static func build(
+        _ p: UnsafePointer<UInt8>, _ n: Int, checkUTF8: Bool, maxDepth: Int, longSize: Int = Int(TapeWord.sizeMask)
+    ) -> Built? {
         var b = TapeBuilder(p: p, end: n, checkUTF8: checkUTF8, maxDepth: maxDepth)
+        b.longSize = longSize
         defer { b.keys.deallocate() }
         b.skipSpace()
         guard b.pos < n, b.value(depth: 0, keyBits: 0) else {
@@ -135,7 +141,7 @@ struct TapeBuilder {
     /// Sets the size of the object or list whose word is at `at`, now that it is read.
     @inline(__always) mutating func close(_ at: Int, _ kind: TapeKind, _ start: Int, _ bits: UInt64) {
         var size = UInt64(count - at)
-        if size >= TapeWord.sizeMask {
+        if count - at >= longSize {
             longSizes[at] = count - at
             size = TapeWord.sizeMask
         }

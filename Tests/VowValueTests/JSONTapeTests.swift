@@ -172,6 +172,27 @@ final class JSONTapeTests: XCTestCase {
         try check(objects, "@")
     }
 
+    /// Objects and lists too large for the size in their word (2^27 words; here from 3, to
+    /// try it), strings longer than the length in their word (16 MiB): found again, the same.
+    func test_sizesAndLengthsTooLargeForTheirWordAreFoundElsewhere() throws {
+        let doc = #"{"items": [{"a": [1, 2, 3], "b": {"c": "d"}}, {"a": [], "b": {}}, [[[4]]]], "n": 1.5, "s": "t"}"#
+        let small = try XCTUnwrap(JSONTape.read(Array(doc.utf8), maxDepth: 512, longSize: 3))
+        XCTAssertFalse(small.longSizes.isEmpty)
+        let tree = try JSON.parse(doc)
+        XCTAssertEqual(JSONWriter.pretty(.opaque(JSONTapeValue(tape: small, result: small.root))), JSONWriter.pretty(tree))
+        for source in ["items[0].b.c", "items[2][0][0][0]", "n", "s", "length(items)", "items[-1]", "keys(@)", "items[*].a"] {
+            let expression = try JMESPathExpression(source)
+            XCTAssertEqual(JSONWriter.compact(try small.search(expression)), JSONWriter.compact(try expression.search(tree)), source)
+        }
+        let long = String(repeating: #"ab\u00e9\n"#, count: (1 << 24) / 10 + 3)
+        let text = #"{"long": ""# + long + #"", "after": 1}"#
+        let tape = try XCTUnwrap(JSONTape.read(text))
+        let expected = try JSON.parse(text)
+        XCTAssertEqual(try tape.search(JMESPathExpression("length(long)")), try JMESPathExpression("length(long)").search(expected))
+        XCTAssertEqual(try tape.search(JMESPathExpression("after")), Value.int(1))
+        XCTAssertEqual(JSONWriter.compact(.opaque(JSONTapeValue(tape: tape, result: tape.root))), JSONWriter.compact(expected))
+    }
+
     func test_printingFromTheTapeEscapesWhatTheWriterEscapes() throws {
         let doc = "{\"del\u{7F}\": \"\u{7F}\u{85}\u{2028}\u{2029}\", \"\\u0001\": [\"\\u009f\", \"\\u2028\", \"\\/\\b\"]}"
         let tape = try XCTUnwrap(JSONTape.read(doc))
