@@ -245,31 +245,9 @@ private struct Scanner {
 
     /// One escape, from its backslash: the escapes and surrogate pairs the reader accepts.
     mutating func escape() -> Bool {
-        guard pos + 1 < end else { return false }
-        let e = p[pos + 1]
-        pos += 2
-        switch e {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-            return true
-        case UInt8(ascii: "u"):
-            guard let code = hex4() else { return false }
-            if code >= 0xD800 && code <= 0xDBFF {
-                guard pos + 1 < end, p[pos] == UInt8(ascii: "\\"), p[pos + 1] == UInt8(ascii: "u") else { return false }
-                pos += 2
-                guard let low = hex4(), low >= 0xDC00 && low <= 0xDFFF else { return false }
-                return true
-            }
-            return !(code >= 0xDC00 && code <= 0xDFFF)
-        default:
-            return false
-        }
-    }
-
-    mutating func hex4() -> UInt32? {
-        guard let v = JSONReader.hex4(UnsafeBufferPointer(start: p, count: end), at: pos) else { return nil }
-        pos += 4
-        return v
+        guard let next = JSONText.escapeEnd(p, end, at: pos) else { return false }
+        pos = next
+        return true
     }
 
     /// Whether the key whose opening quote is at `at` is `wanted` (escapes decoded when it has any).

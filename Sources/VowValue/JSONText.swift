@@ -4,6 +4,33 @@
 enum JSONText {
     // MARK: reading
 
+    /// Where the escape whose backslash is at `at` ends (the position after it), or nil when it
+    /// is not one the reader accepts: `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, or `\u`
+    /// with four hex digits, a high surrogate only with its low one after it, a low one never
+    /// alone. The scanners that check text without decoding it (the tape's, a path's) share it.
+    static func escapeEnd(_ p: UnsafePointer<UInt8>, _ end: Int, at: Int) -> Int? {
+        guard at + 1 < end else { return nil }
+        let bytes = UnsafeBufferPointer(start: p, count: end)
+        var pos = at + 2
+        switch p[at + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return pos
+        case UInt8(ascii: "u"):
+            guard let code = JSONReader.hex4(bytes, at: pos) else { return nil }
+            pos += 4
+            if code >= 0xD800 && code <= 0xDBFF {
+                guard pos + 1 < end, p[pos] == UInt8(ascii: "\\"), p[pos + 1] == UInt8(ascii: "u"),
+                    let low = JSONReader.hex4(bytes, at: pos + 2), low >= 0xDC00 && low <= 0xDFFF
+                else { return nil }
+                return pos + 6
+            }
+            return code >= 0xDC00 && code <= 0xDFFF ? nil : pos
+        default:
+            return nil
+        }
+    }
+
     /// The value of the JSON number text `p[start..<end]` (already checked to be one): an
     /// integer when the text is one and fits 64 bits, otherwise the nearest double; beyond a
     /// double's range, the largest finite double, as jq does, so that it prints and reads back

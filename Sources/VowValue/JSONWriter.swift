@@ -62,37 +62,14 @@ public enum JSONWriter {
         case .string(let s):
             layout.paint(layout.colors?.string, into: &out) { JSONText.writeString(s, into: &$0) }
         case .list(let l):
-            if l.isEmpty {
-                out.append(UInt8(ascii: "["))
-                out.append(UInt8(ascii: "]"))
-                return
+            layout.container(UInt8(ascii: "["), UInt8(ascii: "]"), count: l.count, level: level, into: &out) { i, out in
+                write(l[i], into: &out, layout: layout, level: level + 1)
             }
-            out.append(UInt8(ascii: "["))
-            for (i, e) in l.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                layout.newline(level + 1, into: &out)
-                write(e, into: &out, layout: layout, level: level + 1)
-                out.checkpoint()
-            }
-            layout.newline(level, into: &out)
-            out.append(UInt8(ascii: "]"))
         case .record(let r):
-            if r.isEmpty {
-                out.append(UInt8(ascii: "{"))
-                out.append(UInt8(ascii: "}"))
-                return
-            }
-            out.append(UInt8(ascii: "{"))
-            for i in 0..<r.count {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                layout.newline(level + 1, into: &out)
-                layout.paint(layout.colors?.key, into: &out) { JSONText.writeString(r.keys[i], into: &$0) }
-                layout.colon(into: &out)
+            layout.container(UInt8(ascii: "{"), UInt8(ascii: "}"), count: r.count, level: level, into: &out) { i, out in
+                layout.key(r.keys[i], into: &out)
                 write(r.values[i], into: &out, layout: layout, level: level + 1)
-                out.checkpoint()
             }
-            layout.newline(level, into: &out)
-            out.append(UInt8(ascii: "}"))
         case .opaque(let o as JSONTapeValue):
             o.write(into: &out, layout: layout, level: level)
         case .bytes, .response, .opaque:
@@ -124,6 +101,34 @@ struct JSONLayout {
     @inline(__always) func newline(_ level: Int, into out: inout JSONOutput) {
         guard let indent else { return }
         out.newline(spaces: indent &* level)
+    }
+
+    /// A list or an object of `count` members: `open`, each member (`member(i, &out)`) on a line
+    /// of its own one level deeper, separated by commas, then `close` on its own line; empty, the
+    /// two brackets alone.
+    @inline(__always) func container(
+        _ open: UInt8, _ close: UInt8, count: Int, level: Int, into out: inout JSONOutput,
+        _ member: (Int, inout JSONOutput) -> Void
+    ) {
+        out.append(open)
+        if count == 0 {
+            out.append(close)
+            return
+        }
+        for i in 0..<count {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            newline(level + 1, into: &out)
+            member(i, &out)
+            out.checkpoint()
+        }
+        newline(level, into: &out)
+        out.append(close)
+    }
+
+    /// The key of an object's member and its colon.
+    @inline(__always) func key(_ key: String, into out: inout JSONOutput) {
+        paint(colors?.key, into: &out) { JSONText.writeString(key, into: &$0) }
+        colon(into: &out)
     }
 
     /// The colon after a key, and a space when indenting.

@@ -39,37 +39,16 @@ struct TapeWriter {
         case .double(let d): layout.paint(layout.colors?.number, into: &out) { JSONText.writeDouble(d, into: &$0) }
         case .string(let s): layout.paint(layout.colors?.string, into: &out) { JSONText.writeString(s, into: &$0) }
         case .array(let a):
-            if a.isEmpty {
-                out.append(UInt8(ascii: "["))
-                out.append(UInt8(ascii: "]"))
-                return
+            let layout = layout
+            layout.container(UInt8(ascii: "["), UInt8(ascii: "]"), count: a.count, level: level, into: &out) { i, out in
+                write(a[i], into: &out, level: level + 1)
             }
-            out.append(UInt8(ascii: "["))
-            for (i, e) in a.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                layout.newline(level + 1, into: &out)
-                write(e, into: &out, level: level + 1)
-                out.checkpoint()
-            }
-            layout.newline(level, into: &out)
-            out.append(UInt8(ascii: "]"))
         case .object(let o):
-            if o.isEmpty {
-                out.append(UInt8(ascii: "{"))
-                out.append(UInt8(ascii: "}"))
-                return
+            let layout = layout
+            layout.container(UInt8(ascii: "{"), UInt8(ascii: "}"), count: o.count, level: level, into: &out) { i, out in
+                layout.key(o[i].key, into: &out)
+                write(o[i].value, into: &out, level: level + 1)
             }
-            out.append(UInt8(ascii: "{"))
-            for (i, member) in o.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                layout.newline(level + 1, into: &out)
-                layout.paint(layout.colors?.key, into: &out) { JSONText.writeString(member.key, into: &$0) }
-                layout.colon(into: &out)
-                write(member.value, into: &out, level: level + 1)
-                out.checkpoint()
-            }
-            layout.newline(level, into: &out)
-            out.append(UInt8(ascii: "}"))
         }
     }
 
@@ -93,17 +72,11 @@ struct TapeWriter {
             return
         }
         if isObject && w & TapeWord.careful != 0 {
-            out.append(UInt8(ascii: "{"))
-            for (k, member) in tape.members(i).enumerated() {
-                if k > 0 { out.append(UInt8(ascii: ",")) }
-                layout.newline(level + 1, into: &out)
-                layout.paint(layout.colors?.key, into: &out) { JSONText.writeString(member.key, into: &$0) }
-                layout.colon(into: &out)
-                element(member.index, into: &out, level: level + 1)
-                out.checkpoint()
+            let layout = layout, members = tape.members(i)
+            layout.container(UInt8(ascii: "{"), UInt8(ascii: "}"), count: members.count, level: level, into: &out) { k, out in
+                layout.key(members[k].key, into: &out)
+                element(members[k].index, into: &out, level: level + 1)
             }
-            layout.newline(level, into: &out)
-            out.append(UInt8(ascii: "}"))
             return
         }
         out.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
