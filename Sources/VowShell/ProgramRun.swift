@@ -51,7 +51,7 @@ final class ProgramRun: @unchecked Sendable {
         guard !finished else { return }
         finished = true
         runner.running.withLock { $0 = nil }
-        ended.store(runner.halted.load(ordering: .relaxed) ? ExitStatus.rejected : status, ordering: .releasing)
+        ended.store(ex.isHalted ? ExitStatus.rejected : status, ordering: .releasing)
         done.signal()
     }
     private var finished = false
@@ -59,7 +59,7 @@ final class ProgramRun: @unchecked Sendable {
     /// Starts statements and waits for each foreground pipeline in turn; call it on the executor.
     func advance() {
         while true {
-            if runner.halted.load(ordering: .relaxed) { return }
+            if ex.isHalted { return }
             if interrupted {
                 finish(ExitStatus.interrupted)
                 return
@@ -84,7 +84,7 @@ final class ProgramRun: @unchecked Sendable {
                     // jobs started before it included: what has happened so far, as far as it
                     // goes without a timer or I/O.
                     ex.enqueueWhenDrained { [self] in
-                        guard !runner.halted.load(ordering: .relaxed), !finished else { return }
+                        guard !ex.isHalted, !finished else { return }
                         if let text = runner.meta("timeline", argument) { session.output.emit(text + "\n", recorded: false) }
                         advance()
                     }
@@ -250,9 +250,8 @@ extension ProgramRun {
     /// nothing has waited on it by the end) and goes on; the status is 1 at the end.
     func unhandled(_ lets: [UnhandledLet]) {
         if session.javaScriptMode {
-            guard let first = lets.first, !runner.halted.load(ordering: .relaxed) else { return }
+            guard let first = lets.first, !ex.isHalted else { return }
             runner.clearSpinner { runner.errorSink(Runner.nodeReport(first)) }
-            runner.halted.store(true, ordering: .relaxed)
             // As node's process ends: what the program still had running runs no more, and
             // prints nothing.
             session.output.guardWrites { _ in }
@@ -318,8 +317,8 @@ extension Runner {
         session.executor.enqueue(run.advance)
         if spinner { drawSpinner(until: run.done) } else { run.done.wait() }
         clearSpinner {}
-        if session.javaScriptMode && waitsForJobs && !halted.load(ordering: .relaxed) { waitUntilQuiescent() }
-        if halted.load(ordering: .relaxed) { return ExitStatus.rejected }
+        if session.javaScriptMode && waitsForJobs && !session.executor.isHalted { waitUntilQuiescent() }
+        if session.executor.isHalted { return ExitStatus.rejected }
         if waitsForJobs { runDeferred() }
         if terminated.load(ordering: .relaxed) { return ExitStatus.terminated }
         return run.ended.load(ordering: .acquiring)

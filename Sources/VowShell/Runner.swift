@@ -54,9 +54,6 @@ public final class Runner: @unchecked Sendable {
     let awaitedJob = Locked<Promise<Value>?>(nil)
     /// The script being run, told of unhandled rejections (nil in the REPL between lines).
     let currentRun = Locked<ProgramRun?>(nil)
-    /// In JavaScript mode, an unhandled rejection ended the script, as it ends node's process:
-    /// nothing after it prints, and the status is 1.
-    let halted = Atomic<Bool>(false)
 
     /// Records promise events (for `:timeline`, `--trace`, `:trace on`); nil until enabled.
     public private(set) var tracer: Tracer?
