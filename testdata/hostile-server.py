@@ -211,6 +211,11 @@ def respond(conn, method, target, keep):
     elif path == "/te-and-cl":
         conn.sendall(head(200, [("Content-Type", "text/plain"), ("Transfer-Encoding", "chunked"),
                                 ("Content-Length", "5")], keep) + b"2\r\nok\r\n0\r\n\r\n")
+    elif path == "/bom":
+        conn.sendall(plain(200, b"\xef\xbb\xbf" + b'{"name": "ada"}', keep, "application/json"))
+    elif path == "/nul-header":
+        conn.sendall(b"HTTP/1.1 200 OK\r\nX-Bad: a\x00b\r\nContent-Length: 2\r\n\r\nok")
+        raise Closed
     elif path == "/garbage-status":
         conn.sendall(b"HTTP/1.1 two hundred OK\r\nContent-Length: 2\r\n\r\nok")
         raise Closed

@@ -27,6 +27,16 @@ public struct StoredCookie: Codable, Sendable, Equatable {
 public final class CookieJar: Sendable {
     private let cookies: Locked<[StoredCookie]>
 
+    /// The most cookies kept for one domain (RFC 6265 §6.1's floor): past it, the oldest go.
+    public static let perDomain = 50
+    /// The most cookies kept in all (RFC 6265 §6.1's floor).
+    public static let total = 3000
+    /// The longest cookie kept, name and value (RFC 6265 §6.1's floor); a longer one is ignored.
+    public static let longestCookie = 4096
+    /// The longest `Cookie` header sent, as curl's: the cookies that would make it longer are
+    /// left out (the most specific and oldest go first, by RFC 6265's order).
+    public static let longestHeader = 8190
+
     /// A jar holding `cookies` (expired ones are dropped).
     public init(_ cookies: [StoredCookie] = []) {
         let now = Date().timeIntervalSince1970
@@ -43,6 +53,7 @@ public final class CookieJar: Sendable {
     public func store(_ setCookies: [String], from url: String, now: Double = Date().timeIntervalSince1970) {
         guard let u = URLComponents(string: url), let host = u.host?.lowercased(), !setCookies.isEmpty else { return }
         let parsed = setCookies.compactMap { Self.parse($0, host: host, requestPath: u.path, now: now) }
+            .filter { $0.name.utf8.count + $0.value.utf8.count <= Self.longestCookie }
         cookies.withLock { jar in
             for c in parsed {
                 if let i = jar.firstIndex(where: { $0.name == c.name && $0.domain == c.domain && $0.path == c.path }) {
@@ -53,6 +64,12 @@ public final class CookieJar: Sendable {
                 } else if (c.expires ?? .infinity) > now {
                     jar.append(c)
                 }
+                // A server that sets cookies without end (1,000 of them) does not grow the jar
+                // without end: the oldest of the domain go first, then the oldest of all.
+                if jar.count(where: { $0.domain == c.domain }) > Self.perDomain, let oldest = jar.firstIndex(where: { $0.domain == c.domain }) {
+                    jar.remove(at: oldest)
+                }
+                if jar.count > Self.total { jar.removeFirst(jar.count - Self.total) }
             }
         }
     }
@@ -74,7 +91,14 @@ public final class CookieJar: Sendable {
             a.element.path.count != b.element.path.count ? a.element.path.count > b.element.path.count
                 : a.element.created != b.element.created ? a.element.created < b.element.created : a.offset < b.offset
         }
-        return ordered.map { "\($0.element.name)=\($0.element.value)" }.joined(separator: "; ")
+        var header = ""
+        for c in ordered {
+            let pair = "\(c.element.name)=\(c.element.value)"
+            let added = (header.isEmpty ? 0 : 2) + pair.utf8.count
+            if header.utf8.count + added > Self.longestHeader { continue }
+            header += (header.isEmpty ? "" : "; ") + pair
+        }
+        return header.isEmpty ? nil : header
     }
 
     /// Parses one Set-Cookie value received from `host` for `requestPath`; nil when it must be

@@ -92,6 +92,18 @@ public final class HTTPEngine: Sendable {
         plain.shutdown()
     }
 
+    /// `shutdown`, waited for `limit` seconds at most: as vow exits, a connection still in a
+    /// handshake that never completes (the client waits for its connect timeout) must not hold
+    /// the exit back after the script's last statement has ended.
+    public func shutdown(within limit: Double) {
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            self.shutdown()
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + limit)
+    }
+
     // MARK: Requests
 
     /// Starts the request at once; the promise fulfils with a response value. Cancelling it aborts

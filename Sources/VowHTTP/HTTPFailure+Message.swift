@@ -40,7 +40,7 @@ extension HTTPFailure {
         case .cancelled: .cancelled
         case .timeout: .timeout
         case .dns, .refused, .reset, .unreachable, .connectTimeout, .closedEarly, .system, .malformed, .protocolError,
-            .untrustedCertificate, .tls, .tunnelRefused, .proxyCredentials, .failed, .shortBody, .eventStreamExhausted, .shutDown:
+            .untrustedCertificate, .wrongName, .tls, .tunnelRefused, .proxyCredentials, .failed, .shortBody, .eventStreamExhausted, .shutDown:
             .network
         case .corruptCompression, .status, .proxyRefused, .redirectLoop, .tooManyRedirects, .invalidLocation, .tooBig,
             .decodedTooBig, .lineTooLong, .unknownCoding, .noDecoder, .truncatedCoding, .trailingCoded, .corruptCoding,
@@ -79,6 +79,8 @@ extension HTTPFailure {
         case .untrustedCertificate:
             return "TLS: the certificate of \(to) is not trusted (CERTIFICATE_VERIFY_FAILED: self-signed, expired, or for another name); "
                 + "--cacert FILE trusts its authority, --insecure skips the check"
+        case .wrongName:
+            return "TLS: the certificate of \(to) is for another name: it does not list '\(target.host)' (--insecure skips the check)"
         case .tls(let reason): return "TLS failure with \(to): \(reason)"
         case .tunnelRefused(let proxy, _):
             return "the proxy \(proxy) refused to open a tunnel to \(to) (it answered CONNECT with an error status; "
@@ -133,9 +135,12 @@ extension HTTPFailure {
         case .invalidChunkSize:
             return "sent a chunked body with an invalid chunk size"
         case .invalidHeaderToken, .invalidCharactersUsed, .lfExpected:
-            return "sent a response head with invalid characters (not a valid HTTP response)"
+            return "sent a response head with invalid characters (a NUL or another control byte in its status line or a header: not a valid HTTP response)"
         case .invalidVersion, .invalidStatus, .invalidConstant:
             return "did not answer with a valid HTTP status line (not a valid HTTP response: \(e))"
+        case .unknown:
+            // What llhttp cannot name: most often a NUL or another byte forbidden in a response head.
+            return "sent a response head that cannot be read (a NUL or another forbidden byte, or broken framing): not a valid HTTP response"
         default:
             return "sent what is not a valid HTTP response (\(e))"
         }
@@ -156,7 +161,7 @@ extension HTTPFailure {
             return ["limit": .int(limit)]
         case .cancelled(let reason), .dns(let reason), .refused(let reason), .reset(let reason), .unreachable(let reason),
             .connectTimeout(let reason), .closedEarly(let reason), .system(_, let reason), .malformed(_, let reason),
-            .protocolError(let reason), .untrustedCertificate(let reason), .tls(let reason), .corruptCompression(let reason),
+            .protocolError(let reason), .untrustedCertificate(let reason), .wrongName(let reason), .tls(let reason), .corruptCompression(let reason),
             .failed(let reason), .decodedTooBig(_, let reason?):
             return Self.connection(url, shown: shown, reason: reason)
         case .status(let r):

@@ -43,6 +43,8 @@ enum HTTPFailure: Error {
     case protocolError(reason: String)
     /// `TLS: the certificate of HOST:PORT is not trusted …`: it failed verification.
     case untrustedCertificate(reason: String)
+    /// `TLS: the certificate of HOST:PORT is for another name …`: it does not name the host.
+    case wrongName(reason: String)
     /// `TLS failure with HOST:PORT: …`: any other TLS failure.
     case tls(reason: String)
     /// `the proxy PROXY refused to open a tunnel to HOST:PORT …`: it answered CONNECT with an error
@@ -132,6 +134,8 @@ extension HTTPFailure {
             self = Self.system(e.errnoCode, reason: reason)
         case is ChannelError:
             self = .failed(reason: reason)
+        case let e as NIOSSLExtraError where e == .failedToValidateHostname:
+            self = .wrongName(reason: reason)
         case is NIOSSLError, is NIOSSLExtraError, is BoringSSLError, is NIOSSLCloseTimedOutError, is NIOTLSUnwrappingError:
             // A TLS failure; whether the certificate failed verification only BoringSSL's words tell.
             self = Self.byWords(reason, tls: true)

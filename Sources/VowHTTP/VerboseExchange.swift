@@ -9,8 +9,11 @@ enum VerboseExchange {
     /// The request line and headers (Host first, as sent), with those the client adds when it
     /// sends: Content-Length of the body (`bodyLength`), unless given.
     static func request(_ r: HTTPClientRequest, url: URL, bodyLength: Int? = nil) -> String {
-        var path = url.path.isEmpty ? "/" : url.path
-        if let q = url.query { path += "?" + q }
+        // The path as sent: percent-encoded, a trailing slash kept (`URL.path` drops it).
+        let parts = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        var path = parts?.percentEncodedPath ?? ""
+        if path.isEmpty { path = "/" }
+        if let q = parts?.percentEncodedQuery { path += "?" + q }
         var host = url.host ?? ""
         if let port = url.port { host += ":\(port)" }
         var lines = ["* \(r.method.rawValue) \(redactURL(url.absoluteString))", "> \(r.method.rawValue) \(path) HTTP/1.1", "> Host: \(host)"]

@@ -11,6 +11,15 @@ extension Promise {
         addReaction(RelayJob(source: self, child: child, transform: transform), dependent: false)
         return child
     }
+
+    /// Calls `body` in the instant this promise settles, as `relay` does, without counting as a
+    /// promise that waits on it: watching a promise (`WorkInFlight`) must not keep it from being
+    /// cancelled once everything that does wait on it has been.
+    func watch(_ body: @escaping @Sendable () -> Void) {
+        let child = Promise<T>(name: nil, execRef: execRef, parent: self)
+        child.announce(parent: self, name: nil, attributes: nil)
+        addReaction(RelayJob(source: self, child: child, transform: { r in body(); return r }), dependent: false)
+    }
 }
 
 /// `relay`'s reaction: it runs in the instant its source settles, on the settling thread,

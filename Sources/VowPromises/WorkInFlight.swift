@@ -11,9 +11,6 @@ public enum WorkInFlight {
     /// Counts `promise` until it settles (in the same instant: no job, no turn).
     public static func track<T>(_ promise: Promise<T>) {
         count.wrappingAdd(1, ordering: .relaxed)
-        _ = promise.relay { r -> Result<T, any Error> in
-            count.wrappingSubtract(1, ordering: .releasing)
-            return r
-        }
+        promise.watch { count.wrappingSubtract(1, ordering: .releasing) }
     }
 }

@@ -133,7 +133,7 @@ final class ProgramRun: @unchecked Sendable {
                 finish(ExitStatus.interrupted)
                 return
             }
-            if case .success(let v) = r, let stream = v.stream {
+            if case .success(let v) = r, let stream = v.stream, !run.printsItsValue {
                 printItems(of: stream, run)
                 return
             }
@@ -163,10 +163,13 @@ final class ProgramRun: @unchecked Sendable {
         let failed: Bool = runner.clearSpinner {
             switch r {
             case .success(let v):
-                if let bytes = runner.renderer.rawBytes(v) {
+                if run.printsItsValue {
+                    // `… | print`: the value is out already.
+                } else if let bytes = runner.renderer.rawBytes(v) {
                     session.output.emit(bytes: bytes)
-                } else if case .string("") = v {
-                    // Nothing to show: `run true`, a command that printed nothing.
+                } else if case .string("") = v, !runner.renderer.jsonLines {
+                    // Nothing to show: `run true`, a command that printed nothing (`--json`
+                    // prints `""`: one line for every result).
                 } else {
                     session.output.emit(pieces: { send in
                         runner.renderer.write(v, to: send)
@@ -198,7 +201,11 @@ final class ProgramRun: @unchecked Sendable {
 
     /// After a foreground pipeline: the next statements, or the end.
     private func afterStatement(failed: Bool) {
-        if interrupted {
+        if OutputFailure.happened {
+            // A write to standard output or error failed: nothing more is run to be lost
+            // (`OutputFailure`; vow says so as it exits).
+            finish(ExitStatus.rejected)
+        } else if interrupted {
             runner.clearSpinner { runner.errorSink("cancelled") }
             finish(ExitStatus.interrupted)
         } else if failed && session.javaScriptMode {

@@ -39,6 +39,7 @@ public final class FileWriter {
             self.fd = fd
             self.temporary = nil
             self.target = path
+            if append { try startOnNewLine() }
             return
         }
         // A symbolic link is followed to the file it names, which is the one replaced.
@@ -68,6 +69,21 @@ public final class FileWriter {
         self.fd = fd
         self.temporary = temporary
         self.target = target
+    }
+
+    /// Appending to a regular file whose last line has no line break (`echo one | write f`,
+    /// then `write --append f`): the break is written first, so that what is appended starts a
+    /// line of its own, as `echo one > f; echo two >> f` gives two lines.
+    private func startOnNewLine() throws(VowError) {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return }
+        // Read through a descriptor of its own: the one appended to is write-only.
+        let reader = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard reader >= 0 else { return }
+        defer { close(reader) }
+        var last: UInt8 = 0
+        guard pread(reader, &last, 1, info.st_size - 1) == 1, last != 0x0A else { return }
+        try write([0x0A])
     }
 
     /// True when the file is written through (a device, a FIFO) rather than replaced.

@@ -39,6 +39,9 @@ public enum JSON {
     /// Parses UTF-8 bytes in memory that stays valid for the call.
     public static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512) throws(JSONError) -> Value {
         var r = JSONReader(bytes: buffer, maxDepth: maxDepth)
+        // A UTF-8 byte order mark before the document (as some Windows tools write) is skipped,
+        // as jq does.
+        if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { r.pos = 3 }
         r.skipSpace()
         let v = try r.value(depth: 0)
         r.skipSpace()

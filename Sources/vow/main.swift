@@ -72,7 +72,7 @@ struct Vow {
             installInterrupt { repl.interrupt() }
             let status = repl.run()
             runner.tracer?.stopFile()
-            runner.session.http.shutdown()
+            runner.session.http.shutdown(within: 0.5)
             StandardOutputBuffer.shared.flush()
             throw Exit(status: status)
         }
@@ -81,7 +81,7 @@ struct Vow {
         }
         if emitJS {
             let (status, out) = Runner.emitJavaScript(text, name: name)
-            FileHandle.standardOutput.write(Data(out.utf8))
+            StandardOutputBuffer.writeAll(Array(out.utf8), to: 1)
             throw Exit(status: status)
         }
         let session = Session(options: options)
@@ -97,7 +97,7 @@ struct Vow {
             // The program's output is shown in the turns it was written in.
             let shown = runner.runShowingTurns(text, name: name)
             status = shown.status
-            FileHandle.standardOutput.write(Data(TurnView.render(shown.turns, colors: colors).utf8))
+            StandardOutputBuffer.writeAll(Array(TurnView.render(shown.turns, colors: colors).utf8), to: 1)
         } else {
             status = runner.run(text, name: name)
         }
@@ -111,7 +111,7 @@ struct Vow {
             }
         }
         runner.tracer?.stopFile()
-        runner.session.http.shutdown()
+        runner.session.http.shutdown(within: 0.5)
         StandardOutputBuffer.shared.flush()
         throw Exit(status: status)
     }
@@ -138,6 +138,7 @@ func installInterrupt(_ handler: @escaping @Sendable () -> Void, terminate: (@Se
 }
 /// Reads the command line and runs what it asks for.
 func main() -> Never {
+    OutputFailure.reserveClosedStreams()
     let parsed: (CommandLineOptions, CommandLineOptions.Request)
     do {
         parsed = try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()))
@@ -153,15 +154,20 @@ func main() -> Never {
         print(CommandLineOptions.version, terminator: "")
         exit(0)
     case .run:
+        var status: Int32
         do {
             try Vow(options: parsed.0).run()
-            exit(0)
+            status = 0
         } catch let e as Vow.Exit {
-            exit(e.status)
+            status = e.status
         } catch {
             OutputSink.writeError("Error: \(error)\n")
-            exit(1)
+            status = 1
         }
+        // Nothing vow started outlives it: a program still running (cancelled, or left behind by
+        // an interrupted script) is stopped and reaped first.
+        ChildProcess.endAll()
+        exit(OutputFailure.finalStatus(status))
     }
 }
 

@@ -333,6 +333,15 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
                 "page": n, "items": items, "next": nextURL ?? NSNull(),
                 "cursor": n < 3 ? "c\(n)" : NSNull(),
             ] as [String: Any], headers: [("Link", links.joined(separator: ", "))])
+        case "records":
+            // Kinto's paging: 3 pages of 3 records under `data`, the next page's absolute URL in a
+            // `Next-Page` header and the whole count in `Total-Records` (no Link header).
+            let host = head.headers["Host"].first ?? "127.0.0.1"
+            let n = Int(query["_page"] ?? "1") ?? 1
+            guard (1...3).contains(n) else { send(.notFound, json: ["error": "no page \(n)"]); break }
+            var headers = [("Total-Records", "9")]
+            if n < 3 { headers.append(("Next-Page", "http://\(host)/records?_page=\(n + 1)")) }
+            send(.ok, json: ["data": (1...3).map { ["id": (n - 1) * 3 + $0] }], headers: headers)
         case "upload":
             // A multipart/form-data body, parsed: {fields: {name: text}, files: {name: {filename,
             // contentType, size, text}}, parts: N}.

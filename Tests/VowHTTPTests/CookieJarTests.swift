@@ -17,6 +17,31 @@ final class CookieJarTests: XCTestCase {
         XCTAssertNil(ip.header(for: "http://127.0.0.1/"), "an IP address has no parent domain")
     }
 
+    /// A server that sets 1,000 cookies: the jar keeps the newest 50 of its domain, and the
+    /// Cookie header stays under curl's 8,190 bytes; a cookie over 4,096 bytes is ignored.
+    func test_aFloodOfCookiesIsCapped() {
+        let jar = CookieJar()
+        jar.store((0..<1000).map { "c\($0)=\(String(repeating: "v", count: 40))" }, from: "http://flood.example/")
+        XCTAssertEqual(jar.all.count, CookieJar.perDomain)
+        XCTAssertEqual(jar.all.first?.name, "c950", "the oldest went first")
+        XCTAssertEqual(jar.all.last?.name, "c999")
+        let header = jar.header(for: "http://flood.example/") ?? ""
+        XCTAssertLessThanOrEqual(header.utf8.count, CookieJar.longestHeader)
+        XCTAssertTrue(header.hasPrefix("c950="), header)
+        // Another domain's cookies are not pushed out by the flood.
+        let mixed = CookieJar()
+        mixed.store(["keep=1"], from: "http://other.example/")
+        mixed.store((0..<200).map { "f\($0)=1" }, from: "http://flood.example/")
+        XCTAssertEqual(mixed.header(for: "http://other.example/"), "keep=1")
+        // Long cookies: the header is cut at the limit, whole cookies only.
+        let long = CookieJar()
+        long.store((0..<10).map { "l\($0)=\(String(repeating: "x", count: 2000))" } + ["huge=" + String(repeating: "y", count: 5000)], from: "http://long.example/")
+        XCTAssertFalse(long.all.contains { $0.name == "huge" })
+        let cut = long.header(for: "http://long.example/") ?? ""
+        XCTAssertLessThanOrEqual(cut.utf8.count, CookieJar.longestHeader)
+        XCTAssertEqual(cut.split(separator: ";").count, 4)
+    }
+
     func test_pathsAndOrder() {
         let jar = CookieJar()
         jar.store(["root=1; Path=/", "deep=2; Path=/api/v1", "def=3"], from: "http://h.example/api/v1/items", now: 100)

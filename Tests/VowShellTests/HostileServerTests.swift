@@ -54,6 +54,38 @@ final class HostileServerTests: XCTestCase {
         }
     }
 
+    /// A JSON body that starts with a UTF-8 byte order mark is read, as jq reads it; a NUL in a
+    /// response header is named in words, not the parser's.
+    func test_aByteOrderMarkIsSkippedAndANulIsNamed() {
+        XCTAssertEqual(vow(#"fetch "$h/bom" | pick name"#).out, "ada\n")
+        XCTAssertEqual(vow(#"fetch "$h/bom" | text | json | pick name"#).out, "ada\n")
+        let nul = vow(#"fetch "$h/nul-header""#)
+        XCTAssertEqual(nul.status, 1)
+        XCTAssertTrue(nul.err.contains("sent a response head with invalid characters (a NUL or another control byte"), nul.err)
+        XCTAssertFalse(nul.err.contains("http_parser"), nul.err)
+    }
+
+    /// An https request to a server that never completes the handshake: the error comes at the
+    /// timeout, and vow exits with it instead of waiting for the client's connect timeout.
+    func test_aStalledHandshakeEndsTheScriptOnTime() throws {
+        let https = Self.base.replacingOccurrences(of: "http://", with: "https://")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: REPLTests.binary)
+        p.arguments = ["-c", "fetch \(https)/ok --timeout 1s"]
+        let err = Pipe()
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = err
+        let exited = DispatchSemaphore(value: 0)
+        p.terminationHandler = { _ in exited.signal() }
+        try p.run()
+        // The client's own connect timeout is 10 s; a hang check with room to spare, not a clock.
+        XCTAssertEqual(exited.wait(timeout: .now() + 6), .success, "vow still running after its timeout")
+        if p.isRunning { p.terminate() }
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(p.terminationStatus, 1)
+        XCTAssertTrue(text.contains("error[timeout]") || text.contains("timed out"), text)
+    }
+
     /// Each protocol failure is named in words, with the request.
     func test_brokenResponsesAreNamedInWords() {
         let cases: [(String, String)] = [

@@ -23,6 +23,25 @@ final class PaginationTests: ServerTestCase {
         assertOutput("paginate $base/pages --cursor cursor --param after --items 'items[].id' | to-json", "[1,2,3,4,5,6,7,8,9]")
     }
 
+    /// Kinto names the next page in a `Next-Page` header: `--next-header` follows it, `--next`
+    /// reads it through `$response.headers`, and a walk that ignores it says so.
+    func test_aNextPageHeaderIsFollowedAndNeverSilentlyIgnored() {
+        assertOutput("paginate $base/records --next-header Next-Page --items 'data[].id' | to-json", "[1,2,3,4,5,6,7,8,9]")
+        assertOutput("paginate $base/records --next '$response.headers.\"next-page\"' --items 'data[].id' | to-json", "[1,2,3,4,5,6,7,8,9]")
+        // The default (Link) finds no next page: the items of page 1, and a warning with the counts.
+        let r = vow("paginate $base/records --items data | len")
+        XCTAssertEqual(r.out, "3\n")
+        XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(
+            r.err.contains("warning: paginate ended after 1 page with 3 items, but the server's Total-Records says 9; it names the next page in a Next-Page header: --next-header Next-Page follows it"),
+            r.err)
+        // A walk that gathered everything says nothing.
+        XCTAssertEqual(vow("paginate $base/records --next-header Next-Page --items data | len").err, "")
+        let both = vow("paginate $base/records --next next --next-header Next-Page")
+        XCTAssertEqual(both.status, 1)
+        XCTAssertTrue(both.err.contains("give one of --next, --next-header and --cursor"), both.err)
+    }
+
     func test_maxPagesStopsTheWalk() {
         let before = Self.server.hits("/pages/3")
         assertOutput("paginate $base/pages/1 --items 'items[].id' --max-pages 2 | to-json", "[1,2,3,4,5,6]")

@@ -25,6 +25,27 @@ final class VerboseTests: ServerTestCase {
         XCTAssertEqual(r.err.components(separatedBy: "> GET ").count - 1, 3, "three hops")
     }
 
+    /// The request line shows the path as sent: a trailing slash and the query's encoding kept.
+    func test_theRequestLineIsThePathAsSent() {
+        let r = vow(#"fetch "$base/echo/?a=1&b=x%20y" --verbose | json | pick path"#)
+        XCTAssertTrue(r.err.contains("> GET /echo/?a=1&b=x%20y HTTP/1.1\n"), r.err)
+    }
+
+    /// A line break from data in a header value is refused before anything is sent, naming the
+    /// header and the character, not the server.
+    func test_aLineBreakInAHeaderValueIsNamed() {
+        let before = Self.server.hits("/echo")
+        let header = vow("let v = echo \"a\\r\\nX-Injected: 1\"\nfetch $base/echo --header \"X-V: $v\"")
+        XCTAssertEqual(header.status, 1)
+        XCTAssertTrue(header.err.contains("the value of header X-V"), header.err)
+        XCTAssertTrue(header.err.contains("a carriage return (\\r), which would end the header: refused before sending"), header.err)
+        XCTAssertFalse(header.err.contains("sent a response"), header.err)
+        let bearer = vow("let v = echo \"t\\nX-Injected: 1\"\nfetch $base/echo --bearer $v")
+        XCTAssertTrue(bearer.err.contains("the value of header Authorization holds a line feed (\\n)"), bearer.err)
+        XCTAssertFalse(bearer.err.contains("X-Injected"), "a secret's value is not shown: \(bearer.err)")
+        XCTAssertEqual(Self.server.hits("/echo"), before, "nothing was sent")
+    }
+
     func test_setCookieValuesAreMasked() {
         let r = vow(#"fetch "$base/cookies/set?token=t0psecret" --verbose | status"#)
         XCTAssertTrue(r.err.contains("< Set-Cookie: token=***; Path=/"), r.err)

@@ -1,3 +1,4 @@
+import VowSyntax
 /// The stages a session knows, by name and alias.
 public struct StageRegistry: Sendable {
     /// Every stage, in registration order.
@@ -22,6 +23,13 @@ public struct StageRegistry: Sendable {
     /// `each` …: `ArgumentStyle.stage`).
     public var namesTakingAStage: Set<String> {
         Set(stages.filter { $0.argumentStyle == .stage }.flatMap { [$0.name] + $0.aliases })
+    }
+
+    /// Whether `pipeline` ends with a stage that writes its value out itself (`print`), so that
+    /// its statement prints nothing more.
+    public func printsItsValue(_ pipeline: Pipeline) -> Bool {
+        guard let name = pipeline.stages.last?.name else { return false }
+        return stage(named: name)?.printsItsValue ?? false
     }
 
     /// Every name and alias.

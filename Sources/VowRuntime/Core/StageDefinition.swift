@@ -142,6 +142,9 @@ public protocol StageDefinition: Sendable {
     /// A stage that runs a one-stage pipeline on many inputs (`each`) runs such a stage
     /// directly (`PureStage`).
     static var isPure: Bool { get }
+    /// True for a stage that writes its value out itself (`print`): a statement that ends with
+    /// it prints nothing more.
+    static var printsItsValue: Bool { get }
 
     /// Makes the stage.
     init()
@@ -179,6 +182,8 @@ extension StageDefinition {
     public static var passesStream: Bool { false }
     /// Not pure by default.
     public static var isPure: Bool { false }
+    /// Leaves its value for the statement to print, by default.
+    public static var printsItsValue: Bool { false }
 }
 
 /// A stage that maps its input to a value or a promise: `upstream.then(run)`.

@@ -54,19 +54,36 @@ public final class StandardOutputBuffer: Sendable {
         if !pending.isEmpty { Self.writeAll(pending, to: fd) }
     }
 
-    /// Writes all of `bytes` to `fd` (stopping on an error such as a closed pipe).
-    static func writeAll(_ bytes: [UInt8], to fd: Int32) {
+    /// Writes all of `bytes` to `fd` (`writeAll(_:to:)` of a buffer).
+    public static func writeAll(_ bytes: [UInt8], to fd: Int32) {
         bytes.withUnsafeBufferPointer { writeAll($0, to: fd) }
     }
 
-    /// Writes all of `buf` to `fd` (stopping on an error such as a closed pipe).
+    /// Writes all of `buf` to `fd`, stopping at an error; a failed write to standard output or
+    /// error is recorded (`OutputFailure`), and one that would block waits until it can go on.
     static func writeAll(_ buf: UnsafeBufferPointer<UInt8>, to fd: Int32) {
+        if buf.isEmpty { return }
+        if OutputFailure.wasClosed(fd) {
+            OutputFailure.record(fd: fd, code: EBADF)
+            return
+        }
         var off = 0
         while off < buf.count {
             let n = Foundation.write(fd, buf.baseAddress! + off, buf.count - off)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            off += n
+            if n > 0 {
+                off += n
+                continue
+            }
+            let code = n < 0 ? errno : EIO
+            if code == EINTR { continue }
+            if code == EAGAIN {
+                // A descriptor in non-blocking mode (shared with a parent that set it so).
+                var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&p, 1, -1)
+                continue
+            }
+            OutputFailure.record(fd: fd, code: code)
+            break
         }
     }
 }

@@ -134,6 +134,8 @@ public struct JavaScriptTwin {
                 jobs += 1
                 return "\(comment)\nvow.job(\(jobs), \(pipeline(p, input: "null", depth: 0)));"
             }
+            // A stage that printed its value already (`print`) ends a statement that prints no more.
+            if registry.printsItsValue(p) { return "\(comment)\nawait \(pipeline(p, input: "null", depth: 0));" }
             // A stream prints item by item as its items arrive; any other value prints whole.
             return "\(comment)\nif (vow.isStream($$ = await \(pipeline(p, input: "null", depth: 0)))) await vow.drain($$); else vow.out($$);"
         case .letBinding(let name, _, let value):

@@ -87,35 +87,31 @@ enum LineStream {
     }
 
     /// The lines `argv` prints on its standard output, as it prints them; its standard error is
-    /// kept for the error a non-zero exit ends the stream with. Cancelling the stream ends the
-    /// process.
+    /// kept for the error a non-zero exit ends the stream with. Cancelling the stream stops the
+    /// process's whole group (`ChildProcess.terminate`).
     static func process(_ argv: [String], stdin stdinBytes: [UInt8]) throws -> ValueStream {
-        let (proc, out, err, inp) = try startProcess(argv)
-        let io = UncheckedBox(proc)
+        let child = try ChildProcess.spawn(argv)
         let stderr = Locked([UInt8]())
         let stderrRead = DispatchSemaphore(value: 0)
         // Standard input and error are served on a thread of their own; the lines are read below.
-        ProcessIO.serve(name: "vow.process", input: stdinBytes, stdin: inp.fileHandleForWriting, stdout: nil, stderr: err.fileHandleForReading) { _, e in
+        ProcessIO.serve(name: "vow.process", input: stdinBytes, stdin: child.stdin, stdout: nil, stderr: child.stderr) { _, e in
             stderr.withLock { $0 = e }
             stderrRead.signal()
         }
-        let fd = dup(out.fileHandleForReading.fileDescriptor)
+        let fd = dup(child.stdout.fileDescriptor)
+        try? child.stdout.close()
         let stream = start(fd: fd, label: "lines of \(argv[0])", closing: true) {
             stderrRead.wait()
-            io.value.waitUntilExit()
-            let p = io.value
-            if p.terminationStatus == 0 && p.terminationReason == .exit { return nil }
-            let text = String(decoding: stderr.withLock { $0 }, as: UTF8.self)
-            var d = Record()
-            d["status"] = .int(Int(p.terminationStatus))
-            d["stderr"] = .string(text)
-            let tail = text.isEmpty ? "" : ": " + text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500)
-            return VowError(.process, "\(argv[0]) exited with status \(p.terminationStatus)\(tail)", details: d)
+            let ended = child.waitForExit()
+            if ended == .exited(0) { return nil }
+            return processFailure(child, ended, stdout: nil, stderr: String(decoding: stderr.withLock { $0 }, as: UTF8.self))
         }
-        // SIGKILL: the child inherits the signal mask of the thread that started it, where
-        // SIGTERM may be blocked.
-        let pid = proc.processIdentifier
-        stream.onCancel { if io.value.isRunning { kill(pid, SIGKILL) } }
+        // The reader ends without asking `ended` when the stream was cancelled: the child is
+        // reaped here instead.
+        stream.onCancel {
+            child.terminate()
+            Thread.detachNewThread { child.waitForExit() }
+        }
         return stream
     }
 }

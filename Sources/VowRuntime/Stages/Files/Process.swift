@@ -4,65 +4,51 @@ import VowPromises
 import VowValue
 
 /// Runs `argv` (looked up on PATH, never through a shell) with `stdin`; fulfils with its standard
-/// output, or rejects with kind `process` keeping status, stdout and stderr. Cancelling kills it.
-func runProcess(_ argv: [String], stdin stdinBytes: [UInt8], name: String, on ex: any PromiseExecutor) -> Promise<String> {
+/// output, or rejects with kind `process` keeping status, stdout and stderr. Cancelling stops its
+/// whole process group (`ChildProcess.terminate`). A program that succeeds with something on its
+/// standard error has it passed to `stderr` when one is given (a `vow-NAME` stage's messages).
+func runProcess(
+    _ argv: [String], stdin stdinBytes: [UInt8], name: String, on ex: any PromiseExecutor,
+    stderr warnings: (@Sendable (String) -> Void)? = nil
+) -> Promise<String> {
     let (p, r) = Promise<String>.pending(name: name, on: ex)
-    let proc: Process, out: Pipe, err: Pipe, inp: Pipe
-    do { (proc, out, err, inp) = try startProcess(argv) } catch {
+    let child: ChildProcess
+    do { child = try ChildProcess.spawn(argv) } catch {
         r.reject(error)
         return p
     }
-    // SIGKILL: the child inherits the signal mask of the thread that started it, where SIGTERM
-    // may be blocked.
-    let pid = proc.processIdentifier
-    r.onCancel { if proc.isRunning { kill(pid, SIGKILL) } }
+    r.onCancel { child.terminate() }
     WorkInFlight.track(p)
-    let argv0 = argv[0]
     ProcessIO.serve(
-        name: "vow.process", input: stdinBytes, stdin: inp.fileHandleForWriting, stdout: out.fileHandleForReading,
-        stderr: err.fileHandleForReading
+        name: "vow.process", input: stdinBytes, stdin: child.stdin, stdout: child.stdout, stderr: child.stderr
     ) { o, e in
-        proc.waitUntilExit()
+        let ended = child.waitForExit()
         let stdout = String(decoding: o, as: UTF8.self)
         let stderr = String(decoding: e, as: UTF8.self)
         // The outcome arrives as a task, as a child process's exit does in JavaScript's event loop.
-        if proc.terminationStatus == 0 && proc.terminationReason == .exit {
+        if ended == .exited(0) {
+            if let warnings, !stderr.isEmpty { warnings(stderr) }
             ex.enqueueTask { r.fulfill(stdout) }
         } else {
-            var d = Record()
-            d["status"] = .int(Int(proc.terminationStatus))
-            d["stdout"] = .string(stdout)
-            d["stderr"] = .string(stderr)
-            let tail = stderr.isEmpty ? "" : ": " + stderr.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500)
-            let e = VowError(.process, "\(argv0) exited with status \(proc.terminationStatus)\(tail)", details: d)
+            let e = processFailure(child, ended, stdout: stdout, stderr: stderr)
             ex.enqueueTask { r.reject(e) }
         }
     }
     return p
 }
 
-/// Starts `argv` (looked up on PATH, never through a shell) with pipes for its standard output,
-/// error and input; a `process` error when it cannot start.
-func startProcess(_ argv: [String]) throws(VowError) -> (Process, stdout: Pipe, stderr: Pipe, stdin: Pipe) {
-    // A process that exits without reading all its input must not kill vow with SIGPIPE.
-    ignoreBrokenPipes
-    let proc = Process()
-    proc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    proc.arguments = ["--"] + argv
-    let out = Pipe(), err = Pipe(), inp = Pipe()
-    proc.standardOutput = out
-    proc.standardError = err
-    proc.standardInput = inp
-    do { try proc.run() } catch {
-        throw VowError(.process, "cannot start \(argv[0]): \(error.localizedDescription)")
-    }
-    return (proc, out, err, inp)
+/// The `process` error of a program that did not succeed: `sh exited with status 3: …` or `vow-x
+/// killed by SIGSEGV`, keeping `status` (128 + N for signal N, as a shell gives), `signal` when
+/// one ended it, `stdout` (when it was read) and `stderr`.
+func processFailure(_ child: ChildProcess, _ ended: ChildProcess.Termination, stdout: String?, stderr: String) -> VowError {
+    var d = Record()
+    d["status"] = .int(Int(ended.status))
+    if case .signalled(let s) = ended { d["signal"] = .string(ChildProcess.signalName(s)) }
+    if let stdout { d["stdout"] = .string(stdout) }
+    d["stderr"] = .string(stderr)
+    let tail = stderr.isEmpty ? "" : ": " + stderr.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500)
+    return VowError(.process, "\(child.name) \(ended.description)\(tail)", details: d)
 }
-
-/// Ignores SIGPIPE once, process-wide: writes to a closed pipe fail with EPIPE instead.
-let ignoreBrokenPipes: Void = {
-    signal(SIGPIPE, SIG_IGN)
-}()
 
 /// Carries a non-Sendable value to one other thread that alone uses it.
 struct UncheckedBox<T>: @unchecked Sendable {

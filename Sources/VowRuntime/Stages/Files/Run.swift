@@ -17,8 +17,14 @@ struct RunStage: ValueStage {
         shell, so `;`, `|` and `$(…)` in an argument arrive verbatim. The input, when not null, is
         written to its standard input (text raw, other values as JSON). Fulfils with stdout as text;
         a non-zero exit rejects with kind `process`, keeping `status`, `stdout` and `stderr`.
-        Cancelling kills the process. With `--stream`, fulfils at once with a stream of the lines the
-        program prints, as it prints them; a non-zero exit ends the stream with the `process` error.
+        A program killed by a signal rejects too (`sh killed by SIGSEGV`, status 128 + N, as a
+        shell gives, and `signal`). The program starts as from a shell: in a process group of its
+        own, with no signal blocked or ignored. Cancelling it (a timeout, a combinator that no
+        longer needs it, Ctrl-C, SIGINT or SIGTERM to a script, `take`) stops its whole group,
+        grandchildren under `sh -c` too: SIGTERM, then SIGKILL 1 s later to what is left; vow
+        does not exit while a program it started still runs. With `--stream`, fulfils at once
+        with a stream of the lines the program prints, as it prints them; a non-zero exit ends
+        the stream with the `process` error.
         """
     static let stream = Flag.switch("stream", help: "a stream of the lines the program prints, as it prints them (stderr kept for the error)")
     static let flags = [stream.spec]

@@ -188,6 +188,20 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
         target += (target.contains("?") ? (target.hasSuffix("?") || target.hasSuffix("&") ? "" : "&") : "?") + encoded
     }
 
+    // A line break or NUL from data (`--header "X-V: $v"`, `--bearer $v`) would end the header
+    // and start another (header injection): refused before anything is sent, naming the header.
+    for h in headers {
+        let isAuth = h.name.caseInsensitiveCompare("Authorization") == .orderedSame
+        if let bad = h.name.unicodeScalars.first(where: { $0.value < 0x21 || $0.value == 0x7F || $0 == ":" }) {
+            throw VowError(.type, "\(stage): the header name '\(TerminalText.visibleLine(h.name))' holds \(characterName(bad)): refused before sending")
+        }
+        if let bad = h.value.unicodeScalars.first(where: { $0 == "\r" || $0 == "\n" || $0.value == 0 }) {
+            let shown = isAuth ? "" : " ('\(TerminalText.visibleLine(String(h.value.prefix(60))))')"
+            throw VowError(
+                .type, "\(stage): the value of header \(h.name)\(shown) holds \(characterName(bad)), which would end the header: refused before sending")
+        }
+    }
+
     var spec = HTTPRequestSpec(method: method, url: target)
     spec.stage = stage
     spec.headers = headers
@@ -296,4 +310,17 @@ func hasScheme(_ url: String) -> Bool {
         }
     }
     return false
+}
+
+/// A character as an error names it: `a carriage return (\r)`, `a line feed (\n)`, `NUL`, or
+/// its code point.
+func characterName(_ c: Unicode.Scalar) -> String {
+    switch c {
+    case "\r": return "a carriage return (\\r)"
+    case "\n": return "a line feed (\\n)"
+    case "\0": return "a NUL byte"
+    case " ": return "a space"
+    case ":": return "a colon"
+    default: return String(format: "the character U+%04X", c.value)
+    }
 }

@@ -10,15 +10,20 @@ struct PaginateStage: ValueStage {
     static let twin = StageTwin.promise("paginate")
     static let settlement: String? = "settles when the last page has arrived (or --max-pages is reached); rejects when a page fails"
     static let group = StageGroup.http
-    static let synopsis = "paginate [URL] [--items EXPR] [--next EXPR] [--cursor EXPR --param NAME] [--max-pages N] …"
+    static let synopsis = "paginate [URL] [--items EXPR] [--next EXPR | --next-header NAME | --cursor EXPR --param NAME] [--max-pages N] …"
     static let summary = "Walks a paged API (Link headers, a next URL, or a cursor) and fulfils with every item in order."
     static let help = """
         Requests URL (or the input, as fetch does), then each next page, and fulfils with the
         items of every page in order. The next page is, by default, the `Link: <…>; rel="next"`
-        header (GitHub style); with --next EXPR it is the URL that EXPR (JMESPath) picks from the
+        header (GitHub style); with --next-header NAME it is the URL in the response header NAME
+        (Kinto's `Next-Page`); with --next EXPR it is the URL that EXPR (JMESPath) picks from the
         page's JSON body; with --cursor EXPR --param NAME it is the first URL with query parameter
-        NAME set to the cursor EXPR picks. A missing, null or empty next link or cursor ends the
-        walk. --items EXPR picks each page's items (default: the page itself); a list adds its
+        NAME set to the cursor EXPR picks. In --next and --cursor, `$response` is the page's
+        response: `$response.headers."next-page"` (header names in lower case), `$response.status`
+        and `$response.url`. A missing, null or empty next link or cursor ends the walk. A walk
+        that ends while the server says there is more is never silent: a `Total-Records`,
+        `X-Total-Count` or `X-Total` header larger than the items gathered, or a `Next-Page`
+        header the walk does not follow, is a warning on stderr with the counts. --items EXPR picks each page's items (default: the page itself); a list adds its
         elements, null adds nothing, any other value adds itself. Relative next URLs are resolved
         against the page's URL. The walk stays on the first page's origin (scheme, host, port)
         unless --cross-origin is given, and stops after --max-pages pages (default 100; stopping
@@ -26,11 +31,13 @@ struct PaginateStage: ValueStage {
         a next URL repeats one already fetched. Every HTTP flag (--header, --timeout, --auth, …)
         applies to every page; a page that fails rejects the whole walk, naming the page.
         """ + "\n" + httpHelpTail
-    static let flags = httpFlags + [items.spec, next.spec, cursor.spec, param.spec, maxPages.spec, crossOrigin.spec]
+    static let flags = httpFlags + [items.spec, next.spec, nextHeader.spec, cursor.spec, param.spec, maxPages.spec, crossOrigin.spec]
     /// `--items EXPR`.
     static let items = Flag.text("items", value: "EXPR", help: "the items of a page, picked from its JSON body (default: the page itself)")
     /// `--next EXPR`.
     static let next = Flag.text("next", value: "EXPR", help: "the next page's URL, picked from the page's JSON body (default: the Link header)")
+    /// `--next-header NAME`.
+    static let nextHeader = Flag.text("next-header", value: "NAME", help: "the next page's URL is in the response header NAME (e.g. Next-Page)")
     /// `--cursor EXPR`.
     static let cursor = Flag.text("cursor", value: "EXPR", help: "a cursor picked from the page's JSON body, sent as --param NAME")
     /// `--param NAME`.
@@ -57,12 +64,15 @@ struct PaginateStage: ValueStage {
         let param = try args.value(Self.param)
         if cursor != nil, param == nil { throw VowError(.type, "\(stage): --cursor needs --param NAME (the query parameter that carries it)") }
         if param != nil, cursor == nil { throw VowError(.type, "\(stage): --param needs --cursor EXPR (where the cursor is in the page)") }
-        if next != nil, cursor != nil { throw VowError(.type, "\(stage): give --next or --cursor, not both") }
+        let nextHeader = try args.value(Self.nextHeader)
+        if [next != nil, cursor != nil, nextHeader != nil].filter({ $0 }).count > 1 {
+            throw VowError(.type, "\(stage): give one of --next, --next-header and --cursor")
+        }
         let maxPages = try args.value(Self.maxPages) ?? 100
         guard maxPages >= 1 else { throw VowError(.type, "\(stage): --max-pages must be at least 1") }
         guard let origin = Origin(first.url) else { throw VowError(.type, "\(stage): not a URL: \(first.url)") }
         let walk = PageWalk(
-            first: first, origin: origin, crossOrigin: args[Self.crossOrigin], items: items, next: next,
+            first: first, origin: origin, crossOrigin: args[Self.crossOrigin], items: items, next: next, nextHeader: nextHeader,
             cursor: cursor.map { ($0, param!) }, maxPages: maxPages, http: ctx.session.http, executor: ctx.session.executor,
             warn: { [diagnostics = ctx.session.diagnostics] in diagnostics.emit("warning: " + $0 + "\n") })
         return .promise(saving(session, after: walk.start()))
@@ -93,6 +103,7 @@ final class PageWalk: @unchecked Sendable {
     let crossOrigin: Bool
     let items: String?
     let next: String?
+    let nextHeader: String?
     let cursor: (expression: String, param: String)?
     let maxPages: Int
     let http: HTTPEngine
@@ -107,7 +118,7 @@ final class PageWalk: @unchecked Sendable {
     var current: Promise<Value>?
 
     init(
-        first: HTTPRequestSpec, origin: Origin, crossOrigin: Bool, items: String?, next: String?,
+        first: HTTPRequestSpec, origin: Origin, crossOrigin: Bool, items: String?, next: String?, nextHeader: String? = nil,
         cursor: (String, String)?, maxPages: Int, http: HTTPEngine, executor: SerialPromiseExecutor,
         warn: @escaping @Sendable (String) -> Void
     ) {
@@ -117,6 +128,7 @@ final class PageWalk: @unchecked Sendable {
         self.crossOrigin = crossOrigin
         self.items = items
         self.next = next
+        self.nextHeader = nextHeader
         self.cursor = cursor
         self.maxPages = maxPages
         self.http = http
@@ -171,6 +183,7 @@ final class PageWalk: @unchecked Sendable {
         default: collected.append(found)
         }
         guard let target = try nextURL(r, body) else {
+            if let more = moreThanGathered(r) { warn(more) }
             resolver.fulfill(.list(collected))
             return
         }
@@ -191,11 +204,43 @@ final class PageWalk: @unchecked Sendable {
         fetch(target)
     }
 
+    /// What says, on the last page `r`, that the server holds more than was gathered: a total
+    /// count header larger than the items, or a `Next-Page` header that was not followed.
+    private func moreThanGathered(_ r: HTTPResponse) -> String? {
+        for name in ["Total-Records", "X-Total-Count", "X-Total"] {
+            if let text = r.header(name), let total = Int(text.trimmingCharacters(in: .whitespaces)), total > collected.count {
+                return "paginate ended after \(pages) page\(pages == 1 ? "" : "s") with \(collected.count) items, but the server's \(name) says \(total)"
+                    + (nextHeader == nil && next == nil && cursor == nil && r.header("Next-Page") != nil
+                        ? "; it names the next page in a Next-Page header: --next-header Next-Page follows it" : "")
+            }
+        }
+        if nextHeader == nil, next == nil, cursor == nil, let named = r.header("Next-Page"), !named.isEmpty {
+            return "paginate ended after \(pages) page\(pages == 1 ? "" : "s") with \(collected.count) items, but the response names a next page in a Next-Page header (\(redactURL(named))): --next-header Next-Page follows it"
+        }
+        return nil
+    }
+
+    /// The page's response as `$response` in --next and --cursor: headers (names in lower
+    /// case), status and URL.
+    private func responseBinding(_ r: HTTPResponse) -> [(name: String, value: Value)] {
+        var record = Record()
+        record["status"] = .int(r.status)
+        record["url"] = .string(r.url)
+        record["headers"] = .record(r.headerRecord())
+        return [("response", .record(record))]
+    }
+
+    /// `expression` searched in `body`, with `$response` bound when it reads it.
+    private func search(_ expression: String, _ body: Value, _ r: HTTPResponse) throws -> Value {
+        guard ExpressionVariables.names(in: expression).contains("response") else { return try Pick.search(expression, in: body) }
+        return try Pick.search(ExpressionVariables.bound(expression, responseBinding(r)), in: body)
+    }
+
     /// The next page's absolute URL, or nil at the end.
     private func nextURL(_ r: HTTPResponse, _ body: Value) throws -> String? {
         let written: String?
         if let cursor {
-            let c = try Pick.search(cursor.expression, in: body)
+            let c = try search(cursor.expression, body, r)
             let text: String
             switch c {
             case .null: return nil
@@ -212,11 +257,13 @@ final class PageWalk: @unchecked Sendable {
             u.percentEncodedQuery = u.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
             return u.string
         } else if let next {
-            switch try Pick.search(next, in: body) {
+            switch try search(next, body, r) {
             case .null: return nil
             case .string(let s): written = s
             case let other: throw VowError(.type, "--next must pick a URL (text), got \(other.typeName)")
             }
+        } else if let nextHeader {
+            written = r.header(nextHeader)?.trimmingCharacters(in: .whitespaces)
         } else {
             written = LinkHeader.target(rel: "next", in: r.headers)
         }

@@ -8,6 +8,7 @@ struct PrintStage: ValueStage {
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handlerTakingFlags("print")
     static let rejectsOnItsOwn = false
+    static let printsItsValue = true
     static let group = StageGroup.values
     static let synopsis = "print [VALUE] [--stderr] [--no-newline]"
     static let summary = "Writes its argument, or its input, to stdout at once and passes the input on."

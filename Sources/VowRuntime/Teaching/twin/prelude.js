@@ -52,6 +52,7 @@ const vow = (() => {
   const jobs = new Map();
   const fs = require("fs");
   const childProcess = require("child_process");
+  const os = require("os");
   // A stream is an async iterable (docs/streams.md): its items arrive over time.
   const isStream = (v) => v !== null && typeof v === "object" && typeof v[Symbol.asyncIterator] === "function";
   const typeName = (v) => (v === null || v === undefined ? "null" : Array.isArray(v) ? "list" : isStream(v) ? "stream"
@@ -623,6 +624,18 @@ const vow = (() => {
       let data = typeof v === "string" ? v : v && typeof v === "object" && "body" in v && "status" in v ? v.body
         : flags.append ? JSON.stringify(v) + "\n" : JSON.stringify(v, null, 2) + "\n";
       if (flags.append && !String(data).endsWith("\n")) data += "\n";
+      // An append starts a line of its own when the file does not end with a line break.
+      if (flags.append) {
+        try {
+          const size = fs.statSync(p).size;
+          if (size > 0) {
+            const fd = fs.openSync(p, "r"), last = Buffer.alloc(1);
+            fs.readSync(fd, last, 0, 1, size - 1);
+            fs.closeSync(fd);
+            if (last[0] !== 10) data = "\n" + data;
+          }
+        } catch (e) {}
+      }
       try { fs.writeFileSync(p, data, { flag: flags.append ? "a" : "w" }); } catch (e) { throw error("io", `cannot write ${p}`); }
       return v;
     },
@@ -644,19 +657,32 @@ const vow = (() => {
       let started = true;
       const exited = new Promise((resolve) => {
         child.on("error", (e) => { started = false; resolve(e); });
-        child.on("close", (code, signal) => resolve(code ?? 128 + (signal ? 9 : 0)));
+        child.on("close", (code, signal) => resolve(code ?? { signal }));
       });
       const failure = (code, out) => {
-        if (!started) return error("process", `cannot start ${argv[0]}: ${ioReason(code)}`);
+        if (!started) {
+          const reason = code.code === "ENOENT" ? (text(argv[0]).includes("/") ? "no such file" : "no such program on PATH") : ioReason(code);
+          return error("process", `cannot start ${argv[0]}: ${reason}`);
+        }
         const tail = err.trim() === "" ? "" : ": " + err.trim().slice(0, 500);
-        return error("process", `${argv[0]} exited with status ${code}${tail}`, { status: code, stdout: out, stderr: err });
+        if (typeof code === "object") {
+          const status = 128 + (os.constants.signals[code.signal] ?? 0);
+          const details = { status, signal: code.signal };
+          if (out !== undefined) details.stdout = out;
+          details.stderr = err;
+          return error("process", `${argv[0]} killed by ${code.signal}${tail}`, details);
+        }
+        const details = { status: code };
+        if (out !== undefined) details.stdout = out;
+        details.stderr = err;
+        return error("process", `${argv[0]} exited with status ${code}${tail}`, details);
       };
       if (flags.stream) {
         return (async function* () {
           try {
             yield* linesOf(child.stdout);
             const code = await exited;
-            if (code !== 0) throw failure(code, "");
+            if (code !== 0) throw failure(code, undefined);
           } finally {
             if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
           }

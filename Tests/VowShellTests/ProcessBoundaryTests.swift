@@ -1,0 +1,111 @@
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import VowRuntime
+
+/// Trust at the boundary with processes: a cancelled `run` stops its whole process tree (a
+/// timeout, a combinator that no longer needs it, Ctrl-C, SIGINT or SIGTERM to a script), and a
+/// child starts with the signal state a shell gives it. Every check reads the process table
+/// (`pgrep -f`, which sees live processes only), never a timing.
+final class ProcessBoundaryTests: BoundaryTestCase {
+    func test_aRunThatTimesOutIsStoppedBeforeTheNextStatement() throws {
+        let m = marker()
+        let r = try vowC("run sleep \(m) | timeout 300ms | catch echo caught\n" + goneCheck(m))
+        XCTAssertEqual(r.out.split(separator: "\n"), ["caught", "gone"], r.err)
+        XCTAssertEqual(r.status, 0, r.err)
+        try assertGone("sleep \(m)")
+    }
+
+    func test_allStopsTheOtherProcessesWhenOneFails() throws {
+        let m = marker()
+        let r = try vowC("all [run sh -c 'sleep 0.3; exit 3', run sleep \(m)] | catch echo failed-fast\n" + goneCheck(m))
+        XCTAssertEqual(r.out.split(separator: "\n"), ["failed-fast", "gone"], r.err)
+    }
+
+    func test_aGrandchildUnderShIsStoppedToo() throws {
+        let m = marker()
+        let r = try vowC("run sh -c 'sleep \(m); echo done' | timeout 300ms | catch echo caught\n" + goneCheck(m))
+        XCTAssertEqual(r.out.split(separator: "\n"), ["caught", "gone"], r.err)
+    }
+
+    /// SIGINT and SIGTERM to a script stop what it runs, `sh` and its `sleep` alike; a child that
+    /// ignores SIGTERM is killed after the grace.
+    func test_signalsToAScriptStopItsProcesses() throws {
+        for (signal, status, program) in [
+            (SIGINT, Int32(130), "sh -c 'sleep MARK; echo done'"), (SIGTERM, Int32(143), "sh -c 'sleep MARK; echo done'"),
+            (SIGTERM, Int32(143), "sh -c 'trap \"\" TERM; sleep MARK; echo done'"),
+        ] {
+            let m = marker()
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: REPLTests.binary)
+            p.arguments = ["-c", "run " + program.replacingOccurrences(of: "MARK", with: m)]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            XCTAssertTrue(try waitStarted("sleep \(m)"), "the child never started")
+            kill(p.processIdentifier, signal)
+            p.waitUntilExit()
+            XCTAssertEqual(p.terminationStatus, status, program)
+            // vow does not exit while a process it started runs: nothing is left at its exit.
+            XCTAssertEqual(try live("sleep \(m)"), "", "\(program) outlived vow")
+            XCTAssertEqual(try live(m), "", "\(program) outlived vow")
+        }
+    }
+
+    /// Ctrl-C in the REPL cancels `run` and its process is gone; vow leaves no zombie behind.
+    func test_ctrlCInTheREPLStopsTheProcess() throws {
+        let history = NSTemporaryDirectory() + "vow-history-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: history) }
+        let t = try PseudoTerminal(REPLTests.binary, [], environment: ["VOW_HISTORY": history])
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        Thread.sleep(forTimeInterval: 0.1)
+        for _ in 0..<3 {
+            let m = marker()
+            t.clear()
+            t.type("run sh -c 'sleep \(m)'\r")
+            XCTAssertTrue(try waitStarted("sleep \(m)"), t.plainOutput)
+            t.type("\u{3}")
+            XCTAssertTrue(t.waitFor("cancelled"), t.plainOutput)
+            try assertGone("sleep \(m)")
+            // The child was reaped: no zombie child of vow.
+            var zombies = ""
+            for _ in 0..<100 {
+                zombies = try runCommand("ps", ["-o", "stat=,pid=", "--ppid", "\(t.pid)"]).out
+                if !zombies.contains("Z") { break }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            XCTAssertFalse(zombies.contains("Z"), zombies)
+        }
+        t.type("\u{4}")
+        XCTAssertNotNil(t.waitExit())
+    }
+
+    /// A child starts with an empty signal mask and the default dispositions, as from a shell.
+    func test_aChildStartsWithTheSignalStateOfAShell() throws {
+        let r = try vowC("run grep -E 'SigBlk|SigIgn' /proc/self/status")
+        let fields = Dictionary(
+            uniqueKeysWithValues: r.out.split(separator: "\n").compactMap { line -> (String, UInt64)? in
+                let parts = line.split(separator: ":").map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2, let v = UInt64(parts[1], radix: 16) else { return nil }
+                return (parts[0], v)
+            })
+        XCTAssertEqual(fields["SigBlk"], 0, r.out)
+        // HUP, INT, QUIT, PIPE, TERM (bits N-1) are not ignored.
+        let shellSignals: UInt64 = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 12) | (1 << 14)
+        XCTAssertEqual((fields["SigIgn"] ?? .max) & shellSignals, 0, r.out)
+        // A pipeline inside the child ends as in a shell: `head` closes, `seq` dies of SIGPIPE.
+        let piped = try vowC("run sh -c 'seq 1 10000000 | head -1'")
+        XCTAssertEqual(piped.out.trimmingCharacters(in: .newlines), "1")
+        XCTAssertEqual(piped.err, "")
+        XCTAssertEqual(piped.status, 0)
+    }
+
+    /// A program killed by a signal says so, with the shell's status (128 + N).
+    func test_aProgramKilledByASignalSaysSo() throws {
+        let r = try vowC("run sh -c 'kill -SEGV $$' | catch pick '[message, status, signal]' | to-json")
+        XCTAssertEqual(r.out, "[\"sh killed by SIGSEGV\",139,\"SIGSEGV\"]\n", r.err)
+        let missing = try vowC("run no-such-program-here")
+        XCTAssertTrue(missing.err.contains("cannot start no-such-program-here: no such program on PATH"), missing.err)
+    }
+}
