@@ -11,12 +11,12 @@ public struct Download: Sendable {
     let path: String
     /// Resume `path.part` (or a partial `path`) instead of starting over.
     let resume: Bool
-    /// Where a progress bar is drawn (standard error, on a terminal); nil for none.
-    let progress: (@Sendable (String) -> Void)?
+    /// Whether a progress bar is drawn (in the terminal's live region).
+    let progress: Bool
 
     /// A download to `path`, resumed from `path.part` with `resume`, drawing a progress bar
-    /// with `progress` when given.
-    public init(path: String, resume: Bool, progress: (@Sendable (String) -> Void)?) {
+    /// when `progress` (and standard error is a terminal).
+    public init(path: String, resume: Bool, progress: Bool) {
         self.path = path
         self.resume = resume
         self.progress = progress
@@ -80,7 +80,7 @@ public struct Download: Sendable {
         let decoder = codings.isEmpty ? nil : try BodyDecoder(codings, limit: limit, request: spec)
         let announced = coded ? nil : response.headers.first(name: "Content-Length").flatMap(Int.init)
         var written = appendFrom
-        let bar = progress.map { ProgressBar(total: announced.map { $0 + appendFrom }, start: appendFrom, draw: $0) }
+        let bar = progress ? ProgressBar(label: (path as NSString).lastPathComponent, total: announced.map { $0 + appendFrom }, start: appendFrom) : nil
         func save(_ bytes: UnsafeRawBufferPointer) throws {
             if written + bytes.count > limit { throw HTTPFailure.tooBig(limit: limit, size: nil, status: nil).vowError(for: spec) }
             let code = FileWriter.writeAll(bytes, to: fd)
@@ -140,21 +140,26 @@ public struct Download: Sendable {
     }
 }
 
-/// A one-line progress bar (on standard error): bytes, rate, time left; redrawn at most ten
-/// times a second, erased when done.
+/// A one-line progress bar (a line of the terminal's live region): bytes, rate, time left;
+/// redrawn at most ten times a second, taken away when done or abandoned.
 final class ProgressBar: @unchecked Sendable {
     let total: Int?
     let start: Int
     let began = ContinuousClock.now
     var lastDraw = ContinuousClock.now - .seconds(1)
 
-    let draw: @Sendable (String) -> Void
+    let line: LiveRegion.Line?
+    /// The file's name, first on the line (several downloads draw a line each).
+    let label: String
 
-    init(total: Int?, start: Int, draw: @escaping @Sendable (String) -> Void) {
+    init(label: String, total: Int?, start: Int) {
+        self.label = label
         self.total = total
         self.start = start
-        self.draw = draw
+        line = LiveRegion.shared.add()
     }
+
+    deinit { finish() }
 
     func update(_ bytes: Int) {
         let now = ContinuousClock.now
@@ -162,20 +167,22 @@ final class ProgressBar: @unchecked Sendable {
         lastDraw = now
         let elapsed = max(0.001, (now - began).inSeconds)
         let rate = Double(bytes - start) / elapsed
-        var line = "  " + Self.size(bytes)
+        var line = label + "  " + Self.size(bytes)
         if let total {
             let percent = total > 0 ? min(100, bytes * 100 / total) : 100
             let width = 20, filled = width * percent / 100
-            line = "  [" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] \(percent)%  "
+            line = label + "  [" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] \(percent)%  "
                 + Self.size(bytes) + " / " + Self.size(total)
             if rate > 0 { line += "  " + Self.size(Int(rate)) + "/s  " + TimeText.clock(Double(total - bytes) / rate) + " left" }
         } else if rate > 0 {
             line += "  " + Self.size(Int(rate)) + "/s"
         }
-        draw("\r" + line + "\u{1B}[K")
+        if let shown = self.line { LiveRegion.shared.set(shown, line) }
     }
 
-    func finish() { draw("\r\u{1B}[K") }
+    func finish() {
+        if let line { LiveRegion.shared.remove(line) }
+    }
 
     /// `812 B`, `1.4 MB`, `2.1 GB`.
     static func size(_ n: Int) -> String {

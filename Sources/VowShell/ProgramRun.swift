@@ -321,9 +321,11 @@ extension Runner {
         let run = ProgramRun(runner: self, program: program, source: source)
         currentRun.withLock { $0 = run }
         defer { currentRun.withLock { $0 = nil } }
+        LiveRegion.shared.resume()
         session.executor.enqueue(run.advance)
         if spinner { drawSpinner(until: run.done) } else { run.done.wait() }
         clearSpinner {}
+        LiveRegion.shared.removeAllAndPause()
         if session.javaScriptMode && waitsForJobs && !session.executor.isHalted { waitUntilQuiescent() }
         if session.executor.isHalted { return ExitStatus.rejected }
         if waitsForJobs { runDeferred() }

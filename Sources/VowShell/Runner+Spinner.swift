@@ -8,8 +8,9 @@ import VowValue
 import VowHTTP
 
 extension Runner {
-    /// Draws the spinner on stderr (the stage being waited for, and for how long) every 100 ms
-    /// while a statement has been pending for more than 150 ms, until `done` is signalled.
+    /// Draws the spinner (the stage being waited for, and for how long) in its line of the
+    /// terminal's live region every 100 ms while a statement has been pending for more than
+    /// 150 ms, until `done` is signalled; the line is taken away then.
     func drawSpinner(until done: DispatchSemaphore) {
         let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
         var frame = 0
@@ -17,30 +18,31 @@ extension Runner {
             guard let (_, run, since) = running.withLock({ $0 }), Date().timeIntervalSince(since) > 0.15 else { continue }
             let waitingFor = run.stages.first { $0.promise.isPending }?.text ?? "…"
             let shown = waitingFor.count > 60 ? String(waitingFor.prefix(59)) + "…" : waitingFor
-            let line = "\r\u{1B}[2K\(frames[frame % frames.count]) \(shown) \(String(format: "%.1fs", Date().timeIntervalSince(since)))"
+            let line = "\(frames[frame % frames.count]) \(shown) \(String(format: "%.1fs", Date().timeIntervalSince(since)))"
             spinnerLine.withLock { drawn in
                 // Checked under the lock: a result printed meanwhile has ended the wait.
                 guard running.withLock({ $0 != nil }) else { return }
-                FileHandle.standardError.write(Data(line.utf8))
-                drawn = true
+                if drawn == nil { drawn = LiveRegion.shared.add() }
+                if let drawn { LiveRegion.shared.set(drawn, line) }
             }
             frame += 1
         }
+        spinnerLine.withLock { drawn in
+            if let drawn { LiveRegion.shared.remove(drawn) }
+            drawn = nil
+        }
     }
 
-    /// Runs `body` (which prints) after erasing the spinner line, if one is on screen; inside
-    /// another `clearSpinner` on the same thread (a result whose printing goes through the
-    /// guarded output), runs it as it is. With no spinner (a script, a pipe) the thread is not
-    /// asked: only the guarded output of a spinner nests.
+    /// Runs `body` (which prints) with the spinner hidden, if one is on screen; inside another
+    /// `clearSpinner` on the same thread (a result whose printing goes through the guarded
+    /// output), runs it as it is. With no spinner (a script, a pipe) the thread is not asked:
+    /// only the guarded output of a spinner nests.
     @discardableResult
     func clearSpinner<R>(_ body: () -> R) -> R {
         guard spinner else { return spinnerLine.withLock { _ in body() } }
         if Thread.current.threadDictionary[Self.clearingKey] != nil { return body() }
         return spinnerLine.withLock { drawn in
-            if drawn {
-                FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
-                drawn = false
-            }
+            if let shown = drawn { LiveRegion.shared.set(shown, "") }
             Thread.current.threadDictionary[Self.clearingKey] = true
             defer { Thread.current.threadDictionary[Self.clearingKey] = nil }
             return body()

@@ -68,8 +68,9 @@ public final class Runner: @unchecked Sendable {
         return t
     }
 
-    /// Whether a spinner line is on screen; printing takes this lock and erases it first.
-    let spinnerLine = Locked(false)
+    /// The spinner's line of the terminal's live region while a statement is drawn as waited
+    /// for; printing takes this lock and hides the spinner first.
+    let spinnerLine = Locked<LiveRegion.Line?>(nil)
 
     /// True while a statement is running (not a background job), its result stream being
     /// printed included.

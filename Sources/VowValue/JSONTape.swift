@@ -72,11 +72,13 @@ public final class JSONTape: @unchecked Sendable {
     static func read(_ bytes: [UInt8], maxDepth: Int, longSize: Int) -> JSONTape? {
         guard bytes.count > 0, bytes.count <= largestText else { return nil }
         // The array's storage does not move while the tape keeps the array and nothing changes it.
-        let base = bytes.withUnsafeBufferPointer { $0.baseAddress! }
-        guard let built = TapeBuilder.build(base, bytes.count, checkUTF8: true, maxDepth: maxDepth, longSize: longSize) else {
+        // A byte order mark before the document is skipped, as `JSON.parse` skips it.
+        let skip = byteOrderMark(bytes.withUnsafeBufferPointer { $0 }) ? 3 : 0
+        let base = bytes.withUnsafeBufferPointer { $0.baseAddress! + skip }
+        guard let built = TapeBuilder.build(base, bytes.count - skip, checkUTF8: true, maxDepth: maxDepth, longSize: longSize) else {
             return nil
         }
-        return JSONTape(storage: .bytes(bytes), text: base, textCount: bytes.count, built: built, maxDepth: maxDepth)
+        return JSONTape(storage: .bytes(bytes), text: base, textCount: bytes.count - skip, built: built, maxDepth: maxDepth)
     }
 
     /// The document in `text`, or nil when it is not JSON or too large for a tape.
@@ -84,9 +86,16 @@ public final class JSONTape: @unchecked Sendable {
         // A string short enough to be kept inside its own value has no storage to point into.
         guard text.utf8.count > 15 else { return read(Array(text.utf8), maxDepth: maxDepth) }
         var text = text
-        let (base, n) = text.withUTF8 { ($0.baseAddress!, $0.count) }
+        let (base, n) = text.withUTF8 { buffer in
+            byteOrderMark(buffer) ? (buffer.baseAddress! + 3, buffer.count - 3) : (buffer.baseAddress!, buffer.count)
+        }
         guard n <= largestText, let built = TapeBuilder.build(base, n, checkUTF8: false, maxDepth: maxDepth) else { return nil }
         return JSONTape(storage: .text(text), text: base, textCount: n, built: built, maxDepth: maxDepth)
+    }
+
+    /// Whether `bytes` start with a UTF-8 byte order mark.
+    static func byteOrderMark(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
     }
 
     /// The root value.

@@ -40,7 +40,8 @@ struct Vow {
         switch color {
         case "always": colors = true
         case "never": colors = false
-        case "auto": colors = tty && getenv("NO_COLOR") == nil
+        // A dumb terminal understands no escape sequence: no colours (and no live region).
+        case "auto": colors = tty && getenv("NO_COLOR") == nil && ProcessInfo.processInfo.environment["TERM"] != "dumb"
         default: colors = false  // refused when the command line was read
         }
         let text: String

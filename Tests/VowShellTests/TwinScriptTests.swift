@@ -60,6 +60,6 @@ final class TwinScriptTests: XCTestCase {
         node.waitUntilExit()
         XCTAssertEqual(node.terminationStatus, 0)
         XCTAssertEqual(printed, runVow(program, javaScript: true).out)
-        XCTAssertEqual(printed, "<1>\n2\na\na\n")
+        XCTAssertEqual(printed, "<1>\n2\na\n")
     }
 }

@@ -139,12 +139,17 @@ final class JSONTapeTests: XCTestCase {
     func test_whatTheReaderRefusesTheTapeRefuses() throws {
         for bad in [
             "", " ", "{", #"{"a": 1,}"#, "[1,]", "01", "1.", "-", "1e", "tru", "nul", "falsey", "fals", #""\x""#, #""\u12""#,
-            #""\u+041""#, "\"a\u{01}\"", "[1] 2", "{\"a\" 1}", "{1: 2}", "[", "]", "{\"a\":}", "[1 2]", "\u{FEFF}1",
+            #""\u+041""#, "\"a\u{01}\"", "[1] 2", "{\"a\" 1}", "{1: 2}", "[", "]", "{\"a\":}", "[1 2]", "\u{FEFF}", "\u{FEFF}[",
             String(repeating: "[", count: 513) + String(repeating: "]", count: 513),
         ] {
             XCTAssertNil(JSONTape.read(bad), bad)
             XCTAssertNil(JSONTape.read(Array(bad.utf8)), bad)
             XCTAssertThrowsError(try JSON.parse(bad), bad)
+        }
+        // A byte order mark before a document is skipped by both, as jq skips it.
+        for withMark in ["\u{FEFF}1", "\u{FEFF}{\"name\": \"ada\", \"pad\": \"to be stored out of line\"}"] {
+            XCTAssertEqual(try JSON.parse(withMark), JSONTape.read(withMark)?.value(0), withMark)
+            XCTAssertEqual(try JSON.parse(withMark), JSONTape.read(Array(withMark.utf8))?.value(0), withMark)
         }
         // The reader's depth cap, exactly.
         let deepest = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)

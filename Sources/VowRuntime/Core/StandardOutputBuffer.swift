@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import VowValue
 
 /// Standard output when it is not a terminal (a pipe, a file): text is gathered and written in
 /// large pieces instead of one `write` per result, as node does with a pipe. It is written out
@@ -67,6 +68,12 @@ public final class StandardOutputBuffer: Sendable {
             OutputFailure.record(fd: fd, code: EBADF)
             return
         }
+        // What is live on the terminal (spinner, progress) is erased first and drawn again after.
+        LiveRegion.shared.around(fd: fd, endsLine: buf.last == 0x0A) { writeThrough(buf, to: fd) }
+    }
+
+    /// `writeAll` without the live region.
+    private static func writeThrough(_ buf: UnsafeBufferPointer<UInt8>, to fd: Int32) {
         var off = 0
         while off < buf.count {
             let n = Foundation.write(fd, buf.baseAddress! + off, buf.count - off)

@@ -25,7 +25,7 @@ struct DoStage: StageDefinition {
     static let argumentStyle = ArgumentStyle.raw
     static let examples = [
         StageExample("echo 1 | do (print started) (format \"{}!\")", "started\n1!"),
-        StageExample("resolve null | then do (resolve null | print inner1 | print inner2) (print outer1) null | print outer2", "outer1\ninner1\nouter2\ninner2\nnull"),
+        StageExample("resolve null | then do (resolve null | print inner1 | print inner2) (print outer1) null | print outer2", "outer1\ninner1\nouter2\ninner2"),
     ]
 
     func apply(_ call: StageCall) throws -> Promise<Value> {

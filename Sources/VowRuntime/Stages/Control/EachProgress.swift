@@ -1,8 +1,9 @@
 import Foundation
 import VowValue
 
-/// `each … --progress`: one line on stderr, redrawn at most ten times a second, saying how many
-/// elements are done of how many, how many failed, the rate and the time left; erased at the end.
+/// `each … --progress`: a line of the terminal's live region (`LiveRegion`), redrawn at most ten
+/// times a second, saying how many elements are done of how many, how many failed, the rate and
+/// the time left; taken away at the end.
 /// Drawn only when stderr is a terminal (never into a pipe or a file). Automatic in a script on a
 /// terminal for more than 20 elements once they have run for a second. Used on the session's
 /// executor only.
@@ -14,13 +15,13 @@ final class EachProgress: @unchecked Sendable {
     private var lastDraw: ContinuousClock.Instant?
     private var done = 0
     private var failed = 0
-    private var shown = false
+    private var line: LiveRegion.Line?
 
     /// A progress line for `total` elements, or nil when none is to be drawn: `asked` is
     /// `--progress`; otherwise only for more than 20 elements when the session draws progress
     /// by itself (a script on a terminal).
     static func make(total: Int, asked: Bool, session: Session) -> EachProgress? {
-        guard isatty(2) == 1, asked || (session.autoProgress && total > 20) else { return nil }
+        guard LiveRegion.shared.isEnabled, asked || (session.autoProgress && total > 20) else { return nil }
         return EachProgress(total: total, automatic: !asked)
     }
 
@@ -45,13 +46,13 @@ final class EachProgress: @unchecked Sendable {
         if rate > 0, done < total {
             line += ", " + TimeText.clock(Double(total - done) / rate) + " left"
         }
-        OutputSink.writeError("\r\u{1B}[2K" + line)
-        shown = true
+        if self.line == nil { self.line = LiveRegion.shared.add() }
+        if let shown = self.line { LiveRegion.shared.set(shown, line) }
     }
 
-    /// The run ended: the line is erased.
+    /// The run ended: the line is taken away.
     func end() {
-        if shown { OutputSink.writeError("\r\u{1B}[2K") }
-        shown = false
+        if let line { LiveRegion.shared.remove(line) }
+        line = nil
     }
 }

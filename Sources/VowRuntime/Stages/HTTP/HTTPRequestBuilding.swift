@@ -231,9 +231,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
         }
         // A file on disk has no 64 MiB cap: only a --max-size given limits it.
         if !args.given(HTTPFlag.maxSize) { spec.maxSize = .max } else { spec.maxDecodedSize = spec.maxSize }
-        let draw: @Sendable (String) -> Void = { OutputSink.writeError($0) }
-        let bar = isatty(2) == 1 ? draw : nil
-        spec.download = Download(path: path, resume: args[HTTPFlag.`continue`], progress: bar)
+        spec.download = Download(path: path, resume: args[HTTPFlag.`continue`], progress: true)
     } else if args[HTTPFlag.`continue`] {
         throw VowError(.type, "\(stage): --continue resumes a download: give --output FILE too")
     }
