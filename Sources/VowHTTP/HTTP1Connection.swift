@@ -26,6 +26,10 @@ final class HTTP1Connection: ChannelInboundHandler, @unchecked Sendable {
     /// True while a finished response's connection is offered again inside its read.
     private var inRead = false
 
+    /// Whether the response being read answers a HEAD request (it has no body, whatever its
+    /// head says); on the event loop.
+    var answersHead: Bool { current?.head.method == .HEAD }
+
     init(origin: HTTP1Pool.Origin, pool: HTTP1Pool, loop: any EventLoop) {
         self.origin = origin
         self.pool = pool

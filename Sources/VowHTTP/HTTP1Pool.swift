@@ -96,6 +96,7 @@ final class HTTP1Pool: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     try sync.addHTTPClientHandlers()
+                    try sync.addHandler(ChunkSizeWhitespace(answersHead: { conn.answersHead }), position: .first)
                     try sync.addHandler(NIOHTTPResponseDecompressor(limit: .none))
                     try sync.addHandler(conn)
                 }

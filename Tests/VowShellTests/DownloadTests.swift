@@ -83,8 +83,9 @@ final class DownloadTests: ServerTestCase {
         let path = dir.appendingPathComponent("tty.bin").path
         let t = try PseudoTerminal(REPLTests.binary, ["-c", "fetch \"\(base)/file?bytes=5000000\" --output \(path)"])
         XCTAssertNotNil(t.waitExit(timeout: 30))
-        XCTAssertTrue(t.output.contains("\r  ["), "no progress bar in \(t.output.debugDescription)")
-        XCTAssertTrue(t.output.contains("\r\u{1B}[K"), "the bar was not erased")
+        // A line of the live region, named after the file, erased before `saved` is written.
+        XCTAssertTrue(t.output.contains("tty.bin  ["), "no progress bar in \(t.output.debugDescription)")
+        XCTAssertTrue(t.output.contains("\r\u{1B}[2Ksaved "), "the bar was not erased: \(t.output.debugDescription)")
         XCTAssertTrue(t.plainOutput.contains("saved \(path) (5000000 bytes, 200)"), t.plainOutput)
         XCTAssertEqual(contents("tty.bin"), fileBytes(5_000_000))
     }

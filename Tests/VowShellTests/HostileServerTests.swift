@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 
+@testable import VowHTTP
 @testable import VowRuntime
 import VowValue
 
@@ -52,6 +53,17 @@ final class HostileServerTests: XCTestCase {
             let r = vow(#"run seq 400 | lines | each (fetch "$h/\#(route)" --allow-errors | status | then fetch "$h/ok" | text) --limit 16 | pick 'length([?@ == `"ok"`])'"#)
             XCTAssertEqual(r.out, "400\n", "\(route): \(r.err.prefix(600))")
         }
+    }
+
+    /// Whitespace after a chunk size is read as curl reads it, and the connection is reused
+    /// after it (the next response starts where the trailers end).
+    func test_whitespaceAfterAChunkSizeIsAccepted() {
+        let r = vow(#"run seq 20 | lines | each (fetch "$h/chunk-spaces" | text) --limit 2 | pick 'length([?@ == `"hello world"`])'"#)
+        XCTAssertEqual(r.out, "20\n", r.err)
+        XCTAssertEqual(ChunkSizeWhitespace.chunkSizeLine(Array("1a \t;x=y\r\n".utf8)).size, 26)
+        XCTAssertEqual(String(decoding: ChunkSizeWhitespace.chunkSizeLine(Array("1a \t;x=y\r\n".utf8)).written, as: UTF8.self), "1a;x=y\r\n")
+        XCTAssertNil(ChunkSizeWhitespace.chunkSizeLine(Array("zz\r\n".utf8)).size)
+        XCTAssertNil(ChunkSizeWhitespace.chunkSizeLine(Array("5 x\r\n".utf8)).size)
     }
 
     /// A JSON body that starts with a UTF-8 byte order mark is read, as jq reads it; a NUL in a
