@@ -213,8 +213,16 @@ def respond(conn, method, target, keep):
                                 ("Content-Length", "5")], keep) + b"2\r\nok\r\n0\r\n\r\n")
     elif path == "/chunk-spaces":
         # Whitespace after a chunk size (RFC 9112 §7.1.1 allows it before an extension).
-        conn.sendall(head(200, [("Content-Type", "text/plain"), ("Transfer-Encoding", "chunked")], keep)
-                     + b"5 ;ext=1\r\nhello\r\n6\t \r\n world\r\n0 \r\nX-Trailer: 1\r\n\r\n")
+        response = (head(200, [("Content-Type", "text/plain"), ("Transfer-Encoding", "chunked")], keep)
+                    + (b"5 x\r\nhello\r\n0\r\n\r\n" if "junk=1" in query
+                       else b"5 ;ext=1\r\nhello\r\n6\t \r\n world\r\n0 \r\nX-Trailer: 1\r\n\r\n"))
+        if "trickle=1" in query:
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            for i in range(len(response)):
+                conn.sendall(response[i:i + 1])
+                time.sleep(0.001)
+        else:
+            conn.sendall(response)
     elif path == "/bom":
         conn.sendall(plain(200, b"\xef\xbb\xbf" + b'{"name": "ada"}', keep, "application/json"))
     elif path == "/nul-header":
