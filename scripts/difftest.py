@@ -385,6 +385,9 @@ def js_program(prog):
         e = js_pipe(p, "null", 0)
         if kind == "bg":
             out.append(f"  job({e});")
+        elif kind == "await" and p[-1].kind == "print":
+            # A statement that ends with `print` has printed its value: it prints nothing more.
+            out.append(f"  {{ const t = {e}; globalThis.scaffold = 1; await t; }}")
         elif kind == "await":
             out.append(f"  {{ const t = {e}; globalThis.scaffold = 1; say(show(await t)); }}")
         else:
