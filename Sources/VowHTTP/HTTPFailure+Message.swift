@@ -5,7 +5,28 @@ import VowValue
 extension HTTPFailure {
     /// The error vow reports for this failure of `request`.
     func vowError(for request: HTTPRequestSpec) -> VowError {
-        vowError(method: request.method, url: request.url)
+        if let proxy = request.proxy, let failure = proxyFailure {
+            // The connection that failed was the proxy's: it is named, not the target (which
+            // may well be up).
+            let at = "\(bracketed(proxy.host)):\(proxy.port)"
+            let shown = redactURL(request.url)
+            return VowError(
+                .network, "the proxy \(at) cannot be reached: \(failure) — \(request.method) \(shown)",
+                details: ["proxy": .string(at), "url": .string(shown), "reason": .string(String(describing: self))])
+        }
+        return vowError(method: request.method, url: request.url)
+    }
+
+    /// A failure to reach whatever the connection went to, in words, when this is one.
+    private var proxyFailure: String? {
+        switch self {
+        case .refused: "connection refused"
+        case .reset: "connection reset"
+        case .unreachable: "unreachable"
+        case .connectTimeout: "connecting timed out"
+        case .dns: "its host name does not resolve"
+        default: nil
+        }
     }
 
     /// The error vow reports for this failure of a request of `method` to `url`: its kind, its

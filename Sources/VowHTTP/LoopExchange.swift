@@ -6,7 +6,7 @@ import VowPromises
 import VowValue
 
 /// A request run on the client's event loop through its future-based API: the common exchange
-/// (a body in memory or none, no `--output`, no `--verbose`) without a Swift task, an async body
+/// (a body in memory or none, no `--output`), `--verbose` included, without a Swift task, an async body
 /// iteration or a timer of vow's own per request. The hops of a redirect chain, the session's
 /// cookies, `--max-size`, `br` decoding and the errors are those of `HTTPEngine.exchange`; one
 /// deadline, `--timeout` after the start, covers every hop.
@@ -24,9 +24,11 @@ final class LoopExchange: Sendable {
     /// What aborts the hop in flight, and whether the request was cancelled.
     private let state = Locked<(abort: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
 
-    /// Whether `spec` can run here: everything but downloads, streamed uploads and `--verbose`.
+    /// Whether `spec` can run here: everything but downloads and streamed uploads. `--verbose`
+    /// runs here too, so that a debugging run takes the path of the real one (a plain `http://`
+    /// request through a proxy in absolute form, not a tunnel).
     static func handles(_ spec: HTTPRequestSpec) -> Bool {
-        spec.download == nil && spec.upload == nil && spec.verbose == nil
+        spec.download == nil && spec.upload == nil
     }
 
     /// Starts `spec`; `resolver` settles with the response value or the error.
@@ -71,6 +73,17 @@ final class LoopExchange: Sendable {
         } catch {
             return finish(.failure(error))
         }
+        if let verbose = current.verbose {
+            var shown = HTTPHeaders()
+            shown.add(name: "Host", value: url.port.map { "\(bracketed(url.host ?? "")):\($0)" } ?? bracketed(url.host ?? ""))
+            shown.add(contentsOf: request.headers)
+            if let body = current.body, !shown.contains(name: "Content-Length") { shown.add(name: "Content-Length", value: String(body.count)) }
+            var target = url.path(percentEncoded: true)
+            if target.isEmpty { target = "/" }
+            if let query = url.query(percentEncoded: true) { target += "?" + query }
+            verbose(VerboseExchange.request(method: current.method, target: target, url: url, headers: shown))
+        }
+        let sent = ContinuousClock.now
         let task = client.execute(
             request: request, delegate: Collector(current), eventLoop: .indifferent, deadline: deadline)
         let cancelled = state.withLock { s -> Bool in
@@ -79,7 +92,7 @@ final class LoopExchange: Sendable {
         }
         if cancelled { task.cancel() }
         task.futureResult.whenComplete { result in
-            self.completed(result, current, url: url, visited: visited)
+            self.completed(result, current, url: url, visited: visited, sent: sent)
         }
     }
 
@@ -118,11 +131,13 @@ final class LoopExchange: Sendable {
             }
         }
         let head = HTTPRequestHead(version: .http1_1, method: method, uri: uri, headers: headers)
+        current.verbose?(VerboseExchange.request(method: current.method, target: uri, url: url, headers: headers))
+        let sent = ContinuousClock.now
         let request = HTTP1Request(
             origin: origin, head: head, body: current.body, gatherer: ResponseGatherer(current),
             deadline: deadline
         ) { result in
-            self.completed(result, current, url: url, visited: visited)
+            self.completed(result, current, url: url, visited: visited, sent: sent)
         }
         let cancelled = state.withLock { s -> Bool in
             s.abort = { request.fail(HTTPClientError.cancelled) }
@@ -132,11 +147,15 @@ final class LoopExchange: Sendable {
         engine.plain.execute(request)
     }
 
-    private func completed(_ result: Result<Collected, any Error>, _ current: HTTPRequestSpec, url: URL, visited: [String]) {
+    private func completed(
+        _ result: Result<Collected, any Error>, _ current: HTTPRequestSpec, url: URL, visited: [String], sent: ContinuousClock.Instant
+    ) {
         state.withLock { $0.abort = nil }
         switch result {
         case .failure(let error): finish(.failure(error))
-        case .success(let collected): received(collected, current, url: url, visited: visited)
+        case .success(let collected):
+            current.verbose?(VerboseExchange.response(collected.head, firstByte: (collected.headArrived ?? .now) - sent))
+            received(collected, current, url: url, visited: visited)
         }
     }
 
@@ -155,6 +174,7 @@ final class LoopExchange: Sendable {
                 break
             }
             let body = current.method == "HEAD" ? [] : try HTTPEngine.decoded(collected.body, head.headers, current)
+            current.verbose?(VerboseExchange.done(bytes: body.count, total: ContinuousClock.now - started))
             let resp = engine.makeResponse(head.status, head.version, head.headers, current, body: body, start: started, headArrived: collected.headArrived)
             finish(.success(.response(try engine.answer(resp, current))))
         } catch {

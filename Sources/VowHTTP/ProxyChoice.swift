@@ -43,7 +43,7 @@ public struct ProxyChoice: Sendable, Hashable {
     public static func choose(for url: String, flag: String?, direct: Bool, environment: [String: String], stage: String) throws -> ProxyChoice? {
         if direct { return nil }
         if let flag {
-            guard let p = ProxyChoice(url: flag) else { throw VowError(.type, "\(stage): --proxy: not a proxy URL: \(flag)") }
+            guard let p = ProxyChoice(url: flag) else { throw VowError(.type, "\(stage): --proxy: not a proxy URL: \(redactURL(flag))") }
             return p
         }
         func env(_ name: String) -> String? {
@@ -64,7 +64,7 @@ public struct ProxyChoice: Sendable, Hashable {
             .first(where: { $0.1 != nil }).map({ ($0.0, $0.1!) })
         else { return nil }
         if let noProxy = env("no_proxy"), bypasses(host: host, port: target.port, noProxy: noProxy) { return nil }
-        guard let p = ProxyChoice(url: value) else { throw VowError(.type, "\(stage): \(name) is not a proxy URL: \(value)") }
+        guard let p = ProxyChoice(url: value) else { throw VowError(.type, "\(stage): \(name) is not a proxy URL: \(redactURL(value))") }
         return p
     }
 

@@ -24,6 +24,24 @@ enum VerboseExchange {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The request line and headers as sent on vow's own connection (`LoopExchange`): `target`
+    /// as it is on the request line (the absolute form through a proxy), `headers` every header
+    /// sent, Host first.
+    static func request(method: String, target: String, url: URL, headers: HTTPHeaders) -> String {
+        var lines = ["* \(method) \(redactURL(url.absoluteString))", "> \(method) \(target) HTTP/1.1"]
+        for h in headers { lines.append("> \(h.name): \(masked(h.name, h.value))") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The status line and headers of a response head read on vow's own connection, with the
+    /// time from sending to its arrival.
+    static func response(_ head: HTTPResponseHead, firstByte: Duration) -> String {
+        var lines = ["< HTTP/\(head.version.major).\(head.version.minor) \(head.status.code) \(TerminalText.visibleLine(head.status.reasonPhrase))"]
+        for h in head.headers { lines.append("< \(h.name): \(masked(h.name, h.value))") }
+        lines.append("* first byte after \(milliseconds(firstByte))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// The status line and headers, with the time from sending to the response head.
     static func response(_ r: HTTPClientResponse, firstByte: Duration) -> String {
         var lines = ["< HTTP/\(r.version.major).\(r.version.minor) \(r.status.code) \(TerminalText.visibleLine(r.status.reasonPhrase))"]

@@ -1,12 +1,15 @@
 /// Text from outside (a body, a file, a header, a server's message) made safe to show on a
 /// terminal: every control character but newline and tab, DEL, and the C1 controls are written
 /// as `\u{1b}`, so no byte of data can move the cursor, clear the screen, set the window title or
-/// ring the bell. Only vow's own colours reach the terminal raw.
+/// ring the bell; the bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069) are
+/// written so too, so that `invoice\u{202e}fdp.exe` cannot pass for `invoiceexe.pdf`. Only vow's
+/// own colours reach the terminal raw.
 public enum TerminalText {
     /// True for a character that a terminal would act on rather than show.
     @inline(__always)
     static func isControl(_ u: Unicode.Scalar) -> Bool {
         (u.value < 0x20 && u != "\n" && u != "\t") || u.value == 0x7F || (0x80..<0xA0).contains(u.value)
+            || (u.value >= 0x202A && (u.value <= 0x202E || (0x2066...0x2069).contains(u.value)))
     }
 
     /// `s` with its control characters (newline and tab excepted) written as `\u{XX}`.

@@ -82,6 +82,40 @@ final class ProxyTests: ServerTestCase {
         XCTAssertTrue(seen.contains { $0.hasPrefix("CONNECT secure.example.invalid:443") }, "\(seen)")
     }
 
+    /// A debugging run takes the path of the real one: `--verbose` and `--output` go through the
+    /// proxy too (where a proxy is required, a direct connection is a leak).
+    func test_verboseAndDownloadsGoThroughTheProxy() throws {
+        let r = vow("fetch http://verbose.example.invalid/echo --proxy $proxy --verbose | json | pick headers.host")
+        XCTAssertEqual(r.out, "verbose.example.invalid\n", r.err)
+        setenv("http_proxy", proxyURL, 1)
+        let env = vow("fetch http://env.example.invalid/echo --verbose | json | pick headers.host")
+        XCTAssertEqual(env.out, "env.example.invalid\n", env.err)
+        unsetenv("http_proxy")
+        let file = NSTemporaryDirectory() + "vow-proxy-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let saved = vow("fetch http://download.example.invalid/file --proxy $proxy --output \(file) | pick status")
+        XCTAssertEqual(saved.out, "200\n", saved.err)
+        for line in ["GET http://verbose.example.invalid/echo", "GET http://env.example.invalid/echo"] {
+            XCTAssertTrue(seen.contains(line), "\(line) not in \(seen)")
+        }
+        // A download goes through the proxy too (through a tunnel: AsyncHTTPClient's way).
+        XCTAssertTrue(seen.contains { $0.contains("download.example.invalid") }, "\(seen)")
+    }
+
+    /// A proxy URL that cannot be used is named with its password masked; a proxy that is down
+    /// is named, not the target.
+    func test_aBadOrDeadProxyIsNamedWithItsPasswordMasked() {
+        setenv("http_proxy", "http://alice:s3cret@[bad", 1)
+        let bad = vow("fetch http://x.example.invalid/")
+        XCTAssertTrue(bad.err.contains("http_proxy"), bad.err)
+        XCTAssertFalse(bad.err.contains("s3cret"), bad.err)
+        setenv("http_proxy", "http://alice:s3cret@127.0.0.1:1", 1)
+        let dead = vow("fetch $base/echo")
+        XCTAssertTrue(dead.err.contains("the proxy 127.0.0.1:1 cannot be reached: connection refused"), dead.err)
+        XCTAssertFalse(dead.err.contains("s3cret"), dead.err)
+        unsetenv("http_proxy")
+    }
+
     func test_badProxyURLsAreNamed() {
         setenv("HTTP_PROXY", "ftp://nope", 1)
         XCTAssertTrue(vow("fetch http://x.example.invalid/").err.contains("http_proxy is not a proxy URL: ftp://nope"))

@@ -21,6 +21,23 @@ final class TrustTests: ServerTestCase {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR
     }
 
+    /// Bidirectional overrides and isolates in data are shown, not obeyed, by everything that
+    /// prints to a terminal (a result, `pick`, `table`, `print`), on a real pseudo-terminal.
+    func test_bidiControlsAreVisibleOnATerminal() throws {
+        let name = "invoice\u{202E}fdp.exe"
+        for source in [
+            "echo '\(name)'", "echo {f: '\(name)'} | pick f", "echo [{f: '\(name)'}] | table", "print '\(name)'",
+            "echo 'a\u{2066}b\u{2069}c'",
+        ] {
+            let t = try PseudoTerminal(REPLTests.binary, ["-c", source])
+            XCTAssertEqual(t.waitExit(), 0, source)
+            XCTAssertFalse(t.output.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }, source)
+            XCTAssertTrue(t.output.contains("\\u{202e}") || t.output.contains("\\u{2066}"), "\(source): \(t.output.debugDescription)")
+        }
+        // Piped, data passes byte for byte.
+        XCTAssertEqual(runVow("echo '\(name)'").out, name + "\n")
+    }
+
     /// `write` onto a device writes through it and reports its failure; the device stays one.
     func test_writeGoesThroughDevices() throws {
         let full = runVow("echo hello | write /dev/full")
