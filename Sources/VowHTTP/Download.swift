@@ -1,11 +1,16 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import VowValue
 
 /// `--output FILE`: the body streamed to disk as it arrives, under `FILE.part` until complete,
 /// then renamed to FILE. A failed or cancelled download leaves FILE untouched and keeps what
-/// arrived in `FILE.part`, which `--continue` resumes with a Range request.
+/// arrived in `FILE.part`, which `--continue` resumes with a Range request. The response's
+/// validator (a strong ETag, else Last-Modified) is kept beside it in `FILE.part.validator`, and
+/// a resumed request sends it as `If-Range`, so that a file that changed meanwhile is fetched
+/// whole again instead of spliced. One download at a time owns `FILE.part` (a lock on
+/// `FILE.part.lock`): another that finds it taken fails and touches nothing.
 public struct Download: Sendable {
     /// Where the body goes.
     let path: String
@@ -24,6 +29,55 @@ public struct Download: Sendable {
 
     /// The file being written.
     var partPath: String { path + ".part" }
+    /// Where the validator of what `partPath` holds is kept.
+    var validatorPath: String { partPath + ".validator" }
+    /// The lock that makes one download the owner of `partPath`.
+    var lockPath: String { partPath + ".lock" }
+
+    /// The same download, started over instead of resumed.
+    var fromTheStart: Download { Download(path: path, resume: false, progress: progress) }
+
+    /// Whether the download goes to a regular file (or a name that does not exist yet), rather
+    /// than being written through a device or FIFO.
+    var toFile: Bool {
+        var info = stat()
+        return stat(path, &info) != 0 || info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// Takes the lock of `partPath` for this download (a descriptor to give to `unlock`), or
+    /// fails naming the file when another download holds it; nil when writing through a device.
+    func lock(for spec: HTTPRequestSpec) throws -> Int32? {
+        guard toFile else { return nil }
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw VowError.file("write", lockPath, errno) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            throw VowError(
+                .io, "another download to \(path) is in progress (it holds \(partPath)); nothing was touched",
+                details: ["path": .string(path)])
+        }
+        return fd
+    }
+
+    /// Lets the lock go, removing its file.
+    func unlock(_ fd: Int32?) {
+        guard let fd else { return }
+        unlink(lockPath)
+        close(fd)
+    }
+
+    /// The validator kept for what `partPath` holds: `If-Range`'s value.
+    func storedValidator() -> String? {
+        guard let text = try? String(contentsOfFile: validatorPath, encoding: .utf8) else { return nil }
+        let v = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return v.isEmpty ? nil : v
+    }
+
+    /// The validator `headers` give for If-Range: a strong ETag, else Last-Modified.
+    static func validator(_ headers: HTTPHeaders) -> String? {
+        if let etag = headers.first(name: "ETag"), !etag.hasPrefix("W/"), !etag.isEmpty { return etag }
+        return headers.first(name: "Last-Modified")
+    }
 
     /// The bytes already on disk when resuming (moving a partial FILE to FILE.part first), else 0.
     func bytesOnDisk() throws -> Int {
@@ -68,6 +122,14 @@ public struct Download: Sendable {
             : open(partPath, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (appendFrom > 0 ? O_APPEND : O_TRUNC), 0o644)
         guard fd >= 0 else { throw VowError.file("write", destination, errno) }
         defer { close(fd) }
+        if !throughDevice {
+            // What the part file holds is known by its validator from now on (none: not resumable safely).
+            if let v = Self.validator(response.headers) {
+                try? (v + "\n").write(toFile: validatorPath, atomically: true, encoding: .utf8)
+            } else if appendFrom == 0 {
+                unlink(validatorPath)
+            }
+        }
         // A content-coded body is saved decoded, as curl --compressed saves it: the transport
         // undoes one gzip or deflate layer, `BodyDecoder` the rest (br, a second layer). Its
         // Content-Length counts the coded bytes, which the transport checks; what is written is
@@ -114,6 +176,7 @@ public struct Download: Sendable {
     /// Renames the finished part file to its name.
     func finish() throws {
         guard rename(partPath, path) == 0 else { throw ioError("cannot rename \(partPath) to \(path)") }
+        unlink(validatorPath)
     }
 
     /// The failure of a download, saying where what arrived was kept.

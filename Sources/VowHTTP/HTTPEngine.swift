@@ -147,6 +147,8 @@ public final class HTTPEngine: Sendable {
 
     func run(_ spec: HTTPRequestSpec) async throws -> Value {
         guard let download = spec.download else { return try await exchange(spec) }
+        let lock = try download.lock(for: spec)
+        defer { download.unlock(lock) }
         do {
             return try await exchange(spec)
         } catch {
@@ -158,14 +160,26 @@ public final class HTTPEngine: Sendable {
         let start = ContinuousClock.now
         var first = spec
         let offset = try spec.download?.bytesOnDisk() ?? 0
+        let kept = offset > 0 ? spec.download?.storedValidator() : nil
         if offset > 0 {
             // A range of the body as it is, not of a coded form of it: the part file holds decoded bytes.
             first.headers.append(("Range", "bytes=\(offset)-"))
             if !first.hasHeader("Accept-Encoding") { first.headers.append(("Accept-Encoding", "identity")) }
+            // The rest of the same file, or else the whole of the new one (200).
+            if let kept, !first.hasHeader("If-Range") { first.headers.append(("If-Range", kept)) }
         }
         let (response, current) = try await lastHop(first, of: spec, start: start) { .now() + .nanoseconds(Int64((spec.timeout + 1) * 1e9)) }
         let headArrived = ContinuousClock.now
         let status = Int(response.status.code)
+        if status == 206, let kept, let download = spec.download, let now = Download.validator(response.headers), now != kept {
+            // A server that ignores If-Range sent a range of a file that changed: splicing it
+            // would make a file that never existed. The part file goes; the whole is fetched.
+            unlink(download.partPath)
+            unlink(download.validatorPath)
+            var whole = spec
+            whole.download = download.fromTheStart
+            return try await exchange(whole)
+        }
         if let download = current.download, status < 400 || (status == 416 && offset > 0) {
             let saved = try await download.write(response, url: current.url, offset: offset, maxSize: current.maxSize, spec: current)
             current.verbose?(VerboseExchange.done(bytes: saved.recordValue?["bytes"]?.intValue ?? 0, total: ContinuousClock.now - start))

@@ -68,20 +68,63 @@ public struct ProxyChoice: Sendable, Hashable {
         return p
     }
 
-    /// True when `no_proxy` (comma-separated: `*`, host names, domain suffixes with or without a
-    /// leading dot, IP addresses, each optionally with `:port`) names the host.
-    static func bypasses(host: String, port: Int?, noProxy: String) -> Bool {
+    /// Whether `no_proxy` sends a request to `host` (and `port`) direct, by curl's rules: `*`
+    /// alone is every host; a name matches itself and its subdomains (a leading dot or not); an
+    /// IP address matches itself only, never as a suffix (`.0.0.1` is not 127.0.0.1); a CIDR
+    /// range (`127.0.0.0/8`, `fd00::/8`) matches the addresses in it; IPv6 addresses are written
+    /// bare (`::1`) or in brackets. An entry may end with `:PORT` (`[::1]:8080` for IPv6),
+    /// matching that port only.
+    static func bypasses(host rawHost: String, port: Int?, noProxy: String) -> Bool {
+        let host = rawHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        let hostAddress = Self.address(host)
         for raw in noProxy.split(separator: ",") {
             var entry = raw.trimmingCharacters(in: .whitespaces).lowercased()
             if entry == "*" { return true }
             if entry.isEmpty { continue }
-            if let colon = entry.lastIndex(of: ":"), !entry.hasPrefix("["), let p = Int(entry[entry.index(after: colon)...]) {
-                if port != nil, p != port { continue }
+            var entryPort: Int? = nil
+            if entry.hasPrefix("["), let close = entry.firstIndex(of: "]") {
+                let after = entry[entry.index(after: close)...]
+                if after.hasPrefix(":") { entryPort = Int(after.dropFirst()) }
+                entry = String(entry[entry.index(after: entry.startIndex)..<close])
+            } else if entry.filter({ $0 == ":" }).count == 1, let colon = entry.firstIndex(of: ":"), let p = Int(entry[entry.index(after: colon)...]) {
+                entryPort = p
                 entry = String(entry[..<colon])
             }
+            if let entryPort, let port, entryPort != port { continue }
+            if let slash = entry.firstIndex(of: "/") {
+                guard let hostAddress, let network = Self.address(String(entry[..<slash])), network.count == hostAddress.count,
+                    let bits = Int(entry[entry.index(after: slash)...]), bits >= 0, bits <= network.count * 8
+                else { continue }
+                if Self.samePrefix(hostAddress, network, bits: bits) { return true }
+                continue
+            }
+            if let entryAddress = Self.address(entry) {
+                if entryAddress == hostAddress { return true }
+                continue
+            }
+            // A name never matches an address by its suffix.
+            if hostAddress != nil { continue }
             if entry.hasPrefix(".") { entry.removeFirst() }
             if host == entry || host.hasSuffix("." + entry) { return true }
         }
         return false
+    }
+
+    /// The bytes of an IPv4 or IPv6 address written as text, or nil for a name.
+    static func address(_ text: String) -> [UInt8]? {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
+        return nil
+    }
+
+    /// Whether the first `bits` bits of `a` and `b` agree.
+    static func samePrefix(_ a: [UInt8], _ b: [UInt8], bits: Int) -> Bool {
+        for k in 0..<(bits + 7) / 8 {
+            let mask: UInt8 = k < bits / 8 ? 0xFF : UInt8(truncatingIfNeeded: 0xFF << (8 - bits % 8))
+            if a[k] & mask != b[k] & mask { return false }
+        }
+        return true
     }
 }

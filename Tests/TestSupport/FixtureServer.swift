@@ -364,14 +364,21 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
         case "file":
             // N deterministic bytes that honour `Range: bytes=S-` (206, or 416 past the end);
             // `cut=K` sends K bytes of a full response, then closes the connection.
+            // `version=b` is another file of the same size, with ETag "b" (else "a"); If-Range is
+            // honoured (a validator that is not the current one gets the whole file) unless
+            // `if-range=ignored`, as a server without If-Range support does.
             let n = Int(query["bytes"] ?? "") ?? 100_000
-            let all = fileBytes(n)
-            if let range = head.headers["Range"].first, range.hasPrefix("bytes="), let start = Int(range.dropFirst(6).split(separator: "-").first ?? "") {
+            let version = query["version"] ?? "a"
+            let all = version == "a" ? fileBytes(n) : fileBytes(n).map { $0 ^ 0x5A }
+            let etag = "\"\(version)\""
+            let ifRange = head.headers["If-Range"].first
+            let rangeHonoured = ifRange == nil || ifRange == etag || query["if-range"] == "ignored"
+            if rangeHonoured, let range = head.headers["Range"].first, range.hasPrefix("bytes="), let start = Int(range.dropFirst(6).split(separator: "-").first ?? "") {
                 guard start < n else {
                     write(context, HTTPResponseStatus(statusCode: 416), [("Content-Range", "bytes */\(n)")], [], keepAlive: keepAlive)
                     break
                 }
-                write(context, .partialContent, [("Content-Type", "application/octet-stream"), ("Content-Range", "bytes \(start)-\(n - 1)/\(n)")],
+                write(context, .partialContent, [("Content-Type", "application/octet-stream"), ("Content-Range", "bytes \(start)-\(n - 1)/\(n)"), ("ETag", etag)],
                     Array(all[start...]), keepAlive: keepAlive)
                 break
             }
@@ -379,6 +386,7 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
                 var h = HTTPHeaders()
                 h.add(name: "Content-Type", value: "application/octet-stream")
                 h.add(name: "Content-Length", value: String(n))
+                h.add(name: "ETag", value: etag)
                 context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: h))), promise: nil)
                 var buf = context.channel.allocator.buffer(capacity: cut)
                 buf.writeBytes(all[..<min(cut, n)])
@@ -387,7 +395,7 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
                 context.eventLoop.scheduleTask(in: .milliseconds(20)) { ctx.value.close(promise: nil) }
                 break
             }
-            write(context, .ok, [("Content-Type", "application/octet-stream")], all, keepAlive: keepAlive)
+            write(context, .ok, [("Content-Type", "application/octet-stream"), ("ETag", etag)], all, keepAlive: keepAlive)
         case "brotli":
             // As httpbin's /brotli: a br body, whatever the request accepts.
             write(context, .ok, [("Content-Type", "application/json"), ("Content-Encoding", "br")], brotliJSON, keepAlive: keepAlive)

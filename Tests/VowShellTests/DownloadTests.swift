@@ -69,6 +69,37 @@ final class DownloadTests: ServerTestCase {
         XCTAssertEqual(contents("x.bin"), full)
     }
 
+    /// A file that changed after a cut download is fetched whole again, never spliced: through
+    /// If-Range, and also from a server that ignores If-Range (its ETag tells).
+    func test_aChangedFileIsNeverSpliced() throws {
+        let b = fileBytes(300_000).map { $0 ^ 0x5A }
+        for ignored in ["", "&if-range=ignored"] {
+            try? FileManager.default.removeItem(atPath: dir.appendingPathComponent("v.bin").path)
+            let cut = vow(#"fetch "$base/file?bytes=300000&cut=100000" --output "$dir/v.bin""#)
+            XCTAssertEqual(cut.status, 1)
+            XCTAssertNotNil(contents("v.bin.part.validator"), "the validator is kept beside the part file")
+            let resumed = vow(#"fetch "$base/file?bytes=300000&version=b\#(ignored)" --output "$dir/v.bin" --continue | pick '[bytes, status]' | to-json"#)
+            XCTAssertEqual(resumed.out, "[300000,200]\n", "\(ignored): \(resumed.err)")
+            XCTAssertEqual(contents("v.bin"), b, "the file is B whole, not A's head with B's tail")
+            XCTAssertNil(contents("v.bin.part"))
+            XCTAssertNil(contents("v.bin.part.validator"))
+        }
+        // The same file still resumes with a range.
+        _ = vow(#"fetch "$base/file?bytes=300000&cut=100000" --output "$dir/w.bin""#)
+        XCTAssertEqual(vow(#"fetch "$base/file?bytes=300000" --output "$dir/w.bin" --continue | pick status"#).out, "206\n")
+        XCTAssertEqual(contents("w.bin"), fileBytes(300_000))
+    }
+
+    /// Two downloads to one --output at once: one owns FILE.part, the other fails and touches
+    /// nothing.
+    func test_twoDownloadsToOneFileDoNotShareItsPart() {
+        let r = vow(#"all [fetch "$base/slow?ms=400" --output "$dir/same.bin" | pick status, delay 100ms | then fetch "$base/file?bytes=1000" --output "$dir/same.bin"] | catch pick message"#)
+        XCTAssertTrue(r.out.contains("another download to \(dir.path)/same.bin is in progress"), r.out + r.err)
+        // The winner's file is whole once it is done.
+        Thread.sleep(forTimeInterval: 0.6)
+        XCTAssertNil(contents("same.bin.part.lock"))
+    }
+
     func test_errorsLeaveNothingBehind() {
         let r = vow(#"fetch $base/status/404 --output "$dir/x.bin""#)
         XCTAssertTrue(r.err.contains("error[http]: 404"), r.err)

@@ -50,6 +50,29 @@ final class ExternalStageTests: XCTestCase {
         XCTAssertTrue(runVow("echo 1 | nojson").err.hasPrefix("error[json]: vow-nojson printed something that is not JSON"))
     }
 
+    /// A plugin is held to `run`'s rules: killed by a signal says so, its warnings show when it
+    /// succeeds, and a timeout stops it and what it started (checked with the process table).
+    func test_aPluginFollowsTheRulesOfRun() throws {
+        install("crash", "kill -SEGV $$")
+        let crash = runVow("echo 1 | crash")
+        XCTAssertTrue(crash.err.contains("error[process]: \(dir)/vow-crash killed by SIGSEGV"), crash.err)
+        install("chatty", "echo 'careful now' >&2; echo 7")
+        let chatty = runVow("echo 1 | chatty")
+        XCTAssertEqual(chatty.out, "7\n")
+        XCTAssertEqual(chatty.err, "careful now\n")
+        let marker = "58.\(UInt32.random(in: 100_000...999_999))"
+        install("slow", "sleep \(marker); echo 1")
+        let slow = runVow("echo 1 | slow | timeout 300ms | catch echo stopped")
+        XCTAssertEqual(slow.out, "stopped\n", slow.err)
+        var left = ""
+        for _ in 0..<100 {
+            left = try runCommand("pgrep", ["-f", "sleep \(marker)"]).out
+            if left.isEmpty { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTAssertEqual(left, "", "the plugin's sleep outlived its timeout")
+    }
+
     func test_runPassesArgumentsVerbatimWithoutAShell() {
         XCTAssertEqual(runVow("run printf '%s|' '; rm -rf /' '$(id)' '*'").out, "; rm -rf /|$(id)|*|\n")
     }

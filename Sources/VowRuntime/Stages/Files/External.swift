@@ -16,7 +16,11 @@ struct ExternalStage: StageDefinition {
         When NAME is not a built-in stage or a def, vow looks for an executable vow-NAME on PATH. It
         runs it (never through a shell) with the stage's arguments, flags included, as its argv,
         writes the input to its stdin as JSON, and parses its stdout as JSON (empty output is null).
-        A non-zero exit rejects with kind process; output that is not JSON rejects with kind json.
+        A non-zero exit rejects with kind process (a program killed by a signal: `vow-x killed by
+        SIGSEGV`); output that is not JSON rejects with kind json. What it writes to its standard
+        error is shown on vow's when it succeeds too. It starts and is stopped as `run`'s program
+        is: a process group of its own, a clean signal state, SIGTERM then SIGKILL to the group
+        when cancelled (a timeout, Ctrl-C).
         """
     static let examples: [StageExample] = []
     static let argumentStyle = ArgumentStyle.passthrough
@@ -47,8 +51,14 @@ struct ExternalStage: StageDefinition {
             }
             let ex = ctx.session.executor
             let stage = call.name
+            // What a stage that succeeds says on its standard error (a warning, progress) is
+            // shown on vow's, with control characters made visible.
+            let diagnostics = ctx.session.diagnostics
+            let warn: @Sendable (String) -> Void = { text in
+                diagnostics.emit(TerminalText.visible(text.hasSuffix("\n") ? text : text + "\n"))
+            }
             return .promise(
-                runProcess(argv, stdin: Array((JSONWriter.compact(input) + "\n").utf8), name: stage, on: ex).then(on: ex) { out -> Value in
+                runProcess(argv, stdin: Array((JSONWriter.compact(input) + "\n").utf8), name: stage, on: ex, stderr: warn).then(on: ex) { out -> Value in
                     if out.allSatisfy(\.isWhitespace) { return .null }
                     do { return try JSON.parse(out) } catch let error as JSONError {
                         throw VowError(.json, "vow-\(stage) printed something that is not JSON: \(error.message) at line \(error.line), column \(error.column)")
