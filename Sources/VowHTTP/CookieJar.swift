@@ -49,6 +49,12 @@ public final class CookieJar: Sendable {
         return cookies.withLock { $0.filter { ($0.expires ?? .infinity) > now } }
     }
 
+    /// Holds `cookies` from now on instead of what it held (a session merged with its file).
+    public func replaceAll(with cookies: [StoredCookie]) {
+        let now = Date().timeIntervalSince1970
+        self.cookies.withLock { $0 = cookies.filter { ($0.expires ?? .infinity) > now } }
+    }
+
     /// Stores the cookies of the `Set-Cookie` header values of a response to `url`.
     public func store(_ setCookies: [String], from url: String, now: Double = Date().timeIntervalSince1970) {
         guard let u = URLComponents(string: url), let host = u.host?.lowercased(), !setCookies.isEmpty else { return }

@@ -6,6 +6,11 @@ import VowValue
 /// `$XDG_CONFIG_HOME/vow/sessions/NAME.json` (default `~/.config/vow/sessions/`), mode 0600 in a
 /// directory of mode 0700. A header belongs to the origin (scheme, host, port) it was given for
 /// and goes to that origin only; cookies keep their own RFC 6265 scoping.
+///
+/// Several vow processes may use one session at once: saving merges what this run changed (the
+/// headers and cookies it added, changed or removed since it read the file) into what the file
+/// holds now, under a lock (`flock` on `NAME.json.lock`), so that no run's update and no hand
+/// edit is lost, and the file is replaced whole (a temporary file renamed over it).
 public final class HTTPSession: Sendable {
     /// The session's name as given.
     public let name: String
@@ -14,6 +19,9 @@ public final class HTTPSession: Sendable {
     /// Its cookies.
     public let jar: CookieJar
     private let storedHeaders: Locked<[StoredHeader]>
+    /// What the file held when this run last read or wrote it: what this run changed is told
+    /// apart from what others did by it.
+    private let baseline: Locked<File>
 
     /// A header kept in a session, and the origin it was given for (nil in files written before
     /// headers were bound to an origin: such a header is kept, shown, and sent nowhere).
@@ -35,6 +43,7 @@ public final class HTTPSession: Sendable {
         self.path = path
         self.jar = CookieJar(file.cookies)
         self.storedHeaders = Locked(file.headers)
+        self.baseline = Locked(file)
     }
 
     /// True when the session keeps any header, for any origin.
@@ -74,23 +83,73 @@ public final class HTTPSession: Sendable {
         return "\(scheme)://\(bracketed(host)):\(port)"
     }
 
-    /// Writes the session to its file: a temporary file of mode 0600, renamed over the old one.
+    /// Writes the session to its file, merged with what the file holds now (another run may
+    /// have saved since this one read it, or a person edited it): this run's additions, changes
+    /// and removals go over the file's, the rest of the file stays. Under the session's lock; a
+    /// temporary file of mode 0600, renamed over the old one. This run then holds the merged
+    /// session (the other runs' cookies included).
     public func save() throws {
-        let file = File(headers: storedHeaders.withLock { $0 }, cookies: jar.all)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = try encoder.encode(file)
         let dir = (path as NSString).deletingLastPathComponent
         try HTTPSessions.makeDirectory(dir)
+        let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard lock >= 0 else { throw Self.failure("cannot write the session file \(path)", errno) }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
+        var disk = File()
+        if let data = FileManager.default.contents(atPath: path), let read = try? JSONDecoder().decode(File.self, from: data) { disk = read }
+        let mine = File(headers: storedHeaders.withLock { $0 }, cookies: jar.all)
+        let merged = Self.merge(baseline.withLock { $0 }, mine, into: disk)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = try encoder.encode(merged)
         let temp = dir + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
-        guard FileManager.default.createFile(atPath: temp, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw VowError(.io, "cannot write the session file \(temp)")
+        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw Self.failure("cannot write the session file \(path)", errno) }
+        let written = data.withUnsafeBytes { FileWriter.writeAll($0, to: fd) }
+        let closed = close(fd) == 0 ? 0 : errno
+        if written != 0 || closed != 0 {
+            unlink(temp)
+            throw Self.failure("cannot write the session file \(path) (the old one is kept)", written != 0 ? written : closed)
         }
         guard rename(temp, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             unlink(temp)
-            throw VowError(.io, "cannot write the session file \(path): \(reason)")
+            throw Self.failure("cannot write the session file \(path)", code)
         }
+        baseline.withLock { $0 = merged }
+        storedHeaders.withLock { $0 = merged.headers }
+        jar.replaceAll(with: merged.cookies)
+    }
+
+    /// An `io` error: `message: no space left on device`.
+    static func failure(_ message: String, _ code: Int32) -> VowError {
+        VowError(.io, "\(message): \(String(cString: strerror(code)).lowercased())")
+    }
+
+    /// `disk` with what changed from `base` to `mine` applied: entries added or changed in
+    /// `mine` set, entries of `base` gone from `mine` removed, every other entry of `disk` kept.
+    static func merge(_ base: File, _ mine: File, into disk: File) -> File {
+        var out = disk
+        out.headers = apply(base.headers, mine.headers, to: disk.headers) { "\($0.origin ?? "")\u{0}\($0.name.lowercased())" }
+        out.cookies = apply(base.cookies, mine.cookies, to: disk.cookies) { "\($0.name)\u{0}\($0.domain)\u{0}\($0.path)" }
+        return out
+    }
+
+    /// The entries of `disk`, with those that `mine` added or changed since `base` set and those
+    /// it removed taken away; entries are told apart by `key`.
+    private static func apply<T: Equatable>(_ base: [T], _ mine: [T], to disk: [T], key: (T) -> String) -> [T] {
+        let before = Dictionary(base.map { (key($0), $0) }, uniquingKeysWith: { _, last in last })
+        let now = Dictionary(mine.map { (key($0), $0) }, uniquingKeysWith: { _, last in last })
+        var out = disk
+        for entry in mine where before[key(entry)] != entry {
+            let k = key(entry)
+            out.removeAll { key($0) == k }
+            out.append(entry)
+        }
+        for (k, _) in before where now[k] == nil {
+            out.removeAll { key($0) == k }
+        }
+        return out
     }
 
     /// What `:session` shows: headers and cookies, every secret masked.
@@ -167,10 +226,17 @@ public final class HTTPSessions: Sendable {
 
     /// Creates `dir` (and its parents) with mode 0700.
     static func makeDirectory(_ dir: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw VowError(.io, "cannot create the session directory \(dir): \(error.localizedDescription)")
+        // Made a level at a time, so that what is in the way is named in words (`not a
+        // directory`: XDG_CONFIG_HOME is a file), not as Foundation's error number.
+        var made = dir.hasPrefix("/") ? "" : "."
+        for part in dir.split(separator: "/") {
+            made += "/" + part
+            var info = stat()
+            if stat(made, &info) == 0 {
+                guard info.st_mode & S_IFMT == S_IFDIR else { throw HTTPSession.failure("cannot create the session directory \(dir): \(made) is", ENOTDIR) }
+                continue
+            }
+            if mkdir(made, 0o700) != 0 && errno != EEXIST { throw HTTPSession.failure("cannot create the session directory \(dir)", errno) }
         }
     }
 }

@@ -34,6 +34,57 @@ final class SessionTests: ServerTestCase {
         XCTAssertEqual(vow("fetch $base/cookies --session s1 | json | pick cookies.k").out, "null\n")
     }
 
+    /// 20 vow processes at once, each setting a cookie of its own in one session: every one is
+    /// kept (each save merges what its run changed into the file, under a lock).
+    func test_concurrentRunsLoseNoUpdate() throws {
+        var runs: [Process] = []
+        for i in 0..<20 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: REPLTests.binary)
+            p.arguments = ["-c", "fetch \"\(base)/cookies/set?c\(i)=v\(i)\" --session shared | status"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            runs.append(p)
+        }
+        for p in runs {
+            p.waitUntilExit()
+            XCTAssertEqual(p.terminationStatus, 0)
+        }
+        let r = vow("fetch $base/cookies --session shared | json | pick 'length(keys(cookies))'")
+        XCTAssertEqual(r.out, "20\n", r.err)
+    }
+
+    /// A hand edit made while a run goes on is kept when the run saves.
+    func test_aHandEditDuringARunIsKept() throws {
+        let file = config.appendingPathComponent("vow/sessions/edited.json").path
+        let edit = config.appendingPathComponent("edit.py").path
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try """
+            import json, sys
+            f = sys.argv[1]
+            d = json.load(open(f))
+            d["headers"].append({"name": "X-Hand", "value": "1", "origin": "http://example.invalid:80"})
+            json.dump(d, open(f, "w"))
+            """.write(toFile: edit, atomically: true, encoding: .utf8)
+        let r = vow(#"fetch "$base/cookies/set?a=1" --session edited | status"# + "\nrun python3 \(edit) \(file)\n" + #"fetch "$base/cookies/set?b=2" --session edited | status"#)
+        XCTAssertEqual(r.status, 0, r.err)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        XCTAssertTrue(text.contains("X-Hand"), text)
+        XCTAssertTrue(text.contains("\"a\"") && text.contains("\"b\""), text)
+    }
+
+    /// What is in the way of the session directory, and why a write failed, are said in words.
+    func test_aConfigDirectoryThatIsAFileIsNamed() throws {
+        let blocker = config.appendingPathComponent("blocker").path
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8)))
+        setenv("XDG_CONFIG_HOME", blocker, 1)
+        let r = vow(#"fetch "$base/cookies/set?a=1" --session s"#)
+        XCTAssertTrue(r.err.contains("\(blocker) is: not a directory"), r.err)
+        XCTAssertFalse(r.err.contains("NSCocoaErrorDomain"), r.err)
+    }
+
     func test_theFileIsPrivate() throws {
         _ = vow(#"fetch "$base/cookies/set?k=v" --session s1"#)
         let dir = config.appendingPathComponent("vow/sessions")
