@@ -11,6 +11,8 @@ public final class REPL: @unchecked Sendable {
     let runner: Runner
     let historyPath: String
     let historySize: Int32 = 1000
+    /// Whether a failure to save the history has been said.
+    private var historyWarned = false
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let events = Locked<[Event]>([])
@@ -134,12 +136,11 @@ public final class REPL: @unchecked Sendable {
         }
         using_history()
         stifle_history(historySize)
-        ensureHistoryFile()
-        _ = read_history(historyPath)
+        for entry in history.load().suffix(Int(historySize)) { add_history(entry) }
         installHandler()
         defer {
             removeHandler()
-            saveHistory()
+            if let reason = history.trim() { historyFailed(reason) }
             // `defer`'s clean-up runs when the REPL ends.
             runner.runDeferred()
         }
@@ -240,7 +241,7 @@ public final class REPL: @unchecked Sendable {
         buffer = ""
         if !entry.hasPrefix(" ") {
             add_history(entry)
-            saveHistory()
+            if let reason = history.append(entry) { historyFailed(reason) }
         }
         let trimmed = entry.trimmingCharacters(in: .whitespaces)
         let (command, argument) = splitMeta(trimmed)
@@ -308,17 +309,14 @@ public final class REPL: @unchecked Sendable {
             wrappers: registry.namesTakingAStage)
     }
 
-    private func ensureHistoryFile() {
-        let fd = open(historyPath, O_CREAT | O_WRONLY | O_APPEND, 0o600)
-        if fd >= 0 { close(fd) }
-        chmod(historyPath, 0o600)
-    }
+    /// The history file (`HistoryFile`): each entry appended as it is typed.
+    private var history: HistoryFile { HistoryFile(path: historyPath, limit: Int(historySize)) }
 
-    private func saveHistory() {
-        ensureHistoryFile()
-        _ = write_history(historyPath)
-        _ = history_truncate_file(historyPath, historySize)
-        chmod(historyPath, 0o600)
+    /// Says once that the history cannot be saved, and why.
+    private func historyFailed(_ reason: String) {
+        guard !historyWarned else { return }
+        historyWarned = true
+        runner.printDirect("warning: the history cannot be saved in \(historyPath): \(reason)", toStderr: true)
     }
 }
 
