@@ -21,6 +21,28 @@ final class TrustTests: ServerTestCase {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR
     }
 
+    /// `read` is capped as `fetch` is: a 4 GiB sparse file is refused before a byte is read
+    /// (vow's resident memory stays small), `--max-size` moves the cap, `--stream` reads any
+    /// size; the twin refuses alike under node.
+    func test_readIsCapped() throws {
+        let dir = try temporaryDirectory()
+        let big = dir + "/sparse.bin"
+        XCTAssertEqual(truncate(big, 0), -1)  // not there yet
+        XCTAssertTrue(FileManager.default.createFile(atPath: big, contents: nil))
+        XCTAssertEqual(truncate(big, 4 << 30), 0)
+        let r = try runWithInput("/usr/bin/time", ["-f", "maxrss=%M", REPLTests.binary, "-c", "read \(big) | len"], input: "")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("\(big) is 4294967296 bytes, over the limit of 1073741824 bytes (--max-size); --stream reads it"), r.err)
+        let rss = r.err.split(separator: "\n").compactMap { $0.hasPrefix("maxrss=") ? Int($0.dropFirst(7)) : nil }.first ?? .max
+        XCTAssertLessThan(rss, 200_000, "resident memory in KiB: \(rss)")
+        try "hello\n".write(toFile: dir + "/small.txt", atomically: true, encoding: .utf8)
+        XCTAssertEqual(runVow("read \(dir)/small.txt --max-size 6 | len").out, "6\n")
+        XCTAssertEqual(runVow("read \(dir)/small.txt --max-size 3").status, 1)
+        let twin = try runWithInput(
+            "/bin/sh", ["-c", "\"\(REPLTests.binary)\" --emit-js -c 'read \(dir)/small.txt --max-size 3 | catch pick message' | node -"], input: "")
+        XCTAssertEqual(twin.out, "\(dir)/small.txt is 6 bytes, over the limit of 3 bytes (--max-size); --stream reads it line by line in bounded memory\n", twin.err)
+    }
+
     /// Bidirectional overrides and isolates in data are shown, not obeyed, by everything that
     /// prints to a terminal (a result, `pick`, `table`, `print`), on a real pseudo-terminal.
     func test_bidiControlsAreVisibleOnATerminal() throws {

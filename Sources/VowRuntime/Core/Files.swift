@@ -6,14 +6,15 @@ public enum Files {
     /// The bytes of the file at `path`, or an `io` error that says why it cannot be read:
     /// `no such file or directory`, `permission denied`, `is a directory`, or the system's reason.
     /// A regular file is read straight into an array of its size.
-    public static func read(_ path: String) throws(VowError) -> [UInt8] {
+    public static func read(_ path: String, limit: Int = .max) throws(VowError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw cannotRead(path, errno) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return try chunks(fd, path) }
+        guard fstat(fd, &info) == 0 else { return try chunks(fd, path, limit: limit) }
         if info.st_mode & S_IFMT == S_IFDIR { throw cannotRead(path, EISDIR) }
-        guard info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return try chunks(fd, path) }
+        guard info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return try chunks(fd, path, limit: limit) }
+        if Int(info.st_size) > limit { throw tooBig(path, size: Int(info.st_size), limit: limit) }
         let size = Int(info.st_size)
         var outcome = Fill.changed
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
@@ -23,7 +24,7 @@ public enum Files {
         switch outcome {
         case .whole: return bytes
         case .failed(let code): throw cannotRead(path, code)
-        case .changed: return try chunks(fd, path)
+        case .changed: return try chunks(fd, path, limit: limit)
         }
     }
 
@@ -41,14 +42,15 @@ public enum Files {
 
     /// A file's contents: its text when it is valid UTF-8, else its bytes. A regular file is
     /// read straight into the string's storage, so a large file is in memory once, not twice.
-    public static func contents(_ path: String) throws(VowError) -> Value {
+    public static func contents(_ path: String, limit: Int = .max) throws(VowError) -> Value {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw cannotRead(path, errno) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return text(try chunks(fd, path)) }
+        guard fstat(fd, &info) == 0 else { return text(try chunks(fd, path, limit: limit)) }
         if info.st_mode & S_IFMT == S_IFDIR { throw cannotRead(path, EISDIR) }
-        guard info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return text(try chunks(fd, path)) }
+        guard info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return text(try chunks(fd, path, limit: limit)) }
+        if Int(info.st_size) > limit { throw tooBig(path, size: Int(info.st_size), limit: limit) }
         let size = Int(info.st_size)
         var outcome = Fill.changed
         var binary: [UInt8]? = nil
@@ -66,7 +68,7 @@ public enum Files {
         switch outcome {
         case .whole: return binary.map { .bytes($0) } ?? .string(text)
         case .failed(let code): throw cannotRead(path, code)
-        case .changed: return Self.text(try chunks(fd, path))
+        case .changed: return Self.text(try chunks(fd, path, limit: limit))
         }
     }
 
@@ -104,7 +106,7 @@ public enum Files {
     }
 
     /// The whole of `fd` from its start, read in chunks (pipes, devices, files being written).
-    private static func chunks(_ fd: Int32, _ path: String) throws(VowError) -> [UInt8] {
+    private static func chunks(_ fd: Int32, _ path: String, limit: Int) throws(VowError) -> [UInt8] {
         _ = lseek(fd, 0, SEEK_SET)  // fails harmlessly on a pipe, which has not been read
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -115,6 +117,7 @@ public enum Files {
                 throw cannotRead(path, errno)
             }
             if n == 0 { return bytes }
+            if bytes.count + n > limit { throw tooBig(path, size: nil, limit: limit) }
             bytes.append(contentsOf: chunk[0..<n])
         }
     }
@@ -130,4 +133,15 @@ public enum Files {
     }
 
     private static func cannotRead(_ path: String, _ code: Int32) -> VowError { VowError.file("read", path, code) }
+
+    /// `read`'s error for a file over its limit (`--max-size`), naming the way to read it anyway.
+    private static func tooBig(_ path: String, size: Int?, limit: Int) -> VowError {
+        let what = size.map { "is \($0) bytes" } ?? "holds more"
+        var details = Record()
+        details["limit"] = .int(limit)
+        if let size { details["size"] = .int(size) }
+        return VowError(
+            .io, "\(path) \(what), over the limit of \(limit) bytes (--max-size); --stream reads it line by line in bounded memory",
+            details: details)
+    }
 }

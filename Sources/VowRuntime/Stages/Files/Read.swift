@@ -23,18 +23,29 @@ struct ReadStage: ValueStage, LooksAhead {
     static let synopsis = "read [PATH]"
     static let summary = "Reads a file: text when it is valid UTF-8, bytes otherwise; with --stream, its lines as they are read."
     static let stream = Flag.switch("stream", help: "a stream of the file's lines, read as they are consumed (bounded memory)")
-    static let flags = [stream.spec]
-    static let help = "Reads PATH (or the input as the path) and fulfils with its text, or its bytes when it is not UTF-8. A missing or unreadable file rejects with kind io."
-    static let examples = [StageExample("read /nonexistent/file", "error[io]: cannot read /nonexistent/file: no such file or directory", fails: true)]
+    /// `--max-size BYTES`.
+    static let maxSize = Flag.value("max-size", value: "BYTES", help: "the largest file read whole, e.g. 10MB or 2GiB (default 1GiB)")
+    static let flags = [stream.spec, maxSize.spec]
+    /// The largest file read whole without `--max-size`.
+    static let defaultLimit = 1 << 30
+    static let help = "Reads PATH (or the input as the path) and fulfils with its text, or its bytes when it is not UTF-8. A missing or unreadable file rejects with kind io. A file over --max-size (default 1 GiB) rejects with kind io before anything is read: --max-size raises the cap, --stream reads any size line by line in bounded memory (a stream is not capped)."
+    static let examples = [
+        StageExample("read /nonexistent/file", "error[io]: cannot read /nonexistent/file: no such file or directory", fails: true),
+        StageExample(
+            "echo hello | write /tmp/vow-example-cap.txt | then read /tmp/vow-example-cap.txt --max-size 3",
+            "error[io]: /tmp/vow-example-cap.txt is 5 bytes, over the limit of 3 bytes (--max-size); --stream reads it line by line in bounded memory",
+            fails: true),
+    ]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let path = args.count > 0 ? try args.string(0, "PATH") : try args.asString(input, "PATH")
         if args[Self.stream] {
             return .value(.opaque(LineStream.start(fd: try Files.openForReading(path), label: "lines of \(path)", closing: true)))
         }
+        let limit = try args.value(Self.maxSize).map { try byteCount($0, args: args) } ?? Self.defaultLimit
         if ctx.call.feedsJSON, !PromiseObservation.isActive {
-            return .value(.opaque(FileText(bytes: try Files.read(path))))
+            return .value(.opaque(FileText(bytes: try Files.read(path, limit: limit))))
         }
-        return .value(try Files.contents(path))
+        return .value(try Files.contents(path, limit: limit))
     }
 }

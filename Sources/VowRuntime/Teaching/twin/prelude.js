@@ -53,6 +53,16 @@ const vow = (() => {
   const fs = require("fs");
   const childProcess = require("child_process");
   const os = require("os");
+  // A byte count as --max-size takes it: a number, or text like 10MB or 2GiB.
+  const byteCount = (v) => {
+    if (typeof v === "number" && v >= 0) return Math.floor(v);
+    const units = [["KiB", 2 ** 10], ["MiB", 2 ** 20], ["GiB", 2 ** 30], ["KB", 1e3], ["MB", 1e6], ["GB", 1e9], ["B", 1]];
+    for (const [u, f] of units) {
+      if (String(v).endsWith(u)) { const n = Number(String(v).slice(0, -u.length)); if (n >= 0) return Math.floor(n * f); }
+    }
+    if (/^[0-9]+$/.test(String(v))) return Number(v);
+    throw error("type", `read: --max-size must be a byte count like 1048576 or 10MB, got ${JSON.stringify(v)}`);
+  };
   // A stream is an async iterable (docs/streams.md): its items arrive over time.
   const isStream = (v) => v !== null && typeof v === "object" && typeof v[Symbol.asyncIterator] === "function";
   const typeName = (v) => (v === null || v === undefined ? "null" : Array.isArray(v) ? "list" : isStream(v) ? "stream"
@@ -507,6 +517,16 @@ const vow = (() => {
     read(v, flags, p) {
       const file = p ?? v;
       let fd;
+      if (!flags.stream) {
+        // A file over --max-size (default 1 GiB) is refused before it is read, as vow refuses it.
+        let size;
+        try { size = fs.statSync(file).size; } catch (e) { throw error("io", `cannot read ${file}: ${ioReason(e)}`); }
+        const limit = flags["max-size"] === undefined ? 2 ** 30 : byteCount(flags["max-size"]);
+        if (size > limit) {
+          throw error("io", `${file} is ${size} bytes, over the limit of ${limit} bytes (--max-size); --stream reads it line by line in bounded memory`,
+            { limit, size });
+        }
+      }
       try {
         if (!flags.stream) return fs.readFileSync(file, "utf8");
         fd = fs.openSync(file, "r");
