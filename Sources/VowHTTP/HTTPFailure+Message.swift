@@ -61,7 +61,7 @@ extension HTTPFailure {
         case .cancelled: .cancelled
         case .timeout: .timeout
         case .dns, .refused, .reset, .unreachable, .connectTimeout, .closedEarly, .system, .malformed, .protocolError,
-            .untrustedCertificate, .wrongName, .tls, .tunnelRefused, .proxyCredentials, .failed, .shortBody, .eventStreamExhausted, .shutDown:
+            .untrustedCertificate, .wrongName, .tls, .http2, .tunnelRefused, .proxyCredentials, .failed, .shortBody, .eventStreamExhausted, .shutDown:
             .network
         case .corruptCompression, .status, .proxyRefused, .redirectLoop, .tooManyRedirects, .invalidLocation, .tooBig,
             .decodedTooBig, .lineTooLong, .unknownCoding, .noDecoder, .truncatedCoding, .trailingCoded, .corruptCoding,
@@ -103,6 +103,7 @@ extension HTTPFailure {
         case .wrongName:
             return "TLS: the certificate of \(to) is for another name: it does not list '\(target.host)' (--insecure skips the check)"
         case .tls(let reason): return "TLS failure with \(to): \(reason)"
+        case .http2(let words, _): return "HTTP/2 error from \(to): \(words)"
         case .tunnelRefused(let proxy, _):
             return "the proxy \(proxy) refused to open a tunnel to \(to) (it answered CONNECT with an error status; "
                 + "many proxies allow CONNECT to port 443 only)"
@@ -182,7 +183,7 @@ extension HTTPFailure {
             return ["limit": .int(limit)]
         case .cancelled(let reason), .dns(let reason), .refused(let reason), .reset(let reason), .unreachable(let reason),
             .connectTimeout(let reason), .closedEarly(let reason), .system(_, let reason), .malformed(_, let reason),
-            .protocolError(let reason), .untrustedCertificate(let reason), .wrongName(let reason), .tls(let reason), .corruptCompression(let reason),
+            .protocolError(let reason), .untrustedCertificate(let reason), .wrongName(let reason), .tls(let reason), .http2(_, let reason), .corruptCompression(let reason),
             .failed(let reason), .decodedTooBig(_, let reason?):
             return Self.connection(url, shown: shown, reason: reason)
         case .status(let r):

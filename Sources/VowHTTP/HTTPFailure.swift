@@ -45,6 +45,8 @@ enum HTTPFailure: Error {
     case untrustedCertificate(reason: String)
     /// `TLS: the certificate of HOST:PORT is for another name …`: it does not name the host.
     case wrongName(reason: String)
+    /// `HTTP/2 error from HOST:PORT: the stream was reset (CANCEL)`: an HTTP/2 failure, in words.
+    case http2(words: String, reason: String)
     /// `TLS failure with HOST:PORT: …`: any other TLS failure.
     case tls(reason: String)
     /// `the proxy PROXY refused to open a tunnel to HOST:PORT …`: it answered CONNECT with an error
@@ -142,6 +144,10 @@ extension HTTPFailure {
         default:
             // A type not known here.
             let typeName = String(reflecting: type(of: error))
+            if typeName.contains("NIOHTTP2") {
+                self = .http2(words: Self.http2Words(typeName: typeName, reason: reason), reason: reason)
+                return
+            }
             self = Self.byWords(reason, tls: typeName.contains("SSL") || typeName.contains("TLS"))
         }
     }
@@ -158,6 +164,38 @@ extension HTTPFailure {
         case .cancelled: return .cancelled(reason: reason)
         default: return .failed(reason: reason)
         }
+    }
+
+    /// What an HTTP/2 error of type `typeName` (`NIOHTTP2Errors.StreamClosed`) says, in words:
+    /// its name split into words, and the HTTP/2 error code its description carries (`HTTP2ErrorCode<0x8 Cancel>`
+    /// is `CANCEL`).
+    static func http2Words(typeName: String, reason: String) -> String {
+        let name = typeName.split(separator: ".").last.map(String.init) ?? typeName
+        var words: String
+        switch name {
+        case "StreamClosed": words = "the server reset the stream"
+        case "ExcessivelyLargeHeaderBlock", "ExcessiveContinuationFrames": words = "response headers too large"
+        case "NoSuchStream": words = "the server answered on a stream that does not exist"
+        default:
+            // `UnableToParseFrame` is `unable to parse frame`.
+            words = ""
+            for c in name {
+                if c.isUppercase, !words.isEmpty { words += " " }
+                words += c.lowercased()
+            }
+        }
+        if let open = reason.range(of: "HTTP2ErrorCode<"), let close = reason[open.upperBound...].firstIndex(of: ">") {
+            let inside = reason[open.upperBound..<close].split(separator: " ")
+            if let code = inside.last, inside.count == 2 {
+                var upper = ""
+                for c in code {
+                    if c.isUppercase, !upper.isEmpty { upper += "_" }
+                    upper += c.uppercased()
+                }
+                words += " (\(upper))"
+            }
+        }
+        return words
     }
 
     /// The failure a system error number stands for.

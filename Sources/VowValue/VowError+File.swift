@@ -17,6 +17,7 @@ extension VowError {
         case ELOOP: reason = "is a symbolic link, which is not followed"
         default: reason = String(cString: strerror(code)).lowercased()
         }
-        return VowError(.io, "cannot \(verb) \(path): \(reason)", details: ["path": .string(path), "errno": .int(Int(code))])
+        // The path on one line: a newline in a name (`a\nb`) is shown as `\n`, never a line break.
+        return VowError(.io, "cannot \(verb) \(TerminalText.visibleLine(path)): \(reason)", details: ["path": .string(path), "errno": .int(Int(code))])
     }
 }

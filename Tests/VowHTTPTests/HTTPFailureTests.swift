@@ -74,4 +74,20 @@ final class HTTPFailureTests: XCTestCase {
             HTTPFailure.invalidLocation(status: 301, location: "::").vowError(for: spec).message,
             "301: redirect to an invalid Location '::'")
     }
+
+    /// HTTP/2 failures in words, not the library's types and source locations.
+    func test_http2ErrorsAreInWords() {
+        let reset = HTTPFailure.http2Words(
+            typeName: "NIOHTTP2.NIOHTTP2Errors.StreamClosed",
+            reason: #"StreamClosed(streamID: HTTP2StreamID(1), errorCode: HTTP2ErrorCode<0x8 Cancel>, location: "NIOHTTP2/HTTP2StreamChannel.swift:892")"#)
+        XCTAssertEqual(reset, "the server reset the stream (CANCEL)")
+        XCTAssertEqual(HTTPFailure.http2Words(typeName: "NIOHTTP2.NIOHTTP2Errors.UnableToParseFrame", reason: "UnableToParseFrame()"), "unable to parse frame")
+        XCTAssertEqual(
+            HTTPFailure.http2Words(typeName: "NIOHTTP2.NIOHTTP2Errors.ExcessivelyLargeHeaderBlock", reason: "x"), "response headers too large")
+        let refused = HTTPFailure.http2Words(typeName: "NIOHTTP2.NIOHTTP2Errors.StreamClosed", reason: "errorCode: HTTP2ErrorCode<0x7 RefusedStream>")
+        XCTAssertEqual(refused, "the server reset the stream (REFUSED_STREAM)")
+        let message = HTTPFailure.http2(words: reset, reason: "raw").vowError(method: "GET", url: "https://127.0.0.1:8443/x").message
+        XCTAssertEqual(message, "HTTP/2 error from 127.0.0.1:8443: the server reset the stream (CANCEL) — GET https://127.0.0.1:8443/x")
+        XCTAssertFalse(message.contains("NIOHTTP2"))
+    }
 }

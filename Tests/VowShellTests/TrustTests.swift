@@ -21,6 +21,12 @@ final class TrustTests: ServerTestCase {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR
     }
 
+    /// A newline in a path is shown as `\n` in an error, never as a line break.
+    func test_aNewlineInAPathIsShownEscaped() {
+        let r = runVow(#"read "/nonexistent/a\nb""#)
+        XCTAssertTrue(r.err.contains(#"cannot read /nonexistent/a\nb: no such file or directory"#), r.err)
+    }
+
     /// `read` is capped as `fetch` is: a 4 GiB sparse file is refused before a byte is read
     /// (vow's resident memory stays small), `--max-size` moves the cap, `--stream` reads any
     /// size; the twin refuses alike under node.
