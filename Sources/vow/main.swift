@@ -73,7 +73,7 @@ struct Vow {
             installInterrupt { repl.interrupt() }
             let status = repl.run()
             runner.tracer?.stopFile()
-            runner.session.http.shutdown(within: 0.5)
+            runner.session.http.shutdown(within: 0.1)
             StandardOutputBuffer.shared.flush()
             throw Exit(status: status)
         }
@@ -112,7 +112,7 @@ struct Vow {
             }
         }
         runner.tracer?.stopFile()
-        runner.session.http.shutdown(within: 0.5)
+        runner.session.http.shutdown(within: 0.1)
         StandardOutputBuffer.shared.flush()
         throw Exit(status: status)
     }
