@@ -48,4 +48,18 @@ final class ExpressionArgumentTests: XCTestCase {
         XCTAssertEqual(ExpressionVariables.bound("a", [("x", .int(1))]), "let $x = `1` in (a)")
         XCTAssertEqual(ExpressionVariables.bound("a", [("t", .string("`"))]), #"let $t = `"\`"` in (a)"#)
     }
+
+    /// An expression stage given more words than one refuses before anything runs (status 2),
+    /// with the expression to write quoted: a newcomer's `where age > 30` never returns every row.
+    func test_extraWordsAreAnErrorNotDropped() {
+        let r = runVow("echo [{age: 20}, {age: 40}] | where age > 30")
+        XCTAssertEqual(r.status, 2)
+        XCTAssertEqual(r.out, "")
+        XCTAssertTrue(r.err.contains("where takes one argument, given 3: nothing ran; quote the expression: where \"age > `30`\""), r.err)
+        let pick = runVow("run touch /tmp/vow-never-\(getpid())\necho {a: 1} | pick a extra")
+        XCTAssertEqual(pick.status, 2)
+        XCTAssertTrue(pick.err.contains("pick takes one argument, given 2"), pick.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/tmp/vow-never-\(getpid())"), "a statement before it ran")
+        XCTAssertEqual(runVow("echo [{age: 20}, {age: 40}] | where \"age > `30`\" | len").out, "1\n")
+    }
 }

@@ -145,6 +145,9 @@ public protocol StageDefinition: Sendable {
     /// True for a stage that writes its value out itself (`print`): a statement that ends with
     /// it prints nothing more.
     static var printsItsValue: Bool { get }
+    /// The most positional arguments the stage takes, or nil for any number: more is refused
+    /// before anything runs, never silently dropped (`where age > 30` is three words).
+    static var positionalLimit: Int? { get }
 
     /// Makes the stage.
     init()
@@ -184,6 +187,8 @@ extension StageDefinition {
     public static var isPure: Bool { false }
     /// Leaves its value for the statement to print, by default.
     public static var printsItsValue: Bool { false }
+    /// Takes any number of positional arguments, by default.
+    public static var positionalLimit: Int? { nil }
 }
 
 /// A stage that maps its input to a value or a promise: `upstream.then(run)`.

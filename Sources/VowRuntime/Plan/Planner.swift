@@ -89,6 +89,8 @@ struct Planner: Sendable {
         }
         let plan: StagePlan
         switch FlagBinding.bind(def, node: node, outerFlags: outerFlags) {
+        case .success(let bound) where def.positionalLimit.map({ bound.positional.count > $0 }) ?? false:
+            plan = StagePlan(reportedName: name, name: name, node: node, kind: .refused(Self.tooManyArguments(def, bound.positional)))
         case .success(let bound):
             plan = StagePlan(reportedName: name, name: name, node: node, kind: .builtin(def, bound.positional, bound.flags))
             plan.inner = innerPlan(def, node: node, positional: bound.positional)
@@ -97,6 +99,28 @@ struct Planner: Sendable {
         }
         plan.onRejection = def.onRejection
         return plan
+    }
+
+    /// The problem of a stage given more positional arguments than it takes, pointing at the
+    /// first one too many; for an expression stage, the expression to write quoted.
+    static func tooManyArguments(_ def: any StageDefinition.Type, _ positional: [Argument]) -> PlanProblem {
+        let limit = def.positionalLimit ?? 0
+        let extra = positional[limit]
+        let span = SourceSpan(start: extra.span.start, end: positional.last!.span.end)
+        var message = "\(def.name) takes \(limit == 1 ? "one argument" : "\(limit) arguments"), given \(positional.count): nothing ran"
+        if def.expressionArguments > 0 {
+            // Each word as the expression needs it: a number or a constant as a JSON literal.
+            let words = positional.map { a -> String in
+                switch a.kind {
+                case .number(_, _, let text): return "`" + text + "`"
+                case .boolean(let b): return "`\(b)`"
+                case .null: return "`null`"
+                default: return a.expressionText ?? "…"
+                }
+            }
+            message += "; quote the expression: \(def.name) \"\(words.joined(separator: " "))\""
+        }
+        return PlanProblem(message, span: span, beforeRun: true)
     }
 
     /// The stage that `then X…`, `catch X…`, `each X…` name: X with the rest of their arguments

@@ -12,6 +12,8 @@ struct PickStage: ValueStage {
     /// never fails, so running the stage directly gives what a pipeline would).
     static let isPure = true
     static let group = StageGroup.data
+    /// One expression: a second word is a mistake (`where age > 30` unquoted), never dropped.
+    static let positionalLimit: Int? = 1
     static let synopsis = "pick EXPR"
     static let summary = "Picks a part of its input with a JMESPath expression."
     static let help = """

@@ -11,6 +11,8 @@ struct WhereStage: ValueStage {
     /// EXPR is read as written, never filled in as a template.
     static let expressionArguments = 1
     static let group = StageGroup.data
+    /// One expression: a second word is a mistake (`where age > 30` unquoted), never dropped.
+    static let positionalLimit: Int? = 1
     static let synopsis = "where EXPR"
     static let summary = "Keeps the items of a list, or of a stream as they arrive, on which the JMESPath expression EXPR holds."
     static let help = """
