@@ -62,4 +62,13 @@ final class ExpressionArgumentTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: "/tmp/vow-never-\(getpid())"), "a statement before it ran")
         XCTAssertEqual(runVow("echo [{age: 20}, {age: 40}] | where \"age > `30`\" | len").out, "1\n")
     }
+
+    /// HTTPie's request items after a URL are refused before anything is sent, with the flag to
+    /// write; no request goes out with an empty body.
+    func test_requestItemsAreRefusedWithTheFlagToWrite() {
+        let r = runVow("post http://127.0.0.1:9/echo name=ada n:=1")
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.err.contains("post takes one argument, given 3: nothing ran; a body is a flag: --json {name: ada, n: 1}"), r.err)
+        XCTAssertEqual(runVow("fetch http://127.0.0.1:9/ extra").status, 2)
+    }
 }

@@ -119,6 +119,17 @@ struct Planner: Sendable {
                 }
             }
             message += "; quote the expression: \(def.name) \"\(words.joined(separator: " "))\""
+        } else if def.group == .http {
+            // HTTPie's request items (`name=ada`, `n:=1`) written as vow's flags.
+            let items = positional.dropFirst().compactMap { a -> (String, String)? in
+                guard let text = a.expressionText else { return nil }
+                if let r = text.range(of: ":=") { return (String(text[..<r.lowerBound]), String(text[r.upperBound...])) }
+                if let r = text.range(of: "=") { return (String(text[..<r.lowerBound]), String(text[r.upperBound...])) }
+                return nil
+            }
+            if !items.isEmpty, items.count == positional.count - 1 {
+                message += "; a body is a flag: --json {\(items.map { "\($0.0): \($0.1)" }.joined(separator: ", "))}"
+            }
         }
         return PlanProblem(message, span: span, beforeRun: true)
     }

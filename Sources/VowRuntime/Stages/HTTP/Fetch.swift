@@ -9,6 +9,8 @@ struct FetchStage: ValueStage {
     static let twin = StageTwin.promiseTakingFlags("fetch", streamsAtOnce: false)
     static let settlement: String? = httpSettlement
     static let group = StageGroup.http
+    /// One URL: a second word (HTTPie's `name=ada`) is refused, never dropped.
+    static let positionalLimit: Int? = 1
     static let synopsis = "fetch [URL] [--header K:V]… [--query {…}] [--json V] [--timeout D] …"
     static let summary = "Sends an HTTP request (GET unless the input record says otherwise)."
     static let help = """

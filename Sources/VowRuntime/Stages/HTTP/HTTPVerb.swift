@@ -13,6 +13,8 @@ extension HTTPVerbStage {
     static var summary: String { "Sends an HTTP \(method) request to URL." }
     static var help: String { "Sends \(method) to URL with the flags below.\n" + httpHelpTail }
     static var flags: [FlagSpec] { httpFlags }
+    /// One URL: a second word (HTTPie's `name=ada`) is refused, never dropped.
+    static var positionalLimit: Int? { 1 }
     /// What the request's promise does, for `:explain`.
     static var settlement: String? { httpSettlement }
 

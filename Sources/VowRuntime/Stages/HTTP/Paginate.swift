@@ -10,6 +10,8 @@ struct PaginateStage: ValueStage {
     static let twin = StageTwin.promise("paginate")
     static let settlement: String? = "settles when the last page has arrived (or --max-pages is reached); rejects when a page fails"
     static let group = StageGroup.http
+    /// One URL: a second word (HTTPie's `name=ada`) is refused, never dropped.
+    static let positionalLimit: Int? = 1
     static let synopsis = "paginate [URL] [--items EXPR] [--next EXPR | --next-header NAME | --cursor EXPR --param NAME] [--max-pages N] …"
     static let summary = "Walks a paged API (Link headers, a next URL, or a cursor) and fulfils with every item in order."
     static let help = """
