@@ -46,7 +46,7 @@ public struct Download: Sendable {
 
     /// Takes the lock of `partPath` for this download (a descriptor to give to `unlock`), or
     /// fails naming the file when another download holds it; nil when writing through a device.
-    func lock(for spec: HTTPRequestSpec) throws -> Int32? {
+    func lock() throws -> Int32? {
         guard toFile else { return nil }
         let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw VowError.file("write", lockPath, errno) }

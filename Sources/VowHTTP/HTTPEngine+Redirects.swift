@@ -25,7 +25,7 @@ extension HTTPEngine {
             let sent = ContinuousClock.now
             // The client adds Content-Length when it sends a body: shown too, as sent.
             let length = current.upload?.size ?? current.body?.count ?? (["POST", "PUT", "PATCH"].contains(current.method) ? 0 : nil)
-            current.verbose?(VerboseExchange.request(request, url: url, bodyLength: length))
+            current.verbose?(VerboseExchange.request(method: current.method, url: url, headers: request.headers, bodyLength: length))
             let response = try await client.execute(request, deadline: deadline())
             current.verbose?(VerboseExchange.response(response, firstByte: ContinuousClock.now - sent))
             current.cookies?.store(response.headers["Set-Cookie"], from: current.url)

@@ -147,7 +147,7 @@ public final class HTTPEngine: Sendable {
 
     func run(_ spec: HTTPRequestSpec) async throws -> Value {
         guard let download = spec.download else { return try await exchange(spec) }
-        let lock = try download.lock(for: spec)
+        let lock = try download.lock()
         defer { download.unlock(lock) }
         do {
             return try await exchange(spec)

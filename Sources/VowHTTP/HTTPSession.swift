@@ -85,8 +85,8 @@ public final class HTTPSession: Sendable {
 
     /// Writes the session to its file, merged with what the file holds now (another run may
     /// have saved since this one read it, or a person edited it): this run's additions, changes
-    /// and removals go over the file's, the rest of the file stays. Under the session's lock; a
-    /// temporary file of mode 0600, renamed over the old one. This run then holds the merged
+    /// and removals go over the file's, the rest of the file stays. Under the session's lock,
+    /// through `FileWriter` (a temporary file of mode 0600, renamed over the old one). This run then holds the merged
     /// session (the other runs' cookies included).
     public func save() throws {
         let dir = (path as NSString).deletingLastPathComponent
@@ -102,19 +102,18 @@ public final class HTTPSession: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = try encoder.encode(merged)
-        let temp = dir + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw Self.failure("cannot write the session file \(path)", errno) }
-        let written = data.withUnsafeBytes { FileWriter.writeAll($0, to: fd) }
-        let closed = close(fd) == 0 ? 0 : errno
-        if written != 0 || closed != 0 {
-            unlink(temp)
-            throw Self.failure("cannot write the session file \(path) (the old one is kept)", written != 0 ? written : closed)
-        }
-        guard rename(temp, path) == 0 else {
-            let code = errno
-            unlink(temp)
-            throw Self.failure("cannot write the session file \(path)", code)
+        do throws(VowError) {
+            let file = try FileWriter(path, permissions: 0o600)
+            do throws(VowError) {
+                try file.write(Array(data))
+                try file.commit()
+            } catch {
+                file.abandon()
+                throw error
+            }
+        } catch {
+            let code = error.details["errno"]?.intValue.map(Int32.init) ?? EIO
+            throw Self.failure("cannot write the session file \(path) (the old one is kept)", code)
         }
         baseline.withLock { $0 = merged }
         storedHeaders.withLock { $0 = merged.headers }

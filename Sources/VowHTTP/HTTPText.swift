@@ -19,6 +19,15 @@ public func isSecretHeader(_ name: String) -> Bool {
     return secretNameWords.contains { n.contains($0) }
 }
 
+/// The request target of `url` in origin form, as it is sent: the percent-encoded path (`/` when
+/// empty, a trailing slash kept) and query.
+func originForm(_ url: URL) -> String {
+    var target = url.path(percentEncoded: true)
+    if target.isEmpty { target = "/" }
+    if let query = url.query(percentEncoded: true) { target += "?" + query }
+    return target
+}
+
 /// A host as it is written before `:PORT`: an IPv6 address in brackets.
 func bracketed(_ host: String) -> String {
     host.contains(":") ? "[\(host)]" : host

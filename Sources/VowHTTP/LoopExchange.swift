@@ -73,16 +73,7 @@ final class LoopExchange: Sendable {
         } catch {
             return finish(.failure(error))
         }
-        if let verbose = current.verbose {
-            var shown = HTTPHeaders()
-            shown.add(name: "Host", value: url.port.map { "\(bracketed(url.host ?? "")):\($0)" } ?? bracketed(url.host ?? ""))
-            shown.add(contentsOf: request.headers)
-            if let body = current.body, !shown.contains(name: "Content-Length") { shown.add(name: "Content-Length", value: String(body.count)) }
-            var target = url.path(percentEncoded: true)
-            if target.isEmpty { target = "/" }
-            if let query = url.query(percentEncoded: true) { target += "?" + query }
-            verbose(VerboseExchange.request(method: current.method, target: target, url: url, headers: shown))
-        }
+        current.verbose?(VerboseExchange.request(method: current.method, url: url, headers: request.headers, bodyLength: current.body?.count))
         let sent = ContinuousClock.now
         let task = client.execute(
             request: request, delegate: Collector(current), eventLoop: .indifferent, deadline: deadline)
@@ -118,9 +109,7 @@ final class LoopExchange: Sendable {
         } else if ![.GET, .HEAD, .DELETE, .CONNECT, .TRACE].contains(method) {
             headers.add(name: "Content-Length", value: "0")
         }
-        var uri = url.path(percentEncoded: true)
-        if uri.isEmpty { uri = "/" }
-        if let query = url.query(percentEncoded: true) { uri += "?" + query }
+        var uri = originForm(url)
         var origin = HTTP1Pool.Origin(host: host, port: port)
         if let proxy {
             uri = "http://" + authority + uri

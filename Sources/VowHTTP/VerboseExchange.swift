@@ -6,22 +6,18 @@ import VowValue
 /// `--verbose`: each hop's request and response heads as curl -v writes them (`>` sent, `<`
 /// received, `*` notes), with the time to the first byte and the total; secrets masked.
 enum VerboseExchange {
-    /// The request line and headers (Host first, as sent), with those the client adds when it
-    /// sends: Content-Length of the body (`bodyLength`), unless given.
-    static func request(_ r: HTTPClientRequest, url: URL, bodyLength: Int? = nil) -> String {
-        // The path as sent: percent-encoded, a trailing slash kept (`URL.path` drops it).
-        let parts = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        var path = parts?.percentEncodedPath ?? ""
-        if path.isEmpty { path = "/" }
-        if let q = parts?.percentEncodedQuery { path += "?" + q }
-        var host = url.host ?? ""
-        if let port = url.port { host += ":\(port)" }
-        var lines = ["* \(r.method.rawValue) \(redactURL(url.absoluteString))", "> \(r.method.rawValue) \(path) HTTP/1.1", "> Host: \(host)"]
-        for h in r.headers { lines.append("> \(h.name): \(masked(h.name, h.value))") }
-        if let bodyLength, !r.headers.contains(name: "Content-Length"), !r.headers.contains(name: "Transfer-Encoding") {
-            lines.append("> Content-Length: \(bodyLength)")
+    /// The request line and headers of a request the client library sends to `url`: Host first
+    /// (the library adds it, the port when the URL writes one), `headers`, then the
+    /// Content-Length it adds for a body of `bodyLength` bytes, unless given.
+    static func request(method: String, url: URL, headers: HTTPHeaders, bodyLength: Int? = nil) -> String {
+        var shown = HTTPHeaders()
+        let host = bracketed(url.host ?? "")
+        shown.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
+        shown.add(contentsOf: headers)
+        if let bodyLength, !headers.contains(name: "Content-Length"), !headers.contains(name: "Transfer-Encoding") {
+            shown.add(name: "Content-Length", value: String(bodyLength))
         }
-        return lines.joined(separator: "\n") + "\n"
+        return request(method: method, target: originForm(url), url: url, headers: shown)
     }
 
     /// The request line and headers as sent on vow's own connection (`LoopExchange`): `target`
@@ -42,12 +38,10 @@ enum VerboseExchange {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The status line and headers, with the time from sending to the response head.
+    /// The status line and headers of the client library's response, with the time from sending
+    /// to the response head.
     static func response(_ r: HTTPClientResponse, firstByte: Duration) -> String {
-        var lines = ["< HTTP/\(r.version.major).\(r.version.minor) \(r.status.code) \(TerminalText.visibleLine(r.status.reasonPhrase))"]
-        for h in r.headers { lines.append("< \(h.name): \(masked(h.name, h.value))") }
-        lines.append("* first byte after \(milliseconds(firstByte))")
-        return lines.joined(separator: "\n") + "\n"
+        response(HTTPResponseHead(version: r.version, status: r.status, headers: r.headers), firstByte: firstByte)
     }
 
     /// The end of the exchange: body size and total time (every hop included).

@@ -1,4 +1,5 @@
 import Foundation
+import VowValue
 
 /// The REPL's history file, shared by every REPL that uses it, in libedit's format
 /// (`_HiStOrY_V2_`, then an entry a line, spaces and other special bytes written `\040`), so that
@@ -31,8 +32,8 @@ struct HistoryFile {
             var text = ""
             if fstat(fd, &info) == 0, info.st_size == 0 { text = Self.header + "\n" }
             text += Self.encode(entry) + "\n"
-            let code = Array(text.utf8).withUnsafeBytes { writeAll($0, fd) }
-            return code == 0 ? nil : String(cString: strerror(code)).lowercased()
+            let code = Array(text.utf8).withUnsafeBytes { FileWriter.writeAll($0, to: fd) }
+            return code == 0 ? nil : Self.reason(code)
         }
     }
 
@@ -43,39 +44,35 @@ struct HistoryFile {
             let entries = load()
             guard entries.count > limit else { return nil }
             let kept = ([Self.header] + entries.suffix(limit).map(Self.encode)).joined(separator: "\n") + "\n"
-            let temp = path + ".\(getpid()).tmp"
-            let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            guard fd >= 0 else { return String(cString: strerror(errno)).lowercased() }
-            let code = Array(kept.utf8).withUnsafeBytes { writeAll($0, fd) }
-            let closed = close(fd) == 0 ? 0 : errno
-            guard code == 0, closed == 0, rename(temp, path) == 0 else {
-                let reason = String(cString: strerror(code != 0 ? code : closed != 0 ? closed : errno)).lowercased()
-                unlink(temp)
-                return reason
+            do throws(VowError) {
+                let file = try FileWriter(path, permissions: 0o600)
+                do throws(VowError) {
+                    try file.write(Array(kept.utf8))
+                    try file.commit()
+                } catch {
+                    file.abandon()
+                    throw error
+                }
+                return nil
+            } catch {
+                return Self.reason(error.details["errno"]?.intValue.map(Int32.init) ?? EIO)
             }
-            return nil
         }
     }
 
     /// Runs `body` with the file open to append to (created with mode 0600), under its lock.
     private func withLock(_ body: (Int32) -> String?) -> String? {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return String(cString: strerror(errno)).lowercased() }
+        guard fd >= 0 else { return Self.reason(errno) }
         defer { close(fd) }
         fchmod(fd, 0o600)
         while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
         return body(fd)
     }
 
-    private func writeAll(_ bytes: UnsafeRawBufferPointer, _ fd: Int32) -> Int32 {
-        var done = 0
-        while done < bytes.count {
-            let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return n < 0 ? errno : EIO }
-            done += n
-        }
-        return 0
+    /// The system's reason for `code`, in lower case (`no space left on device`).
+    private static func reason(_ code: Int32) -> String {
+        String(cString: strerror(code)).lowercased()
     }
 
     /// An entry as libedit writes it: bytes below `!`, DEL and `\` as `\` and three octal digits

@@ -28,7 +28,9 @@ public final class FileWriter {
     /// Opens `path` for writing: a temporary file beside it, or the file itself when it is not a
     /// regular file. With `append`, the file itself is opened to append to (created when missing),
     /// as shell's `>>` does: what it held is never at risk, so no temporary file is needed.
-    public init(_ path: String, append: Bool = false) throws(VowError) {
+    /// `permissions`, when given, are the new file's whatever the old one's were (a private file:
+    /// a session, the history).
+    public init(_ path: String, append: Bool = false, permissions: mode_t? = nil) throws(VowError) {
         self.path = path
         var info = stat()
         let exists = stat(path, &info) == 0
@@ -59,7 +61,9 @@ public final class FileWriter {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         // The new file gets the old one's permissions, or those a new file would get.
-        if exists {
+        if let permissions {
+            _ = fchmod(fd, permissions)
+        } else if exists {
             _ = fchmod(fd, info.st_mode & 0o7777)
         } else {
             let mask = umask(0)

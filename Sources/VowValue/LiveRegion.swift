@@ -137,14 +137,8 @@ public final class LiveRegion: Sendable {
         return Int(size.ws_col)
     }
 
+    /// Writes `text` to the terminal as it is (a failure is not vow's output's to report).
     private func raw(_ text: String) {
-        var bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
-            done += n
-        }
+        _ = Array(text.utf8).withUnsafeBytes { FileWriter.writeAll($0, to: fd) }
     }
 }

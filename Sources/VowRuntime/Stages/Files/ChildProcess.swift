@@ -147,9 +147,6 @@ public final class ChildProcess: Sendable {
         return ended
     }
 
-    /// Whether the child has been reaped.
-    public var hasExited: Bool { state.withLock { $0.reaped != nil } }
-
     /// Stops the child and its whole process group: SIGTERM now, SIGKILL after `grace` to
     /// whatever of the group is left. Nothing happens once the child has been reaped.
     public func terminate() {
@@ -182,9 +179,6 @@ public final class ChildProcess: Sendable {
         for c in children { c.terminate() }
         for c in children { c.waitForExit() }
     }
-
-    /// How many children are not reaped yet.
-    public static var running: Int { live.withLock { $0.count } }
 
     /// `SIGSEGV` for 11; `signal N` for a number with no name here.
     public static func signalName(_ n: Int32) -> String {
