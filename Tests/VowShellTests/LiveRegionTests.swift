@@ -8,10 +8,29 @@ import XCTest
 /// region of its own, erased before any other output and at the end: checked on the screen of a
 /// real terminal emulator (tmux), as a person would see it.
 final class LiveRegionTests: ServerTestCase {
-    /// Runs `tmux ARGS`; its standard output.
+    /// The tmux server of this test class's own (`-L`), never a person's.
+    let socket = "vow-live-\(getpid())"
+
+    /// Runs `tmux -L SOCKET ARGS` (10 s at most); its standard output when `capture`. A command
+    /// that may start the server is spawned directly, its standard streams on /dev/null: the
+    /// server it forks would inherit whatever Foundation's `Process` watches the child by (and a
+    /// captured pipe), and the wait for it would never end.
     @discardableResult
-    func tmux(_ arguments: [String]) throws -> String {
-        try runCommand("tmux", arguments).out
+    func tmux(_ arguments: [String], capture: Bool = false) throws -> String {
+        let argv = ["timeout", "10", "tmux", "-L", socket] + arguments
+        if capture { return try runCommand(argv[0], Array(argv.dropFirst())).out }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        let cEnv: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (cArgs + cEnv).forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawnp(&pid, argv[0], &actions, nil, cArgs, cEnv) == 0 else { throw POSIXError(.ECHILD) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return ""
     }
 
     func test_theSpinnerProgressAndVerboseOutputNeverOverwriteEachOther() throws {
@@ -19,11 +38,11 @@ final class LiveRegionTests: ServerTestCase {
         let session = "vow-live-\(UInt32.random(in: 0...UInt32.max))"
         let history = NSTemporaryDirectory() + "vow-history-\(UUID().uuidString)"
         defer {
-            _ = try? tmux(["kill-session", "-t", session])
+            _ = try? tmux(["kill-server"])
             try? FileManager.default.removeItem(atPath: history)
         }
         try tmux(["new-session", "-d", "-s", session, "-x", "60", "-y", "50", "env VOW_HISTORY=\(history) TERM=xterm \(REPLTests.binary)"])
-        func screen() throws -> [String] { try tmux(["capture-pane", "-p", "-S", "-", "-t", session]).split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+        func screen() throws -> [String] { try tmux(["capture-pane", "-p", "-S", "-", "-t", session], capture: true).split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
         /// Waits (10 s at most) for a line of the screen that `matches`.
         func waitFor(_ matches: (String) -> Bool) throws -> Bool {
             for _ in 0..<200 {
