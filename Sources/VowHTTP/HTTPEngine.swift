@@ -49,6 +49,9 @@ public final class HTTPEngine: Sendable {
         // No distributed tracing: the default (a no-op tracer) still builds a span and its
         // attributes for every request.
         c.tracing.tracer = nil
+        // An HTTP/2 connection's own errors (headers over its limit) fail its requests at once.
+        c.http2ConnectionDebugInitializer = { HTTP2ConnectionErrors.install(on: $0) }
+        c.http2StreamChannelDebugInitializer = { HTTP2ConnectionErrors.register(stream: $0) }
         if key.insecure || key.caFile != nil {
             var tls = c.tlsConfiguration ?? .makeClientConfiguration()
             if key.insecure { tls.certificateVerification = .none }

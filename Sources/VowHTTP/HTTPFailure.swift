@@ -144,7 +144,7 @@ extension HTTPFailure {
         default:
             // A type not known here.
             let typeName = String(reflecting: type(of: error))
-            if typeName.contains("NIOHTTP2") {
+            if typeName.contains("NIOHTTP2") || typeName.contains("NIOHPACK") {
                 self = .http2(words: Self.http2Words(typeName: typeName, reason: reason), reason: reason)
                 return
             }
@@ -174,7 +174,9 @@ extension HTTPFailure {
         var words: String
         switch name {
         case "StreamClosed": words = "the server reset the stream"
-        case "ExcessivelyLargeHeaderBlock", "ExcessiveContinuationFrames": words = "response headers too large"
+        // HPACK's header-list size, which NIOHTTP2 sets at 16 KiB and checks both as the frames come and as they decode.
+        case "ExcessivelyLargeHeaderBlock", "MaxHeaderListSizeViolation": words = "response headers too large (over 16 KiB)"
+        case "ExcessiveContinuationFrames": words = "response headers too large (too many CONTINUATION frames)"
         case "NoSuchStream": words = "the server answered on a stream that does not exist"
         default:
             // `UnableToParseFrame` is `unable to parse frame`.

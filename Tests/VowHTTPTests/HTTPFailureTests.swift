@@ -83,7 +83,7 @@ final class HTTPFailureTests: XCTestCase {
         XCTAssertEqual(reset, "the server reset the stream (CANCEL)")
         XCTAssertEqual(HTTPFailure.http2Words(typeName: "NIOHTTP2.NIOHTTP2Errors.UnableToParseFrame", reason: "UnableToParseFrame()"), "unable to parse frame")
         XCTAssertEqual(
-            HTTPFailure.http2Words(typeName: "NIOHTTP2.NIOHTTP2Errors.ExcessivelyLargeHeaderBlock", reason: "x"), "response headers too large")
+            HTTPFailure.http2Words(typeName: "NIOHTTP2.NIOHTTP2Errors.ExcessivelyLargeHeaderBlock", reason: "x"), "response headers too large (over 16 KiB)")
         let refused = HTTPFailure.http2Words(typeName: "NIOHTTP2.NIOHTTP2Errors.StreamClosed", reason: "errorCode: HTTP2ErrorCode<0x7 RefusedStream>")
         XCTAssertEqual(refused, "the server reset the stream (REFUSED_STREAM)")
         let message = HTTPFailure.http2(words: reset, reason: "raw").vowError(method: "GET", url: "https://127.0.0.1:8443/x").message

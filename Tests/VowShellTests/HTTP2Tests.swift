@@ -11,6 +11,11 @@ final class HTTP2Tests: XCTestCase {
     nonisolated(unsafe) static var dir: URL!
     nonisolated(unsafe) static var port = 0
     nonisolated(unsafe) static var missing: String?
+    /// testdata/h2-hostile-server.py, which sends header blocks of any size (its standard input
+    /// keeps it alive), and its port.
+    nonisolated(unsafe) static var hostile: Process?
+    nonisolated(unsafe) static var hostileInput: Pipe?
+    nonisolated(unsafe) static var hostilePort = ""
 
     static func tool(_ name: String) -> String? {
         for dir in ["/usr/sbin", "/usr/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
@@ -47,6 +52,7 @@ final class HTTP2Tests: XCTestCase {
             "-addext", "subjectAltName=IP:127.0.0.1",
             "-keyout", dir.appendingPathComponent("key.pem").path, "-out", dir.appendingPathComponent("cert.pem").path,
         ])
+        startHostile()
         port = freePort()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: nghttpd)
@@ -70,7 +76,27 @@ final class HTTP2Tests: XCTestCase {
         missing = "nghttpd did not start on port \(port)"
     }
 
+    /// Starts the hostile HTTP/2 server with the certificate just made.
+    static func startHostile() {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = [
+            "python3", projectRoot.appendingPathComponent("testdata/h2-hostile-server.py").path,
+            dir.appendingPathComponent("cert.pem").path, dir.appendingPathComponent("key.pem").path,
+        ]
+        let out = Pipe(), input = Pipe()
+        p.standardOutput = out
+        p.standardInput = input
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return }
+        hostilePort = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        hostile = p
+        hostileInput = input
+    }
+
     override class func tearDown() {
+        try? hostileInput?.fileHandleForWriting.close()
+        hostile?.waitUntilExit()
         server?.terminate()
         server?.waitUntilExit()
         if let dir { try? FileManager.default.removeItem(at: dir) }
@@ -114,5 +140,23 @@ final class HTTP2Tests: XCTestCase {
 
     func test_aMissingCertificateFileIsNamed() {
         XCTAssertTrue(vow("fetch $h2/x.json --cacert /nonexistent.pem").err.contains("--cacert: cannot read /nonexistent.pem"))
+    }
+
+    /// A response whose header block is over HTTP/2's limit fails at once, in words, whether
+    /// one header is huge (64 KiB, 1 MiB, sent as HEADERS and CONTINUATION frames) or there are
+    /// 20,000 of them; it used to wait until the server closed the connection, or the timeout
+    /// (the 5 s given here). Headers under the limit still come through.
+    func test_headerBlocksOverTheLimitFailAtOnceInWords() throws {
+        guard Int(Self.hostilePort) != nil else {
+            return XCTFail("testdata/h2-hostile-server.py did not start (it needs python3's h2: scripts/setup installs it)")
+        }
+        let base = "https://127.0.0.1:\(Self.hostilePort)"
+        for path in ["/big-header?size=65536", "/big-header?size=1048576", "/many-headers?n=20000"] {
+            let r = vow("fetch \"\(base)\(path)\" --cacert $cert --timeout 5 | status")
+            XCTAssertEqual(r.status, 1, path)
+            XCTAssertTrue(r.err.contains("HTTP/2 error from 127.0.0.1:\(Self.hostilePort): response headers too large (over 16 KiB)"), "\(path): \(r.err)")
+        }
+        XCTAssertEqual(vow("fetch \"\(base)/big-header?size=10000\" --cacert $cert --timeout 5 | status").out, "200\n")
+        XCTAssertEqual(vow("fetch \"\(base)/ok\" --cacert $cert | json | pick ok").out, "true\n")
     }
 }
