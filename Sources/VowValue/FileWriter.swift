@@ -33,10 +33,10 @@ public final class FileWriter {
     public init(_ path: String, append: Bool = false, permissions: mode_t? = nil) throws(VowError) {
         self.path = path
         var info = stat()
-        let exists = stat(path, &info) == 0
+        let exists = stat(FileName.system(path), &info) == 0
         if exists, info.st_mode & S_IFMT == S_IFDIR { throw VowError.file("write", path, EISDIR) }
         if append || (exists && info.st_mode & S_IFMT != S_IFREG) {
-            let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | (append ? O_APPEND | O_CREAT : 0), 0o666)
+            let fd = open(FileName.system(path), O_WRONLY | O_CLOEXEC | O_NOCTTY | (append ? O_APPEND | O_CREAT : 0), 0o666)
             guard fd >= 0 else { throw VowError.file("write", path, errno) }
             self.fd = fd
             self.temporary = nil
@@ -47,19 +47,19 @@ public final class FileWriter {
         // A symbolic link is followed to the file it names, which is the one replaced.
         var target = path
         var link = stat()
-        if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) {
-            target = String(cString: resolved)
+        if lstat(FileName.system(path), &link) == 0, link.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(FileName.system(path), nil) {
+            target = FileName.decode(cString: resolved)
             free(resolved)
         }
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { String(target[..<$0]) } ?? "."
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
         let pattern: String = (directory.isEmpty ? "/" : directory + "/") + "." + name + ".vow-XXXXXX"
-        var template = pattern.utf8CString
+        var template = FileName.system(pattern)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw VowError.file("write", path, errno) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let temporary = template.withUnsafeBufferPointer { FileName.decode(cString: $0.baseAddress!) }
         // The new file gets the old one's permissions, or those a new file would get.
         if let permissions {
             _ = fchmod(fd, permissions)
@@ -82,7 +82,7 @@ public final class FileWriter {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return }
         // Read through a descriptor of its own: the one appended to is write-only.
-        let reader = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        let reader = open(FileName.system(path), O_RDONLY | O_CLOEXEC | O_NOCTTY)
         guard reader >= 0 else { return }
         defer { close(reader) }
         var last: UInt8 = 0
@@ -131,12 +131,12 @@ public final class FileWriter {
             return
         }
         guard closed == 0 else {
-            unlink(temporary)
+            unlink(FileName.system(temporary))
             throw VowError.file("write", path, closeError)
         }
-        guard rename(temporary, target) == 0 else {
+        guard rename(FileName.system(temporary), FileName.system(target)) == 0 else {
             let code = errno
-            unlink(temporary)
+            unlink(FileName.system(temporary))
             throw VowError.file("write", path, code)
         }
     }
@@ -146,7 +146,7 @@ public final class FileWriter {
         guard fd >= 0 else { return }
         close(fd)
         fd = -1
-        if let temporary { unlink(temporary) }
+        if let temporary { unlink(FileName.system(temporary)) }
     }
 
     deinit { abandon() }

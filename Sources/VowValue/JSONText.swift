@@ -155,7 +155,7 @@ enum JSONText {
 
     /// For each byte of a string's UTF-8: 0 when it is written as it is, 1 when it is written
     /// as a short escape or `\u00XX`, 2 when it may start a sequence that is escaped (a C1
-    /// control, U+2028, U+2029).
+    /// control, U+2028–U+202E, U+2066–U+2069).
     private static let escapeClass: [UInt8] = (0..<256).map { c -> UInt8 in
         if c < 0x20 || c == 0x22 || c == 0x5C || c == 0x7F { return 1 }
         if c == 0xC2 || c == 0xE2 { return 2 }
@@ -166,8 +166,9 @@ enum JSONText {
 
     /// Writes the text `p[0..<n]` (valid UTF-8) as a JSON string: quotes, backslashes and the
     /// short escapes (`\n \r \t \b \f`) as escapes, every other control character, DEL, the C1
-    /// controls and U+2028/U+2029 as `\u` and four lower-case hex digits, so that a string can
-    /// never inject terminal escape sequences; everything else as it is.
+    /// controls, U+2028/U+2029 and the bidirectional controls (U+202A–U+202E, U+2066–U+2069) as
+    /// `\u` and four lower-case hex digits, so that a string can never inject terminal escape
+    /// sequences or reorder what a terminal shows; everything else as it is.
     static func writeString(_ p: UnsafePointer<UInt8>, _ n: Int, into out: inout JSONOutput) {
         out.append(0x22)
         escapeClass.withUnsafeBufferPointer { table in
@@ -208,8 +209,12 @@ enum JSONText {
                         if c == 0xC2, i + 1 < n, p[i + 1] <= 0x9F {
                             o = escape(UInt32(p[i + 1]), at: o)
                             i += 2
-                        } else if c == 0xE2, i + 2 < n, p[i + 1] == 0x80, p[i + 2] == 0xA8 || p[i + 2] == 0xA9 {
-                            o = escape(p[i + 2] == 0xA8 ? 0x2028 : 0x2029, at: o)
+                        } else if c == 0xE2, i + 2 < n,
+                            (p[i + 1] == 0x80 && (0xA8...0xAE).contains(p[i + 2])) || (p[i + 1] == 0x81 && (0xA6...0xA9).contains(p[i + 2]))
+                        {
+                            // U+2028–U+202E (the line and paragraph separators, the bidirectional
+                            // embeddings and overrides), U+2066–U+2069 (the isolates).
+                            o = escape(UInt32(p[i + 1] & 0x3F) << 6 | UInt32(p[i + 2] & 0x3F) | 0x2000, at: o)
                             i += 3
                         } else {
                             o.pointee = c

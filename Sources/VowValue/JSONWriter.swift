@@ -17,7 +17,7 @@ public struct JSONColors: Sendable {
 /// Writes `Value`s as JSON: compact, or pretty with optional colours.
 ///
 /// Integers print without `.0`; other numbers as the shortest text that reads back the same
-/// (non-finite numbers print as null); control characters, DEL, C1 controls and U+2028/2029 are
+/// (non-finite numbers print as null); control characters, DEL, C1 controls, U+2028/2029 and the bidirectional controls are
 /// escaped so that a string can never inject terminal escapes (`JSONText`). A document read into
 /// a tape and never made into values (`JSONTapeValue`) is written from the tape, the same bytes.
 public enum JSONWriter {

@@ -295,7 +295,7 @@ struct TapeBuilder {
         pos += 1
         var escaped = false
         var ascii = true
-        var special = false  // something the writer escapes: DEL, a C1 control, U+2028, U+2029
+        var special = false  // something the writer escapes: DEL, a C1 control, U+2028–U+202E, U+2066–U+2069
         while true {
             // Eight bytes at a time to the first one that needs a look; a closing quote with
             // nothing before it that needs one ends the string there.
@@ -344,7 +344,11 @@ struct TapeBuilder {
                 n = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4
             }
             if c == 0xC2 && p[pos + 1] <= 0x9F { special = true }
-            if c == 0xE2 && p[pos + 1] == 0x80 && (p[pos + 2] == 0xA8 || p[pos + 2] == 0xA9) { special = true }
+            if c == 0xE2
+                && ((p[pos + 1] == 0x80 && (0xA8...0xAE).contains(p[pos + 2])) || (p[pos + 1] == 0x81 && (0xA6...0xA9).contains(p[pos + 2])))
+            {
+                special = true
+            }
             pos += n
         }
     }

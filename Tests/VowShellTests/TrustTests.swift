@@ -55,15 +55,57 @@ final class TrustTests: ServerTestCase {
         let name = "invoice\u{202E}fdp.exe"
         for source in [
             "echo '\(name)'", "echo {f: '\(name)'} | pick f", "echo [{f: '\(name)'}] | table", "print '\(name)'",
-            "echo 'a\u{2066}b\u{2069}c'",
+            "echo 'a\u{2066}b\u{2069}c'", "echo ['\(name)']", "echo '[\"a\u{2066}b\"]' | json",
         ] {
             let t = try PseudoTerminal(REPLTests.binary, ["-c", source])
             XCTAssertEqual(t.waitExit(), 0, source)
             XCTAssertFalse(t.output.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }, source)
-            XCTAssertTrue(t.output.contains("\\u{202e}") || t.output.contains("\\u{2066}"), "\(source): \(t.output.debugDescription)")
+            XCTAssertTrue(["\\u{202e}", "\\u{2066}", "\\u202e", "\\u2066"].contains { t.output.contains($0) }, "\(source): \(t.output.debugDescription)")
         }
-        // Piped, data passes byte for byte.
+        // Piped, text passes byte for byte; JSON escapes them, as it does U+2028 (still valid JSON).
         XCTAssertEqual(runVow("echo '\(name)'").out, name + "\n")
+        XCTAssertEqual(runVow("echo ['\(name)'] | to-json").out, #"["invoice\u202efdp.exe"]"# + "\n")
+        XCTAssertEqual(runVow("echo '[\"a\u{2066}b\u{2069}\"]' | json | to-json").out, #"["a\u2066b\u2069"]"# + "\n")
+    }
+
+    /// A file name that is not valid UTF-8 is listed by `glob` with its bytes kept, so the name
+    /// listed opens the file (`read`, `run`, `write` to a name made from it); on a terminal and in
+    /// errors its bad bytes show as `\xff`.
+    func test_fileNamesThatAreNotUTF8KeepTheirBytes() throws {
+        let dir = try temporaryDirectory()
+        let bad: [UInt8] = Array("bad".utf8) + [0xFF] + Array("name.txt".utf8)
+        let path = Array(dir.utf8) + [UInt8(ascii: "/")] + bad
+        let fd = open(path.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        _ = "hi\n".withCString { write(fd, $0, 3) }
+        close(fd)
+        try "ok\n".write(toFile: dir + "/caf\u{e9}.txt", atomically: true, encoding: .utf8)
+        XCTAssertEqual(runVow("glob '\(dir)/*.txt' | each read | to-json").out, #"["hi\n","ok\n"]"# + "\n")
+        XCTAssertEqual(runVow("let f = glob '\(dir)/bad*' | pick '[0]'\nrun cat $f | lines | to-json").out, #"["hi"]"# + "\n")
+        let copy = runVow("let f = glob '\(dir)/bad*' | pick '[0]'\necho copied | write \"${f}.copy\"")
+        XCTAssertEqual(copy.status, 0, copy.err)
+        let copied = open((path + Array(".copy".utf8)).map { CChar(bitPattern: $0) } + [0], O_RDONLY)
+        XCTAssertGreaterThanOrEqual(copied, 0, "the copy is named with the original's bytes")
+        close(copied)
+        let missing = runVow("let f = glob '\(dir)/bad*' | pick '[0]'\nread \"$f.gone\"")
+        XCTAssertTrue(missing.err.contains("cannot read \(dir)/bad\\xffname.txt.gone: no such file or directory"), missing.err)
+        let t = try PseudoTerminal(REPLTests.binary, ["-c", "glob '\(dir)/bad*' | pick '[0]'"])
+        XCTAssertEqual(t.waitExit(), 0)
+        XCTAssertTrue(t.output.contains("bad\\xffname.txt"), t.output.debugDescription)
+    }
+
+    /// Bytes that break UTF-8 in a name, each kept as its own character and given back as it was.
+    func test_fileNameBytesRoundTrip() {
+        for bytes: [UInt8] in [
+            [0x61, 0xFF, 0x62], [0xC3, 0xA9], [0xC3], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+            [0xE2, 0x82], [0x80, 0x61], Array("plain".utf8),
+        ] {
+            let name = FileName.decode(bytes)
+            XCTAssertEqual(FileName.system(name).dropLast().map { UInt8(bitPattern: $0) }, bytes, "\(bytes)")
+        }
+        XCTAssertEqual(FileName.decode([0xC3, 0xA9] as [UInt8]), "\u{e9}")
+        XCTAssertEqual(FileName.decode([0xC0, 0xAF] as [UInt8]).unicodeScalars.count, 2, "an overlong form is two bytes")
+        XCTAssertEqual(TerminalText.visible(FileName.decode([0x61, 0xFF] as [UInt8])), "a\\xff")
     }
 
     /// `write` onto a device writes through it and reports its failure; the device stays one.

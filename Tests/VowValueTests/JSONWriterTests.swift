@@ -7,7 +7,7 @@ import XCTest
 /// scalar from the rules, and the fast number reader (`DecimalToDouble`) against `Double(String)`.
 final class JSONWriterTests: XCTestCase {
     /// The rules, one scalar at a time: the short escapes, `\u` and four lower-case hex digits for
-    /// the other controls, DEL, the C1 controls and U+2028/2029, everything else as it is.
+    /// the other controls, DEL, the C1 controls, U+2028–U+202E and U+2066–U+2069, everything else as it is.
     func referenceString(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
@@ -19,7 +19,7 @@ final class JSONWriterTests: XCTestCase {
             case 0x09: out += "\\t"
             case 0x08: out += "\\b"
             case 0x0C: out += "\\f"
-            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029:
+            case 0..<0x20, 0x7F...0x9F, 0x2028...0x202E, 0x2066...0x2069:
                 let hex = String(u.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(u)
@@ -39,7 +39,7 @@ final class JSONWriterTests: XCTestCase {
     func test_stringsAreEscapedByTheRules() {
         var random = SplitMix64(seed: 0x57_2111)
         let alphabet: [Unicode.Scalar] = (0..<0x80).compactMap(Unicode.Scalar.init) + [
-            "\u{80}", "\u{85}", "\u{9F}", "\u{A0}", "é", "\u{301}", "\u{2027}", "\u{2028}", "\u{2029}", "\u{202A}", "😀", "\u{FEFF}", "\u{10FFFF}",
+            "\u{80}", "\u{85}", "\u{9F}", "\u{A0}", "é", "\u{301}", "\u{2027}", "\u{2028}", "\u{2029}", "\u{202A}", "\u{202E}", "\u{202F}", "\u{2065}", "\u{2066}", "\u{2069}", "\u{206A}", "😀", "\u{FEFF}", "\u{10FFFF}",
         ]
         for _ in 0..<20_000 {
             var s = ""

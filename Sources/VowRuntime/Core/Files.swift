@@ -7,7 +7,7 @@ public enum Files {
     /// `no such file or directory`, `permission denied`, `is a directory`, or the system's reason.
     /// A regular file is read straight into an array of its size.
     public static func read(_ path: String, limit: Int = .max) throws(VowError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(FileName.system(path), O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw cannotRead(path, errno) }
         defer { close(fd) }
         var info = stat()
@@ -30,7 +30,7 @@ public enum Files {
 
     /// An open descriptor of the file at `path` (not a directory), or the `io` error `read` gives.
     public static func openForReading(_ path: String) throws(VowError) -> Int32 {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(FileName.system(path), O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw cannotRead(path, errno) }
         var info = stat()
         if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
@@ -43,7 +43,7 @@ public enum Files {
     /// A file's contents: its text when it is valid UTF-8, else its bytes. A regular file is
     /// read straight into the string's storage, so a large file is in memory once, not twice.
     public static func contents(_ path: String, limit: Int = .max) throws(VowError) -> Value {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(FileName.system(path), O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw cannotRead(path, errno) }
         defer { close(fd) }
         var info = stat()

@@ -103,7 +103,7 @@ public final class ChildProcess: Sendable {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup(FileName.system($0)) } + [nil]
         defer { for a in cArgs { free(a) } }
         let started = posix_spawnp(&pid, program, &actions, &attributes, cArgs, vow_environment())
         close(inp[0])

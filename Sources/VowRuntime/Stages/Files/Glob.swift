@@ -16,7 +16,9 @@ struct GlobStage: ValueStage {
         character, `[abc]` and `[a-z]` one of a set, `**` as a whole part any number of
         directories, none included (`src/**/*.swift`). A name starting with a dot is matched only
         by a part that starts with a dot, as shells do. A relative pattern gives relative paths;
-        symbolic links to directories are not followed by `**`.
+        symbolic links to directories are not followed by `**`. A name that is not valid UTF-8
+        keeps its bytes: `read`, `write` and `run` given it open that file, and a terminal or an
+        error shows each byte that breaks the encoding as `\\xff`.
         """
     static let examples = [
         StageExample("run sh -c 'mkdir -p /tmp/vow-glob/a/b && touch /tmp/vow-glob/x.txt /tmp/vow-glob/a/y.txt /tmp/vow-glob/a/b/z.txt /tmp/vow-glob/a/.h.txt' | then glob '/tmp/vow-glob/**/*.txt' | to-json",
@@ -58,23 +60,33 @@ struct GlobStage: ValueStage {
             if rest.isEmpty ? exists(path) : isDirectory(path, followLinks: true) { walk(path + "/", rest, into: &found) }
             return
         }
-        for name in entries(directory) where fnmatch(part, name, FNM_PERIOD) == 0 {
+        for name in entries(directory) where fnmatch(FileName.system(part), FileName.system(name), FNM_PERIOD) == 0 {
             let path = base + name
             if rest.isEmpty || isDirectory(path, followLinks: true) { walk(path + "/", rest, into: &found) }
         }
     }
 
+    /// The names in `directory` but `.` and `..`, each kept byte for byte (`FileName`).
     private static func entries(_ directory: String) -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        guard let dir = opendir(FileName.system(directory)) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { FileName.decode(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 
     private static func exists(_ path: String) -> Bool {
         var info = stat()
-        return lstat(path, &info) == 0
+        return lstat(FileName.system(path), &info) == 0
     }
 
     private static func isDirectory(_ path: String, followLinks: Bool) -> Bool {
         var info = stat()
-        return (followLinks ? stat(path, &info) : lstat(path, &info)) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        return (followLinks ? stat(FileName.system(path), &info) : lstat(FileName.system(path), &info)) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 }
