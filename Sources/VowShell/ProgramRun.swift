@@ -165,6 +165,11 @@ final class ProgramRun: @unchecked Sendable {
             case .success(let v):
                 if run.printsItsValue {
                     // `… | print`: the value is out already.
+                } else if runner.waitsForJobs, !runner.renderer.jsonLines,
+                    run.inPrograms == .nothing || (run.inPrograms == .unlessNull && v.isNull)
+                {
+                    // A program prints what was asked for: not the value `write` wrote, not
+                    // the null of an effect (`delay`, `tap`).
                 } else if let bytes = runner.renderer.rawBytes(v) {
                     session.output.emit(bytes: bytes)
                 } else if case .string("") = v, !runner.renderer.jsonLines {
@@ -318,6 +323,11 @@ extension Runner {
     /// drawing the spinner if it is enabled. Then, for a script, the JavaScript-mode wait for
     /// what still runs, and the clean-up of `defer`.
     func execute(_ program: Program, source: SourceText) -> Int32 {
+        // A script's arguments are checked before its first statement runs.
+        if waitsForJobs, let usage = ScriptArguments.missing(in: program, given: session.options.arguments.count, script: session.options.scriptName) {
+            errorSink(usage)
+            return ExitStatus.syntax
+        }
         let run = ProgramRun(runner: self, program: program, source: source)
         currentRun.withLock { $0 = run }
         defer { currentRun.withLock { $0 = nil } }

@@ -243,7 +243,13 @@ public final class REPL: @unchecked Sendable {
             add_history(entry)
             if let reason = history.append(entry) { historyFailed(reason) }
         }
-        let trimmed = entry.trimmingCharacters(in: .whitespaces)
+        var trimmed = entry.trimmingCharacters(in: .whitespaces)
+        var statement = entry
+        // `exit`, `quit` and `help` typed as a shell takes them mean what they say.
+        if let word = trimmed.split(separator: " ").first, ["exit", "quit", "help"].contains(word) {
+            trimmed = ":" + trimmed
+            statement = trimmed
+        }
         let (command, argument) = splitMeta(trimmed)
         switch command {
         case ":quit", ":q", ":exit": return .quit
@@ -276,7 +282,7 @@ public final class REPL: @unchecked Sendable {
                 runner.printDirect("error[\(error.kind.rawValue)]: \(error.message)", toStderr: true)
             }
         default:
-            _ = runner.run(entry, name: "<repl>")
+            _ = runner.run(statement, name: "<repl>")
         }
         fflush(nil)
         return .next

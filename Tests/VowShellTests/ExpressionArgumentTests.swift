@@ -55,7 +55,7 @@ final class ExpressionArgumentTests: XCTestCase {
         let r = runVow("echo [{age: 20}, {age: 40}] | where age > 30")
         XCTAssertEqual(r.status, 2)
         XCTAssertEqual(r.out, "")
-        XCTAssertTrue(r.err.contains("where takes one argument, given 3: nothing ran; quote the expression: where \"age > `30`\""), r.err)
+        XCTAssertTrue(r.err.contains("where takes one argument, given 3: nothing ran; quote the expression: where 'age > `30`'"), r.err)
         let pick = runVow("run touch /tmp/vow-never-\(getpid())\necho {a: 1} | pick a extra")
         XCTAssertEqual(pick.status, 2)
         XCTAssertTrue(pick.err.contains("pick takes one argument, given 2"), pick.err)

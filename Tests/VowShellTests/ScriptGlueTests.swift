@@ -68,7 +68,7 @@ final class ScriptGlueTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: path) }
         XCTAssertEqual(runVow("echo one | write \(path) --append").status, 0)
         XCTAssertEqual(runVow("echo {n: 2} | write \(path) --append").status, 0)
-        XCTAssertEqual(runVow("run printf 'x\\ny\\n' --stream | write \(path) --append").out, "2\n")
+        XCTAssertEqual(runVow("run printf 'x\\ny\\n' --stream | write \(path) --append | to-json").out, "2\n")
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "one\n{\"n\":2}\nx\ny\n")
     }
 

@@ -94,7 +94,7 @@ final class StreamTests: ServerTestCase {
     func test_writeWritesALinePerItem() throws {
         let path = NSTemporaryDirectory() + "vow-stream-\(UUID().uuidString).txt"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        assertOutput(#"fetch "$base/ndjson?n=3&ms=10" --stream | write "\#(path)""#, "3")
+        assertOutput(#"fetch "$base/ndjson?n=3&ms=10" --stream | write "\#(path)" | to-json"#, "3")
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(lines, [#"{"id":1,"name":"item 1"}"#, #"{"id":2,"name":"item 2"}"#, #"{"id":3,"name":"item 3"}"#])
     }

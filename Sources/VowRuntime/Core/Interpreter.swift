@@ -23,6 +23,8 @@ public struct StatementRun: Sendable {
     /// The statement ends with a stage that printed its value already (`print`): its value is
     /// not printed again.
     public var printsItsValue = false
+    /// What a program prints of the statement's value (the REPL shows every value).
+    public var inPrograms = ProgramPrinting.value
 
     /// The error with its origin and the stages it skipped filled in.
     public func explain(_ error: any Error) -> VowError {
@@ -78,7 +80,7 @@ public struct Interpreter: Sendable {
                 let id = session.jobs.add(statement: source.slice(p.span), promise: promise)
                 return .job(id, promise, StatementRun(run: run))
             }
-            return .pipeline(promise, StatementRun(run: run, printsItsValue: session.registry.printsItsValue(p)))
+            return .pipeline(promise, StatementRun(run: run, printsItsValue: session.registry.printsItsValue(p), inPrograms: session.registry.inPrograms(p)))
         case .letBinding(let name, _, let value):
             let (promise, run) = ev.pipeline(value, input: .null, scope: scope, site: Site(source: source, statement: value.span, context: ["let \(name)"], run: session.nextStatementRun()))
             // `let y = $x` (or `%N`) names the promise bound to x itself, as `const y = x` does

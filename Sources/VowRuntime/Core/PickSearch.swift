@@ -12,6 +12,39 @@ public enum Pick {
         do { return try expr.search(searched) } catch { throw pickError(error, expression) }
     }
 
+    /// Searches as `search` does, and reads text as `pick` does: text that holds a JSON object or
+    /// list (`read users.json`, `stdin`) is searched as that JSON, as a response's body is; other
+    /// text is searched as a string, and a search of it that finds nothing (null: `pick a` on
+    /// `hello`) rejects, saying what the text starts with and how to read it, instead of giving
+    /// null. `stage` names the stage in the error.
+    public static func searchReadingText(_ expression: String, in value: Value, stage: String) throws -> Value {
+        guard case .string(let text) = value else { return try search(expression, in: value) }
+        if let parsed = jsonText(text) { return try search(expression, in: parsed) }
+        let found = try search(expression, in: value)
+        guard found.isNull else { return found }
+        throw VowError(
+            .type,
+            "\(stage): '\(expression)' finds nothing in text: the input is text, not JSON (\(textStart(text))); `| json` reads JSON text, `| lines` splits text into lines",
+            details: ["expression": .string(expression)])
+    }
+
+    /// The JSON in `text` when its first character but white space is `{` or `[` and the whole
+    /// parses; nil for any other text.
+    public static func jsonText(_ text: String) -> Value? {
+        guard let first = text.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        else { return nil }
+        return try? JSON.parse(text)
+    }
+
+    /// How an error shows the start of some text: `it starts "…"`, its first line cut at 60
+    /// characters, or `it is empty`.
+    static func textStart(_ text: String) -> String {
+        guard let line = text.split(whereSeparator: \.isNewline).first(where: { !$0.allSatisfy(\.isWhitespace) }) else { return "it is empty" }
+        let cut = line.count > 60 ? line.prefix(60) + "…" : line
+        return "it starts \"\(cut)\""
+    }
+
     /// Searches a document's tape with the compiled, cached expression. With `keepingTape`
     /// (the value goes straight to the printer), a result that holds objects or lists of the
     /// tape stays in it (`JSONTapeValue`) and is printed from it.
@@ -73,12 +106,39 @@ public enum Pick {
             ? "'\(expression)'"
             : "'\(expression.prefix(excerptLength / 2))…' (\(length) characters\(e.offset.map { ", the culprit at character \($0)" } ?? ""))"
         var msg = "\(e.kind.rawValue): \(e.message) in \(named)"
+        if e.kind == .syntax, let hint = habitHint(expression) { msg += "; \(hint)" }
         if let off = e.offset {
             d["offset"] = .int(off)
             let (shown, caret) = excerpt(expression, around: off)
             msg += "\n    \(shown)\n    \(String(repeating: " ", count: caret))^"
         }
         return VowError(.pick, msg, details: d)
+    }
+
+    /// What an expression that does not parse may have meant, written as a jq or JavaScript
+    /// user would: jq's leading dots (`.[0]`, `.name`, `.[] | .a`) and bare numbers in a
+    /// comparison (`age > 30`, a literal in JMESPath: `` `30` ``). The JMESPath form is given
+    /// when it parses; nil when neither habit is seen.
+    static func habitHint(_ expression: String) -> String? {
+        var rewritten = expression.replacingOccurrences(of: ".[]", with: "[*]")
+        // A dot that starts a path: at the start, or after `|`, `(`, `[`, `,`, `{`, `:`, a space.
+        rewritten = rewritten.replacing(/(^|[\s|(\[,{:])\.(?=[\[A-Za-z_"])/) { $0.output.1 + "" }
+        // jq's `.[] | .name` maps over the list: JMESPath's projection `[*].name`.
+        rewritten = rewritten.replacing(/\[\*\]\s*\|\s*(?=[A-Za-z_"])/) { _ in "[*]." }
+        let dotted = rewritten != expression
+        // A bare number after a comparison is a JSON literal in JMESPath.
+        let numbered = rewritten.replacing(/([<>=!]=?\s*)(-?[0-9]+(?:\.[0-9]+)?)(?![0-9`])/) { $0.output.1 + "`" + $0.output.2 + "`" }
+        let literals = numbered != rewritten
+        guard dotted || literals else { return nil }
+        var said: [String] = []
+        if dotted { said.append("a path has no leading dot in JMESPath (jq's `.[0]` is `[0]`, `.[]` is `[*]`)") }
+        if literals { said.append("a number is a literal in backticks (`30`)") }
+        if expression.contains("select(") { said.append("jq's select(…) is a filter, `[?…]`") }
+        if (try? JMESPathExpression.cached(numbered)) != nil {
+            let quoted = numbered.contains("'") ? "\"\(numbered)\"" : "'\(numbered)'"
+            return said.joined(separator: "; ") + ": write \(quoted)"
+        }
+        return said.joined(separator: "; ")
     }
 
     /// The longest expression an error shows whole.

@@ -32,6 +32,13 @@ public struct StageRegistry: Sendable {
         return stage(named: name)?.printsItsValue ?? false
     }
 
+    /// What a program prints of a statement that runs `pipeline` (`ProgramPrinting`): by its
+    /// last stage; a `def` or a program's stage prints its value unless it is null.
+    public func inPrograms(_ pipeline: Pipeline) -> ProgramPrinting {
+        guard let name = pipeline.stages.last?.name, let stage = stage(named: name) else { return .unlessNull }
+        return stage.inPrograms
+    }
+
     /// Every name and alias.
     public var names: [String] { byName.keys.sorted() }
 

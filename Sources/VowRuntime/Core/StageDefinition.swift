@@ -18,6 +18,17 @@ public enum StageGroup: String, Sendable, CaseIterable {
     case jobs
 }
 
+/// What a program (a script, `-c`) prints of a statement that ends with a stage; the REPL
+/// shows every value.
+public enum ProgramPrinting: Sendable {
+    /// The value, null included: the stage answers a question (`pick missing` is null).
+    case value
+    /// The value unless it is null: null from an effect (`delay 1s`, `tap …`) is nothing to show.
+    case unlessNull
+    /// Nothing: the value went where it was sent (`write` to its file, as a shell's `>`).
+    case nothing
+}
+
 /// A documented example: its source and the exact output it prints. The test suite runs every
 /// stage's examples, so help text cannot go stale.
 public struct StageExample: Sendable {
@@ -145,6 +156,9 @@ public protocol StageDefinition: Sendable {
     /// True for a stage that writes its value out itself (`print`): a statement that ends with
     /// it prints nothing more.
     static var printsItsValue: Bool { get }
+    /// What a program prints of a statement that ends with the stage: by default the value
+    /// for the data stages, the value unless it is null for the others.
+    static var inPrograms: ProgramPrinting { get }
     /// The most positional arguments the stage takes, or nil for any number: more is refused
     /// before anything runs, never silently dropped (`where age > 30` is three words).
     static var positionalLimit: Int? { get }
@@ -187,6 +201,8 @@ extension StageDefinition {
     public static var isPure: Bool { false }
     /// Leaves its value for the statement to print, by default.
     public static var printsItsValue: Bool { false }
+    /// The data stages answer with their value, null included; the others print null as nothing.
+    public static var inPrograms: ProgramPrinting { group == .data ? .value : .unlessNull }
     /// Takes any number of positional arguments, by default.
     public static var positionalLimit: Int? { nil }
 }

@@ -26,7 +26,7 @@ extension Planner {
             case .meta: break
             }
         }
-        return found
+        return found.map { $0.written(from: program.source) }
     }
 
     /// The problems of `p`'s plans and of the pipelines inside them.

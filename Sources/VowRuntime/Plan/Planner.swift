@@ -80,7 +80,10 @@ struct Planner: Sendable {
         } else if ExternalStage.find(name) != nil {
             def = ExternalStage.self
         } else {
-            let hint = registry.suggestion(for: name, extra: Array(defs.keys)).map { " (did you mean '\($0)'?)" } ?? ""
+            // A program on PATH (`ls`, `git`) is run by `run`; else the closest name.
+            let hint = ExternalStage.onPath(name) != nil
+                ? " (\(name) is a program: run \(name) …)"
+                : registry.suggestion(for: name, extra: Array(defs.keys)).map { " (did you mean '\($0)'?)" } ?? ""
             let span: SourceSpan
             if case .named(_, let nameSpan) = node.head { span = nameSpan } else { span = node.span }
             return StagePlan(
@@ -109,16 +112,26 @@ struct Planner: Sendable {
         let span = SourceSpan(start: extra.span.start, end: positional.last!.span.end)
         var message = "\(def.name) takes \(limit == 1 ? "one argument" : "\(limit) arguments"), given \(positional.count): nothing ran"
         if def.expressionArguments > 0 {
-            // Each word as the expression needs it: a number or a constant as a JSON literal.
-            let words = positional.map { a -> String in
-                switch a.kind {
-                case .number(_, _, let text): return "`" + text + "`"
-                case .boolean(let b): return "`\(b)`"
-                case .null: return "`null`"
-                default: return a.expressionText ?? "…"
+            let start = "\(message); quote the expression: \(def.name) "
+            // Each word as the expression needs it: a number or a constant as a JSON literal,
+            // anything else (`[*]` read as a list) as it was written; words written together
+            // (`[*].name`) stay together.
+            @Sendable func expression(_ source: SourceText?) -> String {
+                var out = ""
+                for (i, a) in positional.enumerated() {
+                    if i > 0, positional[i - 1].span.end < a.span.start { out += " " }
+                    switch a.kind {
+                    case .number(_, _, let text): out += "`" + text + "`"
+                    case .boolean(let b): out += "`\(b)`"
+                    case .null: out += "`null`"
+                    default: out += a.expressionText ?? source.map { $0.slice(a.span) } ?? "…"
+                    }
                 }
+                return out.contains("'") ? "\"\(out)\"" : "'\(out)'"
             }
-            message += "; quote the expression: \(def.name) \"\(words.joined(separator: " "))\""
+            var problem = PlanProblem(start + expression(nil), span: span, beforeRun: true)
+            problem.sourced = { start + expression($0) }
+            return problem
         } else if def.group == .http {
             // HTTPie's request items (`name=ada`, `n:=1`) written as vow's flags.
             let items = positional.dropFirst().compactMap { a -> (String, String)? in
@@ -161,6 +174,16 @@ struct PlanProblem: Error, Sendable {
         self.message = message
         self.span = span
         self.beforeRun = beforeRun
+    }
+
+    /// The message written with the program's source at hand, when it needs it (an argument
+    /// shown as it was written); `problems(in:)` uses it.
+    var sourced: (@Sendable (SourceText) -> String)? = nil
+
+    /// The problem with its message written from `source`, when it has one to write.
+    func written(from source: SourceText) -> PlanProblem {
+        guard let sourced else { return self }
+        return PlanProblem(sourced(source), span: span, beforeRun: beforeRun)
     }
 
     /// The error the stage rejects with.

@@ -143,10 +143,10 @@ extension JavaScriptTwin {
             let base = name == "_" ? input : "$" + name
             if lets.contains(name) {
                 guard let path else { return (base, true) }
-                return ("\(base).then((x) => vow.pick(x, \(jsString(path))))", true)
+                return ("\(base).then((x) => vow.path(x, \(jsString(path))))", true)
             }
             guard let path else { return (base, false) }
-            return ("vow.pick(\(base), \(jsString(path)))", false)
+            return ("vow.path(\(base), \(jsString(path)))", false)
         case .job(let n): return ("vow.jobPromise(\(n))", true)
         case .group(let p): return (pipeline(p, input: input, depth: depth), true)
         case .flag(let f): return ("vow.missing(\(jsString("--" + f)))()", false)
@@ -173,14 +173,14 @@ extension JavaScriptTwin {
             case .literal(let s):
                 out += s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "`", with: "\\`").replacingOccurrences(of: "${", with: "\\${")
             case .input(let path):
-                out += "${vow.text(vow.pick(\(input), \(path.map(jsString) ?? "null")))}"
+                out += "${vow.text(vow.path(\(input), \(path.map(jsString) ?? "null")))}"
             case .variable(let name, let path):
                 let base = name == "_" ? input : "$" + name
                 if lets.contains(name) {
                     if !waits.contains(name) { waits.append(name) }
-                    out += "${vow.text(vow.pick(w.\(name), \(path.map(jsString) ?? "null")))}"
+                    out += "${vow.text(vow.path(w.\(name), \(path.map(jsString) ?? "null")))}"
                 } else {
-                    out += "${vow.text(vow.pick(\(base), \(path.map(jsString) ?? "null")))}"
+                    out += "${vow.text(vow.path(\(base), \(path.map(jsString) ?? "null")))}"
                 }
             }
         }

@@ -55,7 +55,14 @@ public struct JavaScriptTwin {
         }
         var body: [String] = []
         for st in program.statements { body.append(t.statement(st)) }
-        return t.wrap(body, preludeModule: preludeModule)
+        var out = t.wrap(body, preludeModule: preludeModule)
+        // The arguments are checked before the first statement runs, as vow checks them.
+        let required = ArgStage.required(in: program)
+        if required > 0, let start = out.range(of: "let $$;\n(async () => {\n") {
+            let usage = jsString(ArgStage.usage(of: program.source, script: nil))
+            out.insert(contentsOf: "if ($args.length < \(required)) { process.stderr.write(\(usage) + \"\\n\"); process.exit(2); }\n", at: start.lowerBound)
+        }
+        return out
     }
 
     /// The prelude as a module of its own, for twins that require it (`program(_:preludeModule:)`):
@@ -137,7 +144,12 @@ public struct JavaScriptTwin {
             // A stage that printed its value already (`print`) ends a statement that prints no more.
             if registry.printsItsValue(p) { return "\(comment)\nawait \(pipeline(p, input: "null", depth: 0));" }
             // A stream prints item by item as its items arrive; any other value prints whole.
-            return "\(comment)\nif (vow.isStream($$ = await \(pipeline(p, input: "null", depth: 0)))) await vow.drain($$); else vow.out($$);"
+            // A program prints what was asked for (`ProgramPrinting`).
+            switch registry.inPrograms(p) {
+            case .nothing: return "\(comment)\nawait \(pipeline(p, input: "null", depth: 0));"
+            case .unlessNull: return "\(comment)\nif (vow.isStream($$ = await \(pipeline(p, input: "null", depth: 0)))) await vow.drain($$); else if ($$ !== null) vow.out($$);"
+            case .value: return "\(comment)\nif (vow.isStream($$ = await \(pipeline(p, input: "null", depth: 0)))) await vow.drain($$); else vow.out($$);"
+            }
         case .letBinding(let name, _, let value):
             let expr = pipeline(value, input: "null", depth: 0)
             lets.insert(name)

@@ -21,7 +21,10 @@ struct PickStage: ValueStage {
         `items[?stars > \\`100\\`].name | sort(@)`, `let $min = limit in items[?n > $min]`,
         `done / total * \\`100\\``): docs/language.md says what it may hold, with vow's own
         functions (`round`, `now`, `to_iso8601`, `from_iso8601`, `matches`, `regex_replace`). On a
-        response, EXPR searches the parsed JSON body. Quote an expression that has spaces or `|`,
+        response, EXPR searches the parsed JSON body; on text that holds a JSON object or list
+        (`read users.json`, `stdin`), that JSON. Other text is searched as a string, and a
+        search that finds nothing in it is an error that says to add `| json` or `| lines`,
+        rather than null. Quote an expression that has spaces or `|`,
         and one with `$` in single quotes (or write `\\$` in double quotes). `<`, `<=`, `>`, `>=`
         order two numbers, or two strings by code point, as the reference implementation does;
         anything else compares as null. Errors have kind `pick` and a field `reason` (syntax,
@@ -37,6 +40,8 @@ struct PickStage: ValueStage {
         StageExample("echo {a: 1} | pick missing", "null"),
         StageExample("echo {id: 1, name: Ada} | pick \"{x: id}\" | to-json", #"{"x":1}"#),
         StageExample("echo {a: 1} | pick 'a.['", "error[pick]: ", fails: true),
+        StageExample("echo '[{\"name\": \"Ada\"}]' | pick '[0].name'", "Ada"),
+        StageExample("echo 'hello world' | pick name", "error[type]: pick: 'name' finds nothing in text: the input is text, not JSON (it starts \"hello world\")", fails: true),
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
@@ -48,6 +53,6 @@ struct PickStage: ValueStage {
                 return .value(try Pick.search(expr, in: tape, keepingTape: ctx.call.resultIsPrinted && !PromiseObservation.isActive))
             }
         }
-        return .value(try Pick.search(expr, in: input))
+        return .value(try Pick.searchReadingText(expr, in: input, stage: "pick"))
     }
 }

@@ -20,7 +20,9 @@ struct WhereStage: ValueStage {
         truthy in JMESPath's sense (not false, null, "", [] or {}). On a list it fulfils with the
         items kept, in order. On a stream it fulfils at once with a stream of the items kept, as
         they arrive, so `where … | take 3` stops the source after the third match. An item on which
-        EXPR fails rejects (a stream is stopped).
+        EXPR fails rejects (a stream is stopped). Text that holds a JSON list (`read users.json`)
+        is that list; an item that is JSON text (a line of NDJSON from `lines`) is searched as that
+        JSON, and kept as it came. Other text is an error that says to add `| json` or `| lines`.
         """
     /// A stream is filtered as it arrives.
     static func takesStream(_ positional: [Argument]) -> Bool { true }
@@ -31,12 +33,23 @@ struct WhereStage: ValueStage {
         StageExample("run seq 1 1000000 --stream | where \"to_number(@) > `10`\" | take 2 | to-json", "[\"11\",\"12\"]"),
         StageExample("echo [a, '', b] | where '@' | to-json", "[\"a\",\"b\"]"),
         StageExample("echo 3 | where '@'", "error[type]: where: expected a list or a stream, got number", fails: true),
+        StageExample("echo '[{\"age\": 31}, {\"age\": 20}]' | where 'age > `30`' | to-json", "[{\"age\":31}]"),
+        StageExample("echo '{\"n\": 1}\n{\"n\": 5}' | lines | where 'n > `2`' | to-json", "[\"{\\\"n\\\": 5}\"]"),
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let expression = try args.string(0, "EXPR")
-        @Sendable func holds(_ item: Value) throws -> Bool { try Pick.search(expression, in: item).isTruthy }
+        // An item that is JSON text (a line of NDJSON) is searched as that JSON.
+        @Sendable func holds(_ item: Value) throws -> Bool {
+            if case .string(let text) = item, let parsed = Pick.jsonText(text) { return try Pick.search(expression, in: parsed).isTruthy }
+            return try Pick.search(expression, in: item).isTruthy
+        }
         if case .list(let items) = input { return .value(.list(try items.filter(holds))) }
+        if case .string(let text) = input {
+            // Text that holds a JSON list (`read users.json`) is that list, as pick reads it.
+            if case .list(let items)? = Pick.jsonText(text) { return .value(.list(try items.filter(holds))) }
+            throw VowError(.type, "where: expected a list or a stream, got text (\(Pick.textStart(text))); `| json` reads JSON text, `| lines` splits text into lines")
+        }
         guard let source = input.stream else {
             throw VowError(.type, "where: expected a list or a stream, got \(input.typeName)")
         }

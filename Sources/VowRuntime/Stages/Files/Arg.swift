@@ -16,7 +16,10 @@ struct ArgStage: ValueStage {
         PORT --default 8080` gives 8080 when there is no second. A required argument that is
         missing ends the script at once with status 2 and a usage line made from every `arg`
         the script declares, in order (`usage: deploy.vow HOST [PORT]`), as a program's argument
-        parser would. NAME is what the usage line calls it (ARG1, ARG2… by default). `$1`, `$2`
+        parser would. The script's arguments are checked before its first statement runs: a
+        script that lacks one does nothing but print the usage line, wherever its `arg` stands
+        (an `arg` without --default is required even on a branch that may not run). NAME is
+        what the usage line calls it (ARG1, ARG2… by default). `$1`, `$2`
         and `$args` read the same arguments without a check.
         """
     static let fallback = Flag.value("default", value: "V", help: "the value when the argument is not given (it is then optional)")
@@ -34,6 +37,20 @@ struct ArgStage: ValueStage {
         if let d = try args.value(Self.fallback) { return .value(d) }
         let usage = Self.usage(of: ctx.call.site.source, script: ctx.session.options.scriptName)
         throw VowError(.exit, usage, details: ["status": .int(2), "missing": .int(n)])
+    }
+
+    /// The highest N of an `arg N` in `program` that has no `--default` (0 when there is none):
+    /// a script given fewer arguments ends before its first statement runs.
+    static func required(in program: Program) -> Int {
+        var highest = 0
+        program.forEachStage { s in
+            guard s.name == Self.name,
+                !s.arguments.contains(where: { if case .flag(Self.fallback.name) = $0.kind { return true } else { return false } }),
+                let first = s.arguments.first, case .number(_, true, let t) = first.kind, let n = Int(t)
+            else { return }
+            highest = max(highest, n)
+        }
+        return highest
     }
 
     /// `usage: SCRIPT A [B]…`: every `arg` stage of `source`, by its number, optional ones in

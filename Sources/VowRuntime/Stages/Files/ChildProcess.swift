@@ -68,6 +68,13 @@ public final class ChildProcess: Sendable {
         self.stderr = stderr
     }
 
+    /// What an error adds for a program name that is a shell command line (`run "ls | wc -l"`):
+    /// `run` takes a program and its arguments, and `sh -c` runs a command line.
+    static func shellHint(_ program: String) -> String {
+        guard program.contains(where: { " |;&<>$`*".contains($0) }) else { return "" }
+        return "; run takes a program and its arguments, never through a shell: run ls /etc, or for a command line run sh -c '\(program)'"
+    }
+
     /// Starts `argv` (looked up on PATH, never through a shell) with pipes for its standard
     /// input, output and error; a `process` error naming the program when it cannot start.
     public static func spawn(_ argv: [String]) throws(VowError) -> ChildProcess {
@@ -116,7 +123,7 @@ public final class ChildProcess: Sendable {
             let reason = started == ENOENT
                 ? (program.contains("/") ? "no such file" : "no such program on PATH")
                 : String(cString: strerror(started))
-            throw VowError(.process, "cannot start \(program): \(reason)")
+            throw VowError(.process, "cannot start \(program): \(reason)\(shellHint(program))")
         }
         let child = ChildProcess(
             pid: pid, name: program, stdin: FileHandle(fileDescriptor: inp[1], closeOnDealloc: true),

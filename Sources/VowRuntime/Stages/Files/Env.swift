@@ -9,6 +9,8 @@ struct EnvStage: ValueStage {
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handler("env")
     static let group = StageGroup.files
+    /// An unset variable is null, and a program prints it: it was asked for.
+    static let inPrograms = ProgramPrinting.value
     static let synopsis = "env NAME"
     static let summary = "The value of an environment variable, or null when it is not set."
     static let help = "Fulfils with the environment variable NAME as a string, or null when it is not set."

@@ -26,10 +26,14 @@ struct ExternalStage: StageDefinition {
     static let argumentStyle = ArgumentStyle.passthrough
 
     /// The executable for stage `name`, if one is on PATH.
-    static func find(_ name: String) -> String? {
-        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return nil }
+    static func find(_ name: String) -> String? { onPath("vow-" + name) }
+
+    /// The path of the executable `program` on PATH, or nil (a name of letters, digits, `-`,
+    /// `_` and `.` only). An unknown stage that is a program says to `run` it.
+    static func onPath(_ program: String) -> String? {
+        guard !program.isEmpty, program.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else { return nil }
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
-            let path = "\(dir)/vow-\(name)"
+            let path = "\(dir)/\(program)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
         return nil

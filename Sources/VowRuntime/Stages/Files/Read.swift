@@ -33,7 +33,7 @@ struct ReadStage: ValueStage, LooksAhead {
         StageExample("read /nonexistent/file", "error[io]: cannot read /nonexistent/file: no such file or directory", fails: true),
         StageExample(
             "echo hello | write /tmp/vow-example-cap.txt | then read /tmp/vow-example-cap.txt --max-size 3",
-            "error[io]: /tmp/vow-example-cap.txt is 5 bytes, over the limit of 3 bytes (--max-size); --stream reads it line by line in bounded memory",
+            "error[io]: /tmp/vow-example-cap.txt is 6 bytes, over the limit of 3 bytes (--max-size); --stream reads it line by line in bounded memory",
             fails: true),
     ]
 

@@ -15,7 +15,8 @@ struct RunStage: ValueStage {
     static let help = """
         Runs CMD (looked up on PATH) with the arguments exactly as given: nothing goes through a
         shell, so `;`, `|` and `$(…)` in an argument arrive verbatim. The input, when not null, is
-        written to its standard input (text raw, other values as JSON). Fulfils with stdout as text;
+        written to its standard input (text raw, other values as JSON). Fulfils with stdout as text, without its final line
+        breaks (as a shell's `$(…)` gives it: `let sha = run git rev-parse HEAD`);
         a non-zero exit rejects with kind `process`, keeping `status`, `stdout` and `stderr`.
         A program killed by a signal rejects too (`sh killed by SIGSEGV`, status 128 + N, as a
         shell gives, and `signal`). The program starts as from a shell: in a process group of its
@@ -29,9 +30,9 @@ struct RunStage: ValueStage {
     static let stream = Flag.switch("stream", help: "a stream of the lines the program prints, as it prints them (stderr kept for the error)")
     static let flags = [stream.spec]
     static let examples = [
-        StageExample("run echo hello", "hello\n"),
+        StageExample("run echo hello", "hello"),
         StageExample("run printf 'a\\nb\\n' --stream | each format \"<{}>\" | to-json", "[\"<a>\",\"<b>\"]"),
-        StageExample("run echo '; rm -rf /'", "; rm -rf /\n"),
+        StageExample("run echo '; rm -rf /'", "; rm -rf /"),
         StageExample("run false", "error[process]: false exited with status 1", fails: true),
     ]
 
@@ -41,6 +42,13 @@ struct RunStage: ValueStage {
         let stdinBytes: [UInt8] = input.isNull ? [] : Array((input.stringValue ?? JSONWriter.compact(input)).utf8)
         if args[Self.stream] { return .value(.opaque(try LineStream.process(argv, stdin: stdinBytes))) }
         return .promise(
-            runProcess(argv, stdin: stdinBytes, name: "run", on: ctx.session.executor).then(on: ctx.session.executor) { .string($0) })
+            runProcess(argv, stdin: stdinBytes, name: "run", on: ctx.session.executor).then(on: ctx.session.executor) { .string(Self.withoutFinalLineBreaks($0)) })
+    }
+
+    /// `text` without the line breaks at its end, as a shell's `$(…)` gives a command's output.
+    static func withoutFinalLineBreaks(_ text: String) -> String {
+        var end = text.utf8.endIndex
+        while end > text.utf8.startIndex, text.utf8[text.utf8.index(before: end)] == 0x0A { end = text.utf8.index(before: end) }
+        return end == text.utf8.endIndex ? text : String(text[..<end])
     }
 }

@@ -10,15 +10,17 @@ struct WriteStage: ValueStage {
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.handlerTakingFlags("write")
     static let group = StageGroup.files
+    /// A program prints nothing more of what went to the file, as a shell's `>` does.
+    static let inPrograms = ProgramPrinting.nothing
     static let synopsis = "write PATH [--append]"
     static let summary = "Writes the input to PATH (text raw, other values as JSON) and passes it on."
-    static let help = "Writes the input to PATH, replacing it: a string as is, bytes as is, any other value as pretty JSON with a final newline. Fulfils with the input. A stream is written one line per item as the items arrive (text as is, other values as one-line JSON); it fulfils with the number of lines once the stream ends. The text goes to a temporary file beside PATH, renamed over it when complete, so PATH is never half-written (a failed write leaves the old file and names the reason); a device or FIFO (/dev/stderr, a named pipe) is written through instead. With --append the text is added to the end of PATH (created when missing), as shell's >> does: a value as it is written (a string as is, other values as one-line JSON, each with a final line break), a stream line by line as the items arrive."
+    static let help = "Writes the input to PATH, replacing it: a string as is with a final line break added when it has none (as a shell's echo > writes it), bytes as is, any other value as pretty JSON with a final newline. Fulfils with the input. A stream is written one line per item as the items arrive (text as is, other values as one-line JSON); it fulfils with the number of lines once the stream ends. The text goes to a temporary file beside PATH, renamed over it when complete, so PATH is never half-written (a failed write leaves the old file and names the reason); a device or FIFO (/dev/stderr, a named pipe) is written through instead. With --append the text is added to the end of PATH (created when missing), as shell's >> does: a value as it is written (a string as is, other values as one-line JSON, each with a final line break), a stream line by line as the items arrive."
     static let append = Flag.switch("append", help: "add to the end of PATH instead of replacing it; a stream's lines as they arrive")
     static let flags = [append.spec]
     /// A stream is written a line per item as it arrives.
     static func takesStream(_ positional: [Argument]) -> Bool { true }
     static let examples = [
-        StageExample("echo hi | write /tmp/vow-example.txt | then read /tmp/vow-example.txt", "hi"),
+        StageExample("echo hi | write /tmp/vow-example.txt | then read /tmp/vow-example.txt | to-json", #""hi\n""#),
         StageExample(#"echo "one\n" | write /tmp/vow-example.log | then echo two | write /tmp/vow-example.log --append | then read /tmp/vow-example.log | lines | to-json"#, #"["one","two"]"#),
     ]
 
@@ -28,7 +30,11 @@ struct WriteStage: ValueStage {
         if let stream = input.stream { return .promise(try Self.write(stream, to: path, append: append, on: ctx.session.executor)) }
         var bytes: [UInt8]
         switch input {
-        case .string(let s): bytes = Array(s.utf8)
+        case .string(let s):
+            // Text ends with a line break, as a shell's `echo … >` writes it: `run` gives its
+            // output without one, and `run cmd | write f` keeps the file a file of lines.
+            bytes = Array(s.utf8)
+            if let last = bytes.last, last != 0x0A { bytes.append(0x0A) }
         case .bytes(let b): bytes = b
         case .response(let r): bytes = r.body
         default: bytes = Array(((append ? JSONWriter.compact(input) : JSONWriter.pretty(input)) + "\n").utf8)

@@ -24,6 +24,9 @@ func send(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext)
 /// to save afterwards (nil when there is none, or it is read-only).
 func prepare(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext) throws -> (HTTPRequestSpec, HTTPSession?) {
     var spec = given
+    if case .string(let text)? = try args.value(HTTPFlag.json), let json = Pick.jsonText(text) {
+        ctx.session.diagnostics.emit("warning: \(jsonTextWarning(args.stage, json))\n")
+    }
     if args[HTTPFlag.verbose] {
         let diagnostics = ctx.session.diagnostics
         spec.verbose = { diagnostics.emit($0) }
@@ -47,6 +50,14 @@ func prepare(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageConte
     guard writable != nil else { return (spec, nil) }
     if !args[HTTPFlag.curl] { s.remember(mine, for: origin) }
     return (spec, s)
+}
+
+/// What `--json` given quoted JSON text (`--json '{"name":"ada"}'`) is warned of: the text is
+/// sent as one JSON string (encoded twice), and the object or list is written unquoted.
+func jsonTextWarning(_ stage: String, _ json: Value) -> String {
+    let kind: String
+    if case .list = json { kind = "list" } else { kind = "object" }
+    return "\(stage): --json was given text that holds a JSON \(kind), and sends it as one JSON string; to send the \(kind), write it unquoted: --json \(JSONWriter.compact(json))"
 }
 
 /// `promise`, after which `session` (if any) is saved, in the instant the outcome arrives (no

@@ -11,6 +11,8 @@ struct EchoStage: ValueStage {
     /// A pure function of its input and arguments.
     static let isPure = true
     static let group = StageGroup.values
+    /// `echo null` in a program prints null: it was asked for.
+    static let inPrograms = ProgramPrinting.value
     static let synopsis = "echo VALUE…"
     static let summary = "Fulfils with its argument (several arguments are joined with spaces)."
     static let help = """

@@ -9,6 +9,8 @@ struct ResolveStage: ValueStage {
     static let twin = StageTwin.handler("resolve")
     static let rejectsOnItsOwn = false
     static let group = StageGroup.values
+    /// `resolve null` in a program prints null: it was asked for.
+    static let inPrograms = ProgramPrinting.value
     static let synopsis = "resolve [VALUE]"
     static let summary = "A promise already fulfilled with VALUE (or with the input)."
     static let help = """

@@ -36,6 +36,29 @@ const vow = (() => {
     const r = jmespath.search(target(v), p);
     return r === undefined ? null : r;
   };
+  // Text that holds a JSON object or list, parsed; undefined for other text (Pick.jsonText).
+  const jsonText = (s) => {
+    const t = s.replace(/^[ \t\r\n]+/, "");
+    if (t[0] !== "{" && t[0] !== "[") return undefined;
+    try { return JSON.parse(s); } catch (e) { return undefined; }
+  };
+  // How an error shows the start of some text (Pick.textStart).
+  const textStart = (s) => {
+    const line = s.split(/\r\n|\n|\r/).find((l) => l.trim() !== "");
+    if (line === undefined) return "it is empty";
+    const chars = [...line];
+    return `it starts "${chars.length > 60 ? chars.slice(0, 60).join("") + "…" : line}"`;
+  };
+  const textHint = "`| json` reads JSON text, `| lines` splits text into lines";
+  // What pick gives: JSON text searched as JSON, other text as a string, nothing found in text an error.
+  const pickReadingText = (v, p, stage) => {
+    if (typeof v !== "string") return path(v, p);
+    const parsed = jsonText(v);
+    if (parsed !== undefined) return path(parsed, p);
+    const r = path(v, p);
+    if (r !== null) return r;
+    throw error("type", `${stage}: '${p}' finds nothing in text: the input is text, not JSON (${textStart(v)}); ${textHint}`);
+  };
   const joined = (args) => args.map(text).join(" ");
   const sims = new Map();
   const splitmix = (state) => {
@@ -356,7 +379,11 @@ const vow = (() => {
     // HTTP: node's fetch; a response is {status, statusText, url, headers, body}, a 4xx/5xx
     // status rejects with kind http, as vow does. Of the flags, only --stream is followed:
     // the body as a stream of server-sent events, NDJSON values or text lines.
-    async fetch(v, flags, url, method = "GET") {
+    async fetch(v, flags, url, method = "GET", stage = "fetch") {
+      if (typeof flags.json === "string" && jsonText(flags.json) !== undefined) {
+        const kind = Array.isArray(jsonText(flags.json)) ? "list" : "object";
+        process.stderr.write(`warning: ${stage}: --json was given text that holds a JSON ${kind}, and sends it as one JSON string; to send the ${kind}, write it unquoted: --json ${JSON.stringify(jsonText(flags.json))}\n`);
+      }
       const target = /^[a-z]+:\/\//i.test(url) ? url : "http://" + url;
       let r;
       try { r = await fetch(target, { method }); } catch (e) { throw error("network", String(e.cause ? e.cause.message : e.message)); }
@@ -372,12 +399,12 @@ const vow = (() => {
       if (r.status >= 400) throw error("http", `HTTP ${r.status} ${r.statusText}`, { status: r.status, body });
       return res;
     },
-    get: (v, flags, url) => vow.fetch(v, flags, url, "GET"),
-    post: (v, flags, url) => vow.fetch(v, flags, url, "POST"),
-    put: (v, flags, url) => vow.fetch(v, flags, url, "PUT"),
-    patch: (v, flags, url) => vow.fetch(v, flags, url, "PATCH"),
-    delete: (v, flags, url) => vow.fetch(v, flags, url, "DELETE"),
-    head: (v, flags, url) => vow.fetch(v, flags, url, "HEAD"),
+    get: (v, flags, url) => vow.fetch(v, flags, url, "GET", "get"),
+    post: (v, flags, url) => vow.fetch(v, flags, url, "POST", "post"),
+    put: (v, flags, url) => vow.fetch(v, flags, url, "PUT", "put"),
+    patch: (v, flags, url) => vow.fetch(v, flags, url, "PATCH", "patch"),
+    delete: (v, flags, url) => vow.fetch(v, flags, url, "DELETE", "delete"),
+    head: (v, flags, url) => vow.fetch(v, flags, url, "HEAD", "head"),
     // paginate: follows Link rel="next" (the stand-in takes no flags); a page that is a
     // list adds its elements, null nothing, any other value itself.
     async paginate(v, url) {
@@ -426,7 +453,7 @@ const vow = (() => {
       const began = Date.now();
       return new Promise((resolve, reject) => {
         const attempt = (n, p, wait) => p.then((v) => {
-          if (vow.holds(vow.pick(v, cond))) { resolve(v); return; }
+          if (vow.holds(path(v, cond))) { resolve(v); return; }
           const seconds = (Date.now() - began) / 1000;
           if ((max !== null && n >= max) || (limit !== null && seconds + wait > limit)) {
             reject(error("timeout", `until: ${cond} did not hold after ${n} attempt${n === 1 ? "" : "s"}`, { attempts: n, last: v, condition: cond }));
@@ -438,10 +465,10 @@ const vow = (() => {
       });
     },
     // `if COND …`: a text COND is a JMESPath expression on the value; any other value decides itself.
-    condition: (v, c) => vow.holds(typeof c === "string" ? vow.pick(v, c) : c),
+    condition: (v, c) => vow.holds(typeof c === "string" ? path(v, c) : c),
     // `assert COND [MESSAGE]`.
     assert(v, cond, ...a) {
-      if (vow.holds(vow.pick(v, cond))) return v;
+      if (vow.holds(path(v, cond))) return v;
       throw error("assert", a.length ? joined(a) : `assertion failed: ${cond}`, { value: v, condition: cond });
     },
     // `exit [STATUS] [MESSAGE]`: process.exit, the message on stderr as written.
@@ -509,9 +536,15 @@ const vow = (() => {
       : "let " + pairs.map(([n, v]) => `$${n} = \`${JSON.stringify(v === undefined ? null : v).replace(/`/g, "\\`")}\``).join(", ") + " in (" + e + ")"),
     // `where EXPR`: the items on which EXPR holds; a stream is filtered as it arrives.
     where(v, expr) {
-      if (Array.isArray(v)) return v.filter((x) => vow.holds(vow.pick(x, expr)));
+      const holds = (x) => vow.holds(path(typeof x === "string" && jsonText(x) !== undefined ? jsonText(x) : x, expr));
+      if (Array.isArray(v)) return v.filter(holds);
+      if (typeof v === "string") {
+        const parsed = jsonText(v);
+        if (Array.isArray(parsed)) return parsed.filter(holds);
+        throw error("type", `where: expected a list or a stream, got text (${textStart(v)}); ${textHint}`);
+      }
       if (!isStream(v)) throw error("type", `where: expected a list or a stream, got ${typeName(v)}`);
-      return (async function* () { for await (const x of v) if (vow.holds(vow.pick(x, expr))) yield x; })();
+      return (async function* () { for await (const x of v) if (holds(x)) yield x; })();
     },
     // `read PATH`: the file's text; with --stream, its lines as they are read.
     read(v, flags, p) {
@@ -641,7 +674,7 @@ const vow = (() => {
           return n;
         })();
       }
-      let data = typeof v === "string" ? v : v && typeof v === "object" && "body" in v && "status" in v ? v.body
+      let data = typeof v === "string" ? (v === "" || v.endsWith("\n") ? v : v + "\n") : v && typeof v === "object" && "body" in v && "status" in v ? v.body
         : flags.append ? JSON.stringify(v) + "\n" : JSON.stringify(v, null, 2) + "\n";
       if (flags.append && !String(data).endsWith("\n")) data += "\n";
       // An append starts a line of its own when the file does not end with a line break.
@@ -682,7 +715,9 @@ const vow = (() => {
       const failure = (code, out) => {
         if (!started) {
           const reason = code.code === "ENOENT" ? (text(argv[0]).includes("/") ? "no such file" : "no such program on PATH") : ioReason(code);
-          return error("process", `cannot start ${argv[0]}: ${reason}`);
+          const shell = /[ |;&<>$`*]/.test(text(argv[0]))
+            ? `; run takes a program and its arguments, never through a shell: run ls /etc, or for a command line run sh -c '${argv[0]}'` : "";
+          return error("process", `cannot start ${argv[0]}: ${reason}${shell}`);
         }
         const tail = err.trim() === "" ? "" : ": " + err.trim().slice(0, 500);
         if (typeof code === "object") {
@@ -711,7 +746,8 @@ const vow = (() => {
       let out = "";
       child.stdout.setEncoding("utf8");
       child.stdout.on("data", (d) => { out += d; });
-      return exited.then((code) => { if (code !== 0) throw failure(code, out); return out; });
+      // The output without its final line breaks, as a shell's $(…) gives it.
+      return exited.then((code) => { if (code !== 0) throw failure(code, out); return out.replace(/\n+$/, ""); });
     },
     // `each STAGE`: STAGE on every element of a list, or every item of a stream as it
     // arrives, at most --limit at once (16); the results in order.
@@ -803,6 +839,9 @@ const vow = (() => {
       return [line(heads.map((h, i) => [h, numeric[i]])), widths.map((w) => "─".repeat(w)).join("  "), ...cells.map(line)].join("\n");
     },
     text: (v) => text(v),
-    pick: (v, p) => path(v, p),
+    // `pick EXPR`: as `path`, with text read as pick reads it.
+    pick: (v, p) => pickReadingText(v, p, "pick"),
+    // A path in an argument (`$v.path`, `{path}` in a template): JMESPath on the value as it is.
+    path: (v, p) => path(v, p),
   };
 })();

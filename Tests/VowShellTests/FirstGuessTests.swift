@@ -1,0 +1,139 @@
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import VowRuntime
+@testable import VowShell
+
+/// A newcomer's first guesses, written as curl, jq, bash or JavaScript would take them, give
+/// the right answer or an error that names the vow form; never a wrong answer with status 0.
+/// Each twin is run by node and agrees.
+final class FirstGuessTests: XCTestCase {
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "vow-first-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try #"[{"name": "ada", "age": 36}, {"name": "bob", "age": 25}]"#.write(toFile: dir + "/users.json", atomically: true, encoding: .utf8)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    /// vow's output for `source`, checked against node running its twin (stdout and status).
+    func agreed(_ source: String, file: StaticString = #filePath, line: UInt = #line) throws -> (out: String, err: String, status: Int32) {
+        let vow = runVow(source)
+        let twin = try runWithInput("/bin/sh", ["-c", "\"\(REPLTests.binary)\" --emit-js -c \"$0\" | node -", source], input: "")
+        XCTAssertEqual(twin.out, vow.out, "twin of: \(source)\n\(twin.err)", file: file, line: line)
+        XCTAssertEqual(twin.status, vow.status, "twin of: \(source)\n\(twin.err)", file: file, line: line)
+        return vow
+    }
+
+    /// Text that holds JSON (a file, stdin) is searched as JSON by `pick` and `where`, as a
+    /// response is; other text that a search finds nothing in is an error, not null.
+    func test_pickAndWhereReadJSONText() throws {
+        XCTAssertEqual(try agreed("read \(dir)/users.json | pick '[0].name'").out, "ada\n")
+        XCTAssertEqual(try agreed("read \(dir)/users.json | where 'age > `30`' | pick '[*].name' | to-json").out, #"["ada"]"# + "\n")
+        XCTAssertEqual(try agreed(#"echo ['{"n": 1}', '{"n": 5}', 'not json'] | where 'n > `2`' | to-json"#).out, #"["{\"n\": 5}"]"# + "\n")
+        let text = try agreed("echo 'hello world' | pick name")
+        XCTAssertEqual(text.status, 1)
+        XCTAssertTrue(text.err.contains(#"pick: 'name' finds nothing in text: the input is text, not JSON (it starts "hello world"); `| json` reads JSON text"#), text.err)
+        XCTAssertEqual(try agreed("echo hello | pick 'length(@)'").out, "5\n", "a string is still searched as one")
+        let whereText = try agreed("echo 'a b' | where a")
+        XCTAssertEqual(whereText.status, 1)
+        XCTAssertTrue(whereText.err.contains("where: expected a list or a stream, got text"), whereText.err)
+        let piped = try runWithInput(REPLTests.binary, ["-c", "stdin | pick a"], input: #"{"a": 7}"#)
+        XCTAssertEqual(piped.out, "7\n", piped.err)
+    }
+
+    /// `--json` given quoted JSON text sends one JSON string, as it says; a warning shows the
+    /// unquoted form that sends the object.
+    func test_quotedJSONGivenToJsonIsWarnedOf() throws {
+        let r = runVow(#"post http://127.0.0.1:9/x --json '{"name":"ada"}' --curl"#)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.err.contains(#"warning: post: --json was given text that holds a JSON object, and sends it as one JSON string; to send the object, write it unquoted: --json {"name":"ada"}"#), r.err)
+        XCTAssertTrue(r.out.contains(#"--data-binary '"{\"name\":\"ada\"}"'"#), r.out)
+        let record = runVow("post http://127.0.0.1:9/x --json {name: ada} --curl")
+        XCTAssertEqual(record.err, "")
+        XCTAssertTrue(record.out.contains(#"--data-binary '{"name":"ada"}'"#), record.out)
+        XCTAssertEqual(runVow("post http://127.0.0.1:9/x --json 'plain text' --curl").err, "", "text that is not JSON is no mistake")
+        let twin = try runWithInput("/bin/sh", ["-c", "\"\(REPLTests.binary)\" --emit-js -c \"$0\" | node -", #"post http://127.0.0.1:9/x --json '[1]' | catch echo"#], input: "")
+        XCTAssertTrue(twin.err.contains("warning: post: --json was given text that holds a JSON list, and sends it as one JSON string; to send the list, write it unquoted: --json [1]"), twin.err)
+    }
+
+    /// A script's arguments are checked before its first statement runs: a missing one prints
+    /// the usage line (status 2) and nothing has acted; an `arg` whose variable is never read
+    /// is checked the same. node runs the twin with the same outcome.
+    func test_argumentsAreCheckedBeforeAnythingRuns() throws {
+        let made = dir + "/made"
+        let script = dir + "/deploy.vow"
+        try "run touch \(made)\nlet host = arg 1 HOST\nlet port = arg 2 PORT --default 8080\nprint \"to $host:$port\"\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let r = try runWithInput(REPLTests.binary, [script], input: "")
+        XCTAssertEqual(r.status, 2)
+        XCTAssertEqual(r.err, "usage: deploy.vow HOST [PORT]\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: made), "a statement ran before the arguments were checked")
+        let given = try runWithInput(REPLTests.binary, [script, "example.org"], input: "")
+        XCTAssertEqual(given.out, "to example.org:8080\n", given.err)
+        try FileManager.default.removeItem(atPath: made)
+        let js = dir + "/deploy.js"
+        _ = try runWithInput(REPLTests.binary, ["--emit-js-to", js, script], input: "")
+        let node = try runWithInput("/usr/bin/env", ["node", js], input: "")
+        XCTAssertEqual(node.status, 2)
+        XCTAssertEqual(node.err, "usage: deploy.vow HOST [PORT]\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: made), "the twin ran a statement before the check")
+        try "let name = arg 1 NAME\necho hi\n".write(toFile: dir + "/unused.vow", atomically: true, encoding: .utf8)
+        let unused = try runWithInput(REPLTests.binary, [dir + "/unused.vow"], input: "")
+        XCTAssertEqual(unused.status, 2)
+        XCTAssertEqual(unused.err, "usage: unused.vow NAME\n")
+    }
+
+    /// jq's habits (a leading dot, a bare number, an unquoted `[*].name`) get the JMESPath form
+    /// in the error.
+    func test_jqHabitsNameTheJMESPathForm() {
+        let cases = [
+            ("pick '.[0]'", "write '[0]'"), ("pick '.users[0].name'", "write 'users[0].name'"),
+            ("pick '.[] | .name'", "write '[*].name'"), ("pick 'a > 3'", "write 'a > `3`'"),
+            ("where 'age > 30'", "write 'age > `30`'"), ("pick [*].name", "quote the expression: pick '[*].name'"),
+            ("where age >= 30", "quote the expression: where 'age >= `30`'"),
+        ]
+        for (given, expected) in cases {
+            let r = runVow("echo [{name: ada, age: 36}] | \(given)")
+            XCTAssertNotEqual(r.status, 0, given)
+            XCTAssertTrue(r.err.contains(expected), "\(given): \(r.err)")
+        }
+    }
+
+    /// A program prints what was asked for: not `write`'s value, not the null of an effect;
+    /// `run` gives its output without the final line breaks, as `$(…)` does; `write` ends text
+    /// with one. `pick` and `echo` still print null: it was asked for.
+    func test_aProgramPrintsWhatWasAskedFor() throws {
+        let file = dir + "/out.json"
+        let source = "print start\nrun echo built\necho {a: 1} | write \(file)\ndelay 10ms\necho {a: 1} | pick missing\nlet sha = run printf 'abc\\n\\n'\necho \"v-$sha\"\nrun echo built | write \(dir)/built.txt\nprint end"
+        XCTAssertEqual(try agreed(source).out, "start\nbuilt\nnull\nv-abc\nend\n")
+        XCTAssertEqual(try String(contentsOfFile: dir + "/built.txt", encoding: .utf8), "built\n")
+        XCTAssertEqual(try agreed("echo null").out, "null\n")
+        let shell = try agreed("run 'ls /etc | wc -l'")
+        XCTAssertEqual(shell.status, 1)
+        XCTAssertTrue(shell.err.contains("run takes a program and its arguments, never through a shell: run ls /etc, or for a command line run sh -c 'ls /etc | wc -l'"), shell.err)
+    }
+
+    /// In the REPL, `help`, `exit` and `quit` mean what they say, and a program on PATH typed
+    /// as a stage says to `run` it.
+    func test_theREPLTakesAShellUsersWords() throws {
+        let t = try PseudoTerminal(REPLTests.binary, [], environment: ["VOW_HISTORY": dir + "/history"])
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        Thread.sleep(forTimeInterval: 0.1)
+        t.type("help\n")
+        XCTAssertTrue(t.waitFor("vow: pipelines of promises"), t.plainOutput)
+        t.type("ls /tmp\n")
+        XCTAssertTrue(t.waitFor("unknown stage 'ls' (ls is a program: run ls …)"), t.plainOutput)
+        t.type("exit\n")
+        XCTAssertEqual(t.waitExit(), 0, t.plainOutput)
+        let q = try PseudoTerminal(REPLTests.binary, [], environment: ["VOW_HISTORY": dir + "/history"])
+        XCTAssertTrue(q.waitFor("vow> "), q.plainOutput)
+        Thread.sleep(forTimeInterval: 0.1)
+        q.type("quit\n")
+        XCTAssertEqual(q.waitExit(), 0, q.plainOutput)
+    }
+}
