@@ -388,8 +388,13 @@ def js_program(prog):
         elif kind == "await" and p[-1].kind == "print":
             # A statement that ends with `print` has printed its value: it prints nothing more.
             out.append(f"  {{ const t = {e}; globalThis.scaffold = 1; await t; }}")
-        elif kind == "await":
+        elif kind == "await" and p[-1].kind in ("resolve", "echo"):
             out.append(f"  {{ const t = {e}; globalThis.scaffold = 1; say(show(await t)); }}")
+        elif kind == "await":
+            # A program prints null only from a stage that answers a question (echo, resolve):
+            # not from an effect or a combinator (docs/decisions.md, "A program prints what was
+            # asked for").
+            out.append(f"  {{ const t = {e}; globalThis.scaffold = 1; const v = await t; if (v != null) say(show(v)); }}")
         else:
             out.append(f"  const x_{var} = {e};")
     out.append("};")

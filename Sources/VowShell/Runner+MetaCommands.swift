@@ -39,7 +39,7 @@ extension Runner {
             return nil
         }
         do {
-            try HTMLPage.write(tracer.entries, title: "the last statement", to: path)
+            try HTMLPage.write(Tracer.numberedFromOne(tracer.entries), title: "the last statement", to: path)
             return "page written to \(path)"
         } catch {
             errorSink(renderer.error(toVowError(error)))
@@ -110,7 +110,7 @@ extension Runner {
                 errorSink("error[syntax]: :timeline | :timeline --turns | :timeline --html FILE")
                 return nil
             }
-            return Timeline.render(tracer.entries, width: max(40, columns), colors: renderer.colors)
+            return Timeline.render(Tracer.numberedFromOne(tracer.entries), width: max(40, columns), colors: renderer.colors)
         case "trace":
             let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
             switch parts.first {

@@ -11,7 +11,10 @@ extension Runner {
         tracer.keepsWholeRun = true
         let mark = tracer.mark()
         session.output.mute(true)
+        // The turns show what happens; job notices (`[1] started`) would only open them.
+        quietJobNotices = true
         let status = run(text, name: name)
+        quietJobNotices = false
         session.output.mute(false)
         tracer.keepsWholeRun = kept
         return (status, Turns(tracer.since(mark)))

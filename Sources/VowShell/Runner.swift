@@ -180,21 +180,26 @@ public final class Runner: @unchecked Sendable {
         tracer = nil
     }
 
+    /// True while a run is shown turn by turn (`--turns`, `:step`): job notices are left out.
+    var quietJobNotices = false
+
     /// Announces a background job and reports how it settles.
     func announce(_ s: StartedStatement) {
         guard case .job(let id, let p, let run) = s else { return }
         // A script keeps stdout for results: its job notices go to stderr (the REPL routes them
         // above the line being edited).
         let notice = reportJob == nil
-        report("[\(id)] started", isError: notice)
+        let quiet = quietJobNotices
+        if !quiet { report("[\(id)] started", isError: notice) }
         p.whenSettled(on: session.executor, bookkeeping: true) { r in
             self.session.jobs.markSettled(id, reported: true)
             switch r {
-            case .success(let v): self.report("[\(id)] fulfilled: \(Renderer(colors: false, jsonLines: true).value(v))", isError: notice)
+            case .success(let v):
+                if !quiet { self.report("[\(id)] fulfilled: \(Renderer(colors: false, jsonLines: true).value(v))", isError: notice) }
             case .failure(let e):
                 let error = run.explain(e)
                 if error.kind == .cancelled {
-                    self.report("[\(id)] cancelled", isError: true)
+                    if !quiet { self.report("[\(id)] cancelled", isError: true) }
                 } else {
                     self.report("[\(id)] rejected: " + self.renderer.error(error), isError: true)
                 }

@@ -159,6 +159,18 @@ struct CommandLineOptions {
           --version               Show the version.
           -h, --help              Show help information.
 
+        EXAMPLES:
+          vow                                          the REPL
+          vow -c 'fetch httpbin.org/json | pick slideshow.title'
+          vow -c 'post example.org/users --json {name: ada, n: 1} --verbose'
+          vow -c 'read users.json | where "age > `30`" | pick "[*].name"'
+          vow deploy.vow example.org 8080              a script and its arguments
+          vow --turns examples/lessons/01-chaining.vow a lesson, turn by turn
+          vow --emit-js lesson.vow | node -            its JavaScript twin, run by node
+          vow --html run.html lesson.vow               a page of the run, for a class
+
+        docs/tutorial.md is the first hour; docs/cheatsheet.md is one page of forms.
+
 
         """
 

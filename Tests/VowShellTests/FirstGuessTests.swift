@@ -136,4 +136,22 @@ final class FirstGuessTests: XCTestCase {
         q.type("quit\n")
         XCTAssertEqual(q.waitExit(), 0, q.plainOutput)
     }
+
+    /// The views of one statement number its promises from p1, whatever the session made
+    /// before (`:step` after `:load`); `--turns` shows no job notices.
+    func test_teachingViewsStartFromP1() throws {
+        let session = Session(diagnostics: OutputSink({ _ in }))
+        defer { session.http.shutdown() }
+        let runner = Runner(session: session, renderer: Renderer(colors: false, jsonLines: false), errors: { _ in })
+        defer { runner.disableTracing() }
+        _ = runner.enableTracing()
+        _ = runner.run(try String(contentsOfFile: projectRoot.appendingPathComponent("examples/lessons/01-chaining.vow").path, encoding: .utf8), name: "01")
+        let stepped = TurnView.render(runner.runShowingTurns("echo 1 | then format \"{}!\"", name: "<step>").turns, colors: false)
+        XCTAssertTrue(stepped.contains("p1 (echo) fulfils with 1"), stepped)
+        XCTAssertTrue(stepped.contains("p2 (then format \"{}!\") fulfils with \"1!\""), stepped)
+        XCTAssertFalse(stepped.contains("p3"), stepped)
+        let turns = try runWithInput(REPLTests.binary, ["--turns", projectRoot.appendingPathComponent("examples/lessons/13-jobs-and-let.vow").path], input: "")
+        XCTAssertTrue(turns.out.hasPrefix("start  start: the statements begin"), turns.out)
+        XCTAssertFalse(turns.err.contains("] started") || turns.err.contains("] fulfilled"), turns.err)
+    }
 }

@@ -147,7 +147,7 @@ public struct JavaScriptTwin {
             // A program prints what was asked for (`ProgramPrinting`).
             switch registry.inPrograms(p) {
             case .nothing: return "\(comment)\nawait \(pipeline(p, input: "null", depth: 0));"
-            case .unlessNull: return "\(comment)\nif (vow.isStream($$ = await \(pipeline(p, input: "null", depth: 0)))) await vow.drain($$); else if ($$ !== null) vow.out($$);"
+            case .unlessNull: return "\(comment)\nif (vow.isStream($$ = await \(pipeline(p, input: "null", depth: 0)))) await vow.drain($$); else if ($$ != null) vow.out($$);"
             case .value: return "\(comment)\nif (vow.isStream($$ = await \(pipeline(p, input: "null", depth: 0)))) await vow.drain($$); else vow.out($$);"
             }
         case .letBinding(let name, _, let value):

@@ -120,8 +120,36 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
     /// has number 0).
     public func since(_ mark: Mark) -> [Entry] {
         let base = mark.nextJob - 1
-        return wholeRun.filter { $0.sequence >= mark.sequence }.map { e in
+        return Self.numberedFromOne(wholeRun.filter { $0.sequence >= mark.sequence }.map { e in
             Entry(micros: e.micros, event: e.event, job: e.job > base ? e.job - base : 0, sequence: e.sequence)
+        })
+    }
+
+    /// `entries` with their promises numbered from p1, in the order they were made, as a view
+    /// of one statement or one run shows them however many promises the session made before
+    /// (`:step` after `:load` starts at p1, not p35). A promise made before them (an earlier
+    /// statement's `let`) is 0: "a promise".
+    public static func numberedFromOne(_ entries: [Entry]) -> [Entry] {
+        var first = Int.max
+        for e in entries { if case .created(let id, _, _, _) = e.event, id > 0 { first = min(first, id) } }
+        guard first != Int.max, first > 1 else { return entries }
+        let base = first - 1
+        func n(_ id: Int) -> Int { id > base ? id - base : 0 }
+        return entries.map { e in
+            let event: PromiseEvent
+            switch e.event {
+            case .created(let id, let parents, let name, let attributes): event = .created(id: n(id), parents: parents.map(n), name: name, attributes: attributes)
+            case .handlerAttached(let id, let child): event = .handlerAttached(id: n(id), child: n(child))
+            case .fulfilled(let id, let value): event = .fulfilled(id: n(id), value: value)
+            case .rejected(let id, let error): event = .rejected(id: n(id), error: error)
+            case .adopted(let id, let adopted): event = .adopted(id: n(id), adopted: n(adopted))
+            case .cancelled(let id): event = .cancelled(id: n(id))
+            case .labelled(let id, let attributes): event = .labelled(id: n(id), attributes: attributes)
+            case .jobQueued(let j): event = .jobQueued(PromiseJob(key: j.key, kind: j.kind, source: n(j.source), target: n(j.target), isTask: j.isTask, isOwn: j.isOwn))
+            case .jobStarted(let j): event = .jobStarted(PromiseJob(key: j.key, kind: j.kind, source: n(j.source), target: n(j.target), isTask: j.isTask, isOwn: j.isOwn))
+            default: event = e.event
+            }
+            return Entry(micros: e.micros, event: event, job: e.job, sequence: e.sequence)
         }
     }
 

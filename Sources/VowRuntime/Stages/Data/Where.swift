@@ -20,7 +20,7 @@ struct WhereStage: ValueStage {
         truthy in JMESPath's sense (not false, null, "", [] or {}). On a list it fulfils with the
         items kept, in order. On a stream it fulfils at once with a stream of the items kept, as
         they arrive, so `where … | take 3` stops the source after the third match. An item on which
-        EXPR fails rejects (a stream is stopped). Text that holds a JSON list (`read users.json`)
+        EXPR fails rejects (a stream is stopped). A response is its JSON body, as for `pick`. Text that holds a JSON list (`read users.json`)
         is that list; an item that is JSON text (a line of NDJSON from `lines`) is searched as that
         JSON, and kept as it came. Other text is an error that says to add `| json` or `| lines`.
         """
@@ -45,6 +45,14 @@ struct WhereStage: ValueStage {
             return try Pick.search(expression, in: item).isTruthy
         }
         if case .list(let items) = input { return .value(.list(try items.filter(holds))) }
+        // A response is its JSON body, as pick reads it (`fetch URL | where …`).
+        if case .response = input {
+            let body = try Pick.body(input)
+            guard case .list(let items) = body else {
+                throw VowError(.type, "where: expected a list or a stream, got a response whose body is \(body.typeName)")
+            }
+            return .value(.list(try items.filter(holds)))
+        }
         if case .string(let text) = input {
             // Text that holds a JSON list (`read users.json`) is that list, as pick reads it.
             if case .list(let items)? = Pick.jsonText(text) { return .value(.list(try items.filter(holds))) }

@@ -538,6 +538,11 @@ const vow = (() => {
     where(v, expr) {
       const holds = (x) => vow.holds(path(typeof x === "string" && jsonText(x) !== undefined ? jsonText(x) : x, expr));
       if (Array.isArray(v)) return v.filter(holds);
+      if (v && typeof v === "object" && "status" in v && "body" in v && "headers" in v) {
+        const body = target(v);
+        if (!Array.isArray(body)) throw error("type", `where: expected a list or a stream, got a response whose body is ${typeName(body)}`);
+        return body.filter(holds);
+      }
       if (typeof v === "string") {
         const parsed = jsonText(v);
         if (Array.isArray(parsed)) return parsed.filter(holds);
