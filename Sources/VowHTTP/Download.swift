@@ -13,9 +13,9 @@ import VowValue
 /// `FILE.part.lock`): another that finds it taken fails and touches nothing.
 public struct Download: Sendable {
     /// Where the body goes.
-    let path: String
+    public let path: String
     /// Resume `path.part` (or a partial `path`) instead of starting over.
-    let resume: Bool
+    public let resume: Bool
     /// Whether a progress bar is drawn (in the terminal's live region).
     let progress: Bool
 

@@ -176,9 +176,13 @@ final class ProgramRun: @unchecked Sendable {
                     // Nothing to show: `run true`, a command that printed nothing (`--json`
                     // prints `""`: one line for every result).
                 } else {
+                    // Text that ends its last line (`read`, `text`) prints as it is, as `cat`
+                    // prints a file: no blank line after it.
+                    var endsItsLine = false
+                    if case .string(let s) = v, !runner.renderer.jsonLines, s.utf8.last == 0x0A { endsItsLine = true }
                     session.output.emit(pieces: { send in
                         runner.renderer.write(v, to: send)
-                        Self.newline.withUnsafeBufferPointer { send($0) }
+                        if !endsItsLine { Self.newline.withUnsafeBufferPointer { send($0) } }
                     })
                 }
                 return false

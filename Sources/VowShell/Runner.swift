@@ -140,8 +140,10 @@ public final class Runner: @unchecked Sendable {
             guard case .meta(let name, _, _) = st.kind, !Self.scriptMetaCommands.contains(name) else { continue }
             let message = name == "step"
                 ? ":step works in the REPL only; `vow --turns FILE` shows a whole script turn by turn"
+                : ["quit", "q", "exit"].contains(name)
+                ? ":\(name) works in the REPL only; a script ends after its last statement (or at `exit`)"
                 : Self.replMetaCommands.contains(name)
-                ? ":\(name) works in the REPL only; a script ends after its last statement"
+                ? ":\(name) works in the REPL only"
                 : "unknown meta-command :\(name) (try :help)"
             problems.append((message: message, span: st.span))
         }

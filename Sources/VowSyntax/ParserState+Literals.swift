@@ -11,6 +11,9 @@ extension ParserState {
         let bytes = Array(s.utf8)
         guard let first = bytes.first, isDigit(first) || (first == DASH && bytes.count > 1 && isDigit(bytes[1])) else { return nil }
         var i = first == DASH ? 1 : 0
+        // A leading zero before another digit (`01234`, a postcode, an id) is text, as JSON
+        // has no such number: `{zip: 01234}` keeps its zero.
+        if bytes[i] == UInt8(ascii: "0"), i + 1 < bytes.count, isDigit(bytes[i + 1]) { return nil }
         while i < bytes.count && isDigit(bytes[i]) { i += 1 }
         var isInteger = true
         if i < bytes.count && bytes[i] == DOT && i + 1 < bytes.count && isDigit(bytes[i + 1]) {

@@ -212,6 +212,18 @@ public struct Template: Sendable {
 }
 
 extension Argument {
+    /// A literal word as its characters (`007`, `1.50`, `10ms`, `true`, `null`), for a stage that
+    /// takes words as written; nil for anything else.
+    public var wordAsWritten: String? {
+        switch kind {
+        case .number(_, _, let text), .duration(_, let text): return text
+        case .boolean(let b): return b ? "true" : "false"
+        case .null: return "null"
+        case .flag(let name): return "--" + name
+        default: return nil
+        }
+    }
+
     /// The argument as an expression's text, when a stage reads it as one: a word, a string
     /// (`Template.expressionText`) or a raw string; nil for anything else (a variable, a group…).
     public var expressionText: String? {
@@ -251,13 +263,24 @@ public struct SyntaxError: Error, Sendable, CustomStringConvertible {
     /// The error as vow prints it: the message, the place, the line and a caret under the culprit.
     public func render(source: SourceText, colors: Bool = false) -> String {
         let red = colors ? "\u{1B}[1;31m" : "", blue = colors ? "\u{1B}[34m" : "", reset = colors ? "\u{1B}[0m" : ""
-        let text = source.lineText(line)
-        let width = max(1, min(text.count - (column - 1), source.lineColumn(of: span.end).column - column))
+        var text = source.lineText(line)
+        var width = max(1, min(text.count - (column - 1), source.lineColumn(of: span.end).column - column))
+        var pad = column - 1
+        // A long line (a pipeline of 50,000 steps) is shown as a window around the culprit.
+        let limit = 240
+        if text.count > limit {
+            let chars = Array(text)
+            let start = max(0, min(pad - 40, chars.count - limit))
+            let end = min(chars.count, start + limit)
+            text = (start > 0 ? "…" : "") + String(chars[start..<end]) + (end < chars.count ? "…" : "")
+            pad = pad - start + (start > 0 ? 1 : 0)
+            width = max(1, min(width, end - (column - 1)))
+        }
         return """
             \(red)error[syntax]\(reset): \(message)
               \(blue)-->\(reset) \(source.name):\(line):\(column)
               \(blue)│\(reset) \(text)
-              \(blue)│\(reset) \(String(repeating: " ", count: column - 1))\(red)\(String(repeating: "^", count: width))\(reset)
+              \(blue)│\(reset) \(String(repeating: " ", count: pad))\(red)\(String(repeating: "^", count: width))\(reset)
             """
     }
 }

@@ -154,4 +154,53 @@ final class FirstGuessTests: XCTestCase {
         XCTAssertTrue(turns.out.hasPrefix("start  start: the statements begin"), turns.out)
         XCTAssertFalse(turns.err.contains("] started") || turns.err.contains("] fulfilled"), turns.err)
     }
+
+    /// `$env.NAME` in a word is the variable (as `${env.NAME}` is), not the whole environment
+    /// followed by `.NAME`; a variable that is text keeps its dot (`$f.txt`).
+    func test_dottedFieldsOfARecordVariableInAWord() throws {
+        setenv("VOW_FIRST_GUESS_API", "http://127.0.0.1:9", 1)
+        defer { unsetenv("VOW_FIRST_GUESS_API") }
+        XCTAssertEqual(try agreed("echo $env.VOW_FIRST_GUESS_API/users/2").out, "http://127.0.0.1:9/users/2\n")
+        XCTAssertEqual(try agreed("let f = echo name\necho \"$f.txt\"").out, "name.txt\n")
+        XCTAssertEqual(try agreed("let u = {a: {b: 2}}\necho x$u.a.b.c/y").out, "x2.c/y\n")
+        let unknown = runVow("echo $HOME")
+        XCTAssertTrue(unknown.err.contains("unknown variable $HOME (the environment is $env: $env.HOME"), unknown.err)
+    }
+
+    /// `run`'s words are its program's argv as written (numbers, durations, flags it does not
+    /// declare), and text it is given ends its last line, as a shell's pipe gives it.
+    func test_runTakesItsWordsAsWritten() throws {
+        XCTAssertEqual(try agreed("run echo 007 1.50 10ms true null").out, "007 1.50 10ms true null\n")
+        XCTAssertEqual(try agreed("run echo a --oneline -1 --x=y").out, "a --oneline -1 --x=y\n")
+        XCTAssertEqual(try agreed("run printf 'b\\na\\nc\\n' | run wc -l").out, "3\n")
+        XCTAssertEqual(try agreed("echo abc | run wc -c").out, "4\n", "as `echo abc | wc -c`")
+        XCTAssertEqual(try agreed("echo {zip: 01234, n: 10} | to-json").out, #"{"zip":"01234","n":10}"# + "\n")
+    }
+
+    /// A status made from data (`catch exit "{status}"`) is a status.
+    func test_exitTakesAStatusFromText() throws {
+        let r = try agreed("run sh -c 'exit 3' | catch exit \"{status}\" 'check failed'")
+        XCTAssertEqual(r.status, 3)
+        XCTAssertEqual(r.err, "check failed\n")
+    }
+
+    /// An expression that does not parse is refused before anything runs (status 2), and a
+    /// comparison with a double-quoted name (a field in JMESPath) is warned of.
+    func test_expressionsAreCheckedBeforeAnythingRuns() throws {
+        let made = dir + "/touched"
+        let r = runVow("run touch \(made) | pick .name")
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.err.contains("error[syntax]: pick: unexpected '.'"), r.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: made), "the statement ran before its expression was checked")
+        let warned = runVow(#"echo [{city: Oslo}] | where 'city == "Oslo"' | to-json"#)
+        XCTAssertEqual(warned.out, "[]\n")
+        XCTAssertTrue(warned.err.contains(#"warning: where: in JMESPath "Oslo" is the field named Oslo, not text; text is 'Oslo'"#), warned.err)
+        XCTAssertEqual(runVow("echo [{city: Oslo}] | where \"city == 'Oslo'\" | to-json").err, "")
+    }
+
+    /// `--curl` writes `--output FILE` and `--continue` as curl's `--output` and `--continue-at -`.
+    func test_curlKeepsTheDownload() {
+        let r = runVow("fetch http://127.0.0.1:9/f.bin --output '\(dir)/f.bin' --continue --curl")
+        XCTAssertTrue(r.out.contains("--output \(dir)/f.bin --continue-at -"), r.out)
+    }
 }

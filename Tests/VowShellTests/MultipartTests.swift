@@ -54,7 +54,7 @@ final class MultipartTests: ServerTestCase {
 
     func test_bodyFromAFile() {
         let r = vow(#"post $base/echo --body "@$dir/notes.txt" | pick bodyText"#)
-        XCTAssertEqual(r.out, "first line\nsecond \"quoted\" line\n\n", r.err)
+        XCTAssertEqual(r.out, "first line\nsecond \"quoted\" line\n", r.err)
     }
 
     func test_aBodyFileIsStreamedAndSentAgainOnA307() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import VowPromises
 import VowSyntax
 import VowValue
@@ -67,8 +68,7 @@ extension Evaluator {
         case .variable(let name, let path):
             if name == "_" { return .value(try pick(input, path)) }
             guard let b = scope.lookup(name) else {
-                let hint = closest(to: name, among: Array(session.globals.keys)).map { " (did you mean $\($0)?)" } ?? ""
-                throw VowError(.type, "unknown variable $\(name)\(hint)")
+                throw VowError(.type, "unknown variable $\(name)\(Self.unknownVariableHint(name, among: Array(session.globals.keys)))")
             }
             switch b {
             case .value(let v): return .value(try pick(v, path))
@@ -155,9 +155,12 @@ extension Evaluator {
     /// pending when it was evaluated).
     private func render(_ t: Template, input: Value, scope: Scope, settled: [String: Value]) throws -> Value {
         var out = ""
-        for part in t.parts {
+        // Text of a literal part that a record variable before it took as its fields (`$env.API`).
+        var taken = 0
+        for (index, part) in t.parts.enumerated() {
             switch part {
-            case .literal(let s): out += s
+            case .literal(let s): out += taken == 0 ? s : String(s.utf8.dropFirst(taken))!
+                taken = 0
             case .input(let path): out += Self.interpolationText(try pick(input, path))
             case .variable(let name, let path):
                 let v: Value
@@ -169,13 +172,46 @@ extension Evaluator {
                     switch scope.lookup(name) {
                     case .value(let x)?: v = x
                     case .promise(let p)?: v = (try? p.result?.get()) ?? .null
-                    case nil: throw VowError(.type, "unknown variable $\(name)")
+                    case nil: throw VowError(.type, "unknown variable $\(name)\(Self.unknownVariableHint(name, among: Array(session.globals.keys)))")
                     }
                 }
-                out += Self.interpolationText(try pick(v, path))
+                var value = try pick(v, path)
+                // `$env.API/users` in a word: a record's fields named after it with dots, as
+                // `${env.API}` names them; any other value is text, and the dot stays text.
+                if path == nil, index + 1 < t.parts.count, case .literal(let rest) = t.parts[index + 1] {
+                    (value, taken) = Self.dottedFields(of: value, in: rest)
+                }
+                out += Self.interpolationText(value)
             }
         }
         return .string(out)
+    }
+
+    /// The field of record `v` that `rest` names with `.NAME` at its start, again while the value
+    /// is a record (`.a.b`), and how many bytes of `rest` that took; `v` and 0 when it is not a
+    /// record or `rest` names no field.
+    static func dottedFields(of v: Value, in rest: String) -> (Value, Int) {
+        var value = v
+        var at = 0
+        let bytes = Array(rest.utf8)
+        while case .record(let r) = value, at < bytes.count, bytes[at] == UInt8(ascii: "."), at + 1 < bytes.count,
+            bytes[at + 1] == UInt8(ascii: "_") || (bytes[at + 1] | 0x20 >= UInt8(ascii: "a") && bytes[at + 1] | 0x20 <= UInt8(ascii: "z"))
+        {
+            var end = at + 1
+            while end < bytes.count, bytes[end] == UInt8(ascii: "_") || (bytes[end] | 0x20 >= UInt8(ascii: "a") && bytes[end] | 0x20 <= UInt8(ascii: "z")) || (bytes[end] >= UInt8(ascii: "0") && bytes[end] <= UInt8(ascii: "9")) { end += 1 }
+            value = r[String(decoding: bytes[(at + 1)..<end], as: UTF8.self)] ?? .null
+            at = end
+        }
+        return (value, at)
+    }
+
+    /// What an unknown `$name` may have meant: an environment variable (`$HOME` is
+    /// `$env.HOME`, as a shell user writes it), else the closest variable's name.
+    static func unknownVariableHint(_ name: String, among known: [String]) -> String {
+        if ProcessInfo.processInfo.environment[name] != nil || name.allSatisfy({ $0.isUppercase || $0 == "_" || $0.isNumber }) {
+            return " (the environment is $env: $env.\(name), or \"${env.\(name)}\" inside text)"
+        }
+        return closest(to: name, among: known).map { " (did you mean $\($0)?)" } ?? ""
     }
 
     /// How a value reads inside a string: text raw, everything else as compact JSON.

@@ -112,6 +112,7 @@ struct Evaluator: Sendable {
                 upstream: upstream, pipelineInput: input, rerunUpstream: rerun, scope: scope, site: site, run: run, index: index)
             call.labelsAdoptedPromise = plan.rewrittenThen != nil
             call.expressionArguments = def.expressionArguments
+            call.takesWordsAsWritten = def.takesWordsAsWritten
             call.pickAhead = plan.pickAhead
             call.feedsJSON = plan.feedsJSON
             call.resultIsPrinted = printed

@@ -65,6 +65,10 @@ public enum Pick {
     /// is not JSON (an HTML page, an empty body) rejects with kind `json`, naming its content type
     /// and showing the start of the body, rather than giving null.
     public static func body(_ v: Value) throws -> Value {
+        // A list of responses (`each fetch …`) is searched as the list of their bodies.
+        if case .list(let items) = v, items.contains(where: { if case .response = $0 { return true } else { return false } }) {
+            return .list(try items.map(body))
+        }
         guard case .response(let r) = v else { return v }
         do {
             return try JSON.parse(r.body)

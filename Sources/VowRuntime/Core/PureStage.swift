@@ -41,6 +41,7 @@ struct PureStage {
             upstream: nil, pipelineInput: .null, rerunUpstream: nil, scope: scope, site: site,
             run: PipelineRun(site: site, input: .null), index: 0)
         call.expressionArguments = def.expressionArguments
+        call.takesWordsAsWritten = def.takesWordsAsWritten
         // `json` before `pick` builds only what the pick can look at, as in the pipeline.
         call.pickAhead = plan.pickAhead
         let constant = positional.enumerated().allSatisfy { i, a in Self.isConstant(a, expression: i < def.expressionArguments) }

@@ -103,6 +103,8 @@ public final class StageCall: @unchecked Sendable {
     var innerPlan: StagePlan? = nil
     /// How many of the first positional arguments are expressions (`StageDefinition.expressionArguments`).
     var expressionArguments = 0
+    /// True when positional words are text as written (`StageDefinition.takesWordsAsWritten`).
+    var takesWordsAsWritten = false
 
     init(
         session: Session, name: String, node: Stage, positional: [Argument], flagNodes: [String: [Argument?]],
@@ -321,6 +323,10 @@ public struct StageContext: Sendable {
                         slots.append((false, "", args.positional.count - 1))
                         pending.append(p)
                     }
+                    continue
+                }
+                if call.takesWordsAsWritten, let text = a.wordAsWritten {
+                    args.positional.append(.string(text))
                     continue
                 }
                 switch try ev.argument(a, input: input, scope: call.scope, site: call.site) {

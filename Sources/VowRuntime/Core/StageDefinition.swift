@@ -141,6 +141,10 @@ public protocol StageDefinition: Sendable {
     /// (`pick`, `where`, `assert`: 1): written as a word or a string, such an argument is its
     /// text as written (`pick "{id: id}"`), never a template filled in from the input.
     static var expressionArguments: Int { get }
+    /// True for a stage whose positional words are text as written (`run`'s argv): `007`,
+    /// `1.50`, `10ms`, `true` and `null` reach it as those characters, not as values, and a
+    /// flag it does not declare, after its first word, is a word too (`run git log --oneline`).
+    static var takesWordsAsWritten: Bool { get }
     /// True for a stage that does less when it knows the stage after it, and conforms to
     /// `LooksAhead` to say how (`json`, `read`).
     static var looksAhead: Bool { get }
@@ -193,6 +197,8 @@ extension StageDefinition {
     public static var alwaysRejects: Bool { false }
     /// Reads no argument as an expression, by default.
     public static var expressionArguments: Int { 0 }
+    /// Words are values (a number, a duration…), by default.
+    public static var takesWordsAsWritten: Bool { false }
     /// Looks at no other stage, by default.
     public static var looksAhead: Bool { false }
     /// Makes a value of its own, by default.

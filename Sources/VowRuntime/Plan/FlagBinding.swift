@@ -55,6 +55,20 @@ struct FlagBinding {
                 i += 1
                 continue
             }
+            if def.takesWordsAsWritten && !bound.positional.isEmpty {
+                // The program's own (`run git log --oneline`); `--color=never` is one word.
+                if i + 1 < args.count, args[i + 1].span.start == a.span.end, case .word(let t) = args[i + 1].kind,
+                    let rest = t.literalText, rest.hasPrefix("=")
+                {
+                    let joined = Template(parts: [.literal("--" + f + rest)])
+                    bound.positional.append(Argument(kind: .word(joined), span: SourceSpan(start: a.span.start, end: args[i + 1].span.end)))
+                    i += 2
+                    continue
+                }
+                bound.positional.append(a)
+                i += 1
+                continue
+            }
             // A misspelt flag may be meant for the stage around this one (`each … --limt`).
             let hint = closest(to: f, among: declared.map(\.name) + outerFlags).map { " (did you mean --\($0)?)" } ?? ""
             return .failure(PlanProblem("\(def.name): unknown flag --\(f)\(hint)", span: a.span, beforeRun: true))

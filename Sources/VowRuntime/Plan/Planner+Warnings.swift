@@ -20,6 +20,15 @@ extension Planner {
             var held = stage.arguments
             if case .value(let a) = stage.head { held.append(a) }
             for a in held { if case .list(let elements) = a.kind { elements.forEach(element) } }
+            // A jq or JavaScript habit: `city == "Oslo"` compares with the field named Oslo.
+            if let def = stage.name.flatMap({ registry.stage(named: $0) }), def.expressionArguments > 0 {
+                for a in stage.arguments.prefix(def.expressionArguments) {
+                    guard let text = a.expressionText, let quoted = Self.comparedWithAQuotedName(text) else { continue }
+                    found.append(PlanProblem(
+                        "\(def.name): in JMESPath \"\(quoted)\" is the field named \(quoted), not text; text is '\(quoted)' (in single quotes inside the expression)",
+                        span: a.span, beforeRun: false))
+                }
+            }
             guard stage.name == FormatStage.name else { return }
             for a in stage.arguments {
                 guard case .rawString(let s) = a.kind, s.contains("{") || s.contains("$") else { continue }
@@ -29,5 +38,12 @@ extension Planner {
             }
         }
         return found
+    }
+
+    /// The name in the first `== "NAME"` (or `!=`, `<`…) of `expression`: a comparison with a
+    /// quoted identifier, which a jq or JavaScript user writes meaning text. Nil when there is none.
+    static func comparedWithAQuotedName(_ expression: String) -> String? {
+        guard let m = expression.firstMatch(of: /(==|!=|<=|>=|<|>)\s*"([^"\\]*)"/) else { return nil }
+        return String(m.output.2)
     }
 }

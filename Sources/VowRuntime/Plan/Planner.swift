@@ -1,3 +1,4 @@
+import JMESPath
 import VowSyntax
 import VowValue
 
@@ -94,6 +95,8 @@ struct Planner: Sendable {
         switch FlagBinding.bind(def, node: node, outerFlags: outerFlags) {
         case .success(let bound) where def.positionalLimit.map({ bound.positional.count > $0 }) ?? false:
             plan = StagePlan(reportedName: name, name: name, node: node, kind: .refused(Self.tooManyArguments(def, bound.positional)))
+        case .success(let bound) where Self.unreadableExpression(def, bound.positional) != nil:
+            plan = StagePlan(reportedName: name, name: name, node: node, kind: .refused(Self.unreadableExpression(def, bound.positional)!))
         case .success(let bound):
             plan = StagePlan(reportedName: name, name: name, node: node, kind: .builtin(def, bound.positional, bound.flags))
             plan.inner = innerPlan(def, node: node, positional: bound.positional)
@@ -145,6 +148,23 @@ struct Planner: Sendable {
             }
         }
         return PlanProblem(message, span: span, beforeRun: true)
+    }
+
+    /// An expression argument (`pick .name`, `where 'a >'`) that does not parse, found before
+    /// anything runs (the request is never sent); nil when every one parses. Expressions are
+    /// compiled once and cached, so the stage finds it compiled.
+    static func unreadableExpression(_ def: any StageDefinition.Type, _ positional: [Argument]) -> PlanProblem? {
+        for a in positional.prefix(def.expressionArguments) {
+            guard let text = a.expressionText else { continue }
+            do {
+                _ = try JMESPathExpression.cached(text)
+            } catch {
+                let message = Pick.pickError(error, text).message
+                let said = message.hasPrefix("syntax: ") ? String(message.dropFirst("syntax: ".count)) : message
+                return PlanProblem("\(def.name): \(said)", span: a.span, beforeRun: true)
+            }
+        }
+        return nil
     }
 
     /// The stage that `then X…`, `catch X…`, `each X…` name: X with the rest of their arguments

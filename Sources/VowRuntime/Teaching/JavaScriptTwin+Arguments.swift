@@ -94,9 +94,12 @@ extension JavaScriptTwin {
 
     /// The first `expressions` arguments are expressions: their text as written
     /// (`StageDefinition.expressionArguments`).
-    func withArguments(_ args: [Argument], input: String, depth: Int, expressions: Int = 0, _ call: ([String]) -> String) -> TwinCode {
+    func withArguments(
+        _ args: [Argument], input: String, depth: Int, expressions: Int = 0, wordsAsWritten: Bool = false, _ call: ([String]) -> String
+    ) -> TwinCode {
         let evaluated = args.enumerated().map { i, a in
             if i < expressions, let text = a.expressionText { return expression(text) }
+            if wordsAsWritten, let text = a.wordAsWritten { return (code: jsString(text), isPromise: false) }
             return argument(a, input: input, depth: depth)
         }
         if !evaluated.contains(where: \.isPromise) { return TwinCode(call(evaluated.map(\.code)), isPromise: false) }
@@ -168,7 +171,9 @@ extension JavaScriptTwin {
         if let lit = t.literalText { return (jsString(lit), false) }
         var waits: [String] = []
         var out = "`"
-        for part in t.parts {
+        // A literal after a variable, taken into `vow.dotted` (`$env.API/users`).
+        var skip = -1
+        for (index, part) in t.parts.enumerated() where index != skip {
             switch part {
             case .literal(let s):
                 out += s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "`", with: "\\`").replacingOccurrences(of: "${", with: "\\${")
@@ -176,11 +181,19 @@ extension JavaScriptTwin {
                 out += "${vow.text(vow.path(\(input), \(path.map(jsString) ?? "null")))}"
             case .variable(let name, let path):
                 let base = name == "_" ? input : "$" + name
+                let value: String
                 if lets.contains(name) {
                     if !waits.contains(name) { waits.append(name) }
-                    out += "${vow.text(vow.path(w.\(name), \(path.map(jsString) ?? "null")))}"
+                    value = "vow.path(w.\(name), \(path.map(jsString) ?? "null"))"
                 } else {
-                    out += "${vow.text(vow.path(\(base), \(path.map(jsString) ?? "null")))}"
+                    value = "vow.path(\(base), \(path.map(jsString) ?? "null"))"
+                }
+                // `$env.API/users`: a record's fields named with dots after it (Evaluator.dottedFields).
+                if path == nil, index + 1 < t.parts.count, case .literal(let rest) = t.parts[index + 1], rest.hasPrefix(".") {
+                    out += "${vow.dotted(\(value), \(jsString(rest)))}"
+                    skip = index + 1
+                } else {
+                    out += "${vow.text(\(value))}"
                 }
             }
         }

@@ -236,7 +236,8 @@ public struct JavaScriptTwin {
         }
         let b = body(plan, input: input, depth: depth)
         if b.isPromise, !b.code.hasPrefix("vow.missing") { return b.code }
-        return "vow.start(() => \(b.code))"
+        // An object literal is wrapped, or the arrow function would read it as its block.
+        return b.code.hasPrefix("{") ? "vow.start(() => (\(b.code)))" : "vow.start(() => \(b.code))"
     }
 
     /// A stage after the first: a method on the chain.
@@ -314,7 +315,7 @@ public struct JavaScriptTwin {
                 isPromise = !(streamsAtOnce && flags["stream"] != nil)
             }
             let object = flagObject(plan, input: input, depth: depth)
-            let r = withArguments(positional, input: input, depth: depth) { vals in
+            let r = withArguments(positional, input: input, depth: depth, wordsAsWritten: def.takesWordsAsWritten) { vals in
                 "\(f.contains("-") ? "vow[\(jsString(f))]" : "vow.\(f)")(\(([input, object] + vals).joined(separator: ", ")))"
             }
             return isPromise ? r.asPromise : r

@@ -25,7 +25,8 @@ struct ExitStage: ValueStage {
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         var words = args.positional
         var status = 0
-        if let first = words.first, let n = first.intValue {
+        // A status made from data is text (`catch exit "{status}"`): text that is a whole number is one.
+        if let first = words.first, let n = first.intValue ?? first.stringValue.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
             guard (0...255).contains(n) else { throw VowError(.type, "exit: STATUS must be 0 to 255, got \(n)") }
             status = n
             words.removeFirst()

@@ -16,6 +16,9 @@ struct KeysStage: ValueStage {
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         guard case .record(let r) = Pick.target(input) else {
+            if case .response = input {
+                throw VowError(.type, "keys: expected a record, got a response whose body is \(Pick.target(input).typeName)")
+            }
             throw VowError(.type, "keys: expected a record, got \(input.typeName)")
         }
         return .value(.list(r.keys.map { .string($0) }))

@@ -72,7 +72,10 @@ public final class ChildProcess: Sendable {
     /// `run` takes a program and its arguments, and `sh -c` runs a command line.
     static func shellHint(_ program: String) -> String {
         guard program.contains(where: { " |;&<>$`*".contains($0) }) else { return "" }
-        return "; run takes a program and its arguments, never through a shell: run ls /etc, or for a command line run sh -c '\(program)'"
+        // The words before the first thing only a shell reads: the program and its arguments.
+        let words = program.prefix { !"|;&<>$`*".contains($0) }.split(separator: " ").joined(separator: " ")
+        let plain = words.isEmpty ? "" : "run \(words), or "
+        return "; run takes a program and its arguments, never through a shell: \(plain)for a command line run sh -c '\(program)'"
     }
 
     /// Starts `argv` (looked up on PATH, never through a shell) with pipes for its standard

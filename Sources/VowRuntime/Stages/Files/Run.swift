@@ -10,6 +10,8 @@ struct RunStage: ValueStage {
     static let twin = StageTwin.promiseTakingFlags("run", streamsAtOnce: true)
     static let settlement: String? = "settles when the process exits; rejects on a non-zero status"
     static let group = StageGroup.files
+    /// argv exactly as written: `run git tag 1.10` tags 1.10, `run echo 007` prints 007.
+    static let takesWordsAsWritten = true
     static let synopsis = "run CMD ARG…"
     static let summary = "Runs a program with arguments (no shell); fulfils with its stdout, rejects on a non-zero exit."
     static let help = """
@@ -39,7 +41,10 @@ struct RunStage: ValueStage {
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         guard args.count > 0 else { throw VowError(.type, "run: missing CMD") }
         let argv = try args.positional.map { try args.asString($0, "argument") }
-        let stdinBytes: [UInt8] = input.isNull ? [] : Array((input.stringValue ?? JSONWriter.compact(input)).utf8)
+        var stdinBytes: [UInt8] = input.isNull ? [] : Array((input.stringValue ?? JSONWriter.compact(input)).utf8)
+        // Text given to a program ends its last line, as a shell's pipe gives it: `run` hands
+        // its output on without the final line break, and `run … | run wc -l` counts every line.
+        if let last = stdinBytes.last, last != 0x0A { stdinBytes.append(0x0A) }
         if args[Self.stream] { return .value(.opaque(try LineStream.process(argv, stdin: stdinBytes))) }
         return .promise(
             runProcess(argv, stdin: stdinBytes, name: "run", on: ctx.session.executor).then(on: ctx.session.executor) { .string(Self.withoutFinalLineBreaks($0)) })

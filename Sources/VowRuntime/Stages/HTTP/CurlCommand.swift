@@ -44,6 +44,12 @@ enum CurlCommand {
         if spec.follow { words += ["--location", "--max-redirs", String(spec.maxRedirects)] }
         words += ["--max-time", format(spec.timeout)]
         if !spec.allowErrors { words.append("--fail-with-body") }
+        // The body to a file, as `--output` sends it; `--continue` resumes it, as curl's `-C -`
+        // does (curl writes FILE itself, not FILE.part).
+        if let d = spec.download {
+            words += ["--output", quote(d.path)]
+            if d.resume { words += ["--continue-at", "-"] }
+        }
         if spec.insecure { words.append("--insecure") }
         if let ca = spec.caFile { words += ["--cacert", quote(ca)] }
         if let p = spec.proxy {

@@ -51,7 +51,7 @@ enum HTTPFlag {
     /// `--curl`.
     static let curl = Flag.switch("curl", help: "send nothing: fulfil with the curl command that sends the same request (secrets included)")
     /// `--stream`.
-    static let stream = Flag.value("stream", choices: ["sse", "lines", "text"], help: "a stream of the body as it arrives: server-sent events, NDJSON values or text lines, by Content-Type (or as named: --stream lines)")
+    static let stream = Flag.value("stream", choices: ["sse", "lines", "text"], help: "a stream of the body as it arrives: server-sent events, NDJSON values or text lines, by Content-Type, or as named: --stream sse, --stream lines (a JSON value a line), --stream text (text lines)")
 }
 
 /// The flags every HTTP stage takes, as the stages list them.

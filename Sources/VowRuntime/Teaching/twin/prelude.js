@@ -18,6 +18,8 @@ const vow = (() => {
   };
   // What pick searches: a response's JSON body (or its text), else the value itself.
   const target = (v) => {
+    // A list of responses (`each fetch …`) is the list of their bodies.
+    if (Array.isArray(v) && v.some((x) => x && typeof x === "object" && "status" in x && "body" in x && "headers" in x)) return v.map(target);
     if (v && typeof v === "object" && "status" in v && "body" in v && "headers" in v) {
       try { return JSON.parse(v.body); } catch (e) { return v.body; }
     }
@@ -292,7 +294,11 @@ const vow = (() => {
     },
     whole: (v, f) => (isStream(v) ? vow.collect(v).then(f) : f(v)),
     // A statement's value prints whole; the empty string prints nothing (`run true`).
-    out(v) { if (v !== "") console.log(show(v)); },
+    // A result on its own line; text that ends its line prints as it is (as vow prints it).
+    out(v) {
+      if (v === "") return;
+      if (typeof v === "string" && v.endsWith("\n")) process.stdout.write(v); else console.log(show(v));
+    },
     // A statement's value that is a stream prints item by item, as the items arrive.
     async drain(s) {
       for await (const item of s) console.log(show(item));
@@ -481,7 +487,7 @@ const vow = (() => {
       process.exit(2);
     },
     exit(v, ...a) {
-      const status = typeof a[0] === "number" ? a.shift() : 0;
+      const status = typeof a[0] === "number" ? a.shift() : typeof a[0] === "string" && /^\s*-?[0-9]+\s*$/.test(a[0]) ? Number(a.shift()) : 0;
       if (a.length) process.stderr.write(joined(a) + "\n");
       process.exit(status);
     },
@@ -705,7 +711,8 @@ const vow = (() => {
     // `run CMD ARG…`: the program's output (a non-zero exit rejects with kind process); with
     // --stream, its lines as it prints them, and a program no longer read from is killed.
     run(v, flags, ...argv) {
-      const input = v === null || v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v);
+      let input = v === null || v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v);
+      if (input !== "" && !input.endsWith("\n")) input += "\n";
       const child = childProcess.spawn(text(argv[0]), argv.slice(1).map(text), { stdio: ["pipe", "pipe", "pipe"] });
       child.stdin.on("error", () => {});
       child.stdin.end(input);
@@ -720,8 +727,9 @@ const vow = (() => {
       const failure = (code, out) => {
         if (!started) {
           const reason = code.code === "ENOENT" ? (text(argv[0]).includes("/") ? "no such file" : "no such program on PATH") : ioReason(code);
+          const words = text(argv[0]).split(/[|;&<>$`*]/)[0].split(" ").filter((w) => w !== "").join(" ");
           const shell = /[ |;&<>$`*]/.test(text(argv[0]))
-            ? `; run takes a program and its arguments, never through a shell: run ls /etc, or for a command line run sh -c '${argv[0]}'` : "";
+            ? `; run takes a program and its arguments, never through a shell: ${words === "" ? "" : `run ${words}, or `}for a command line run sh -c '${argv[0]}'` : "";
           return error("process", `cannot start ${argv[0]}: ${reason}${shell}`);
         }
         const tail = err.trim() === "" ? "" : ": " + err.trim().slice(0, 500);
@@ -848,5 +856,15 @@ const vow = (() => {
     pick: (v, p) => pickReadingText(v, p, "pick"),
     // A path in an argument (`$v.path`, `{path}` in a template): JMESPath on the value as it is.
     path: (v, p) => path(v, p),
+    // `$env.API/users` in a word: a record's fields named with dots after it, then the rest of
+    // the text; any other value as text, the dot and all.
+    dotted(v, rest) {
+      let m;
+      while (v !== null && typeof v === "object" && !Array.isArray(v) && (m = /^\.([A-Za-z_][A-Za-z0-9_]*)/.exec(rest))) {
+        v = v[m[1]] ?? null;
+        rest = rest.slice(m[0].length);
+      }
+      return text(v) + rest;
+    },
   };
 })();
