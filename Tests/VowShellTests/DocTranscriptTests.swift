@@ -8,7 +8,7 @@ final class DocTranscriptTests: XCTestCase {
     /// sheet, the "coming from" pages and the lessons' index.
     static let pages = [
         "README.md", "docs/tutorial.md", "docs/cheatsheet.md", "docs/coming-from-curl.md", "docs/coming-from-jq.md",
-        "docs/coming-from-bash.md", "docs/coming-from-javascript.md", "examples/lessons/README.md",
+        "docs/coming-from-bash.md", "docs/coming-from-javascript.md", "examples/lessons/README.md", "docs/teaching.md",
     ]
 
     func test_everyTranscriptPrintsWhatThePageSays() throws {
