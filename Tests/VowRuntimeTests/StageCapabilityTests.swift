@@ -28,6 +28,18 @@ final class StageCapabilityTests: XCTestCase {
         XCTAssertEqual(without, ["iterate", "jobs"])
     }
 
+    /// A stage that declares flags has a twin that is given them (or writes its twin itself):
+    /// a handler that receives no flags would ignore them (`to-json --pretty` printed compact).
+    func test_aStageWithFlagsHasATwinThatReceivesThem() {
+        for stage in stages where !stage.flags.isEmpty && !(stage is any TwinWriting.Type) {
+            switch stage.twin {
+            case .handler(let f), .promise(let f):
+                XCTFail("\(stage.name) declares \(stage.flags.map { "--" + $0.name }.joined(separator: ", ")) but its twin vow.\(f) receives no flags")
+            default: break
+            }
+        }
+    }
+
     /// A stage whose twin returns a promise says when it settles (`:explain`), and every prelude
     /// function a stage names exists in the prelude.
     func test_everyWaitingStageSaysWhenItSettlesAndNamesAPreludeFunctionThatExists() {

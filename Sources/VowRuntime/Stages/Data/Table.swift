@@ -6,7 +6,7 @@ import VowValue
 struct TableStage: ValueStage {
     static let name = "table"
     /// In the JavaScript twin (docs/javascript-twin.md).
-    static let twin = StageTwin.handler("table")
+    static let twin = StageTwin.handlerTakingFlags("table")
     static let group = StageGroup.data
     static let synopsis = "table [--columns a,b] [--width N]"
     static let summary = "Draws a list of records as a table of text: one column per key, numbers right-aligned."

@@ -5,7 +5,7 @@ import VowValue
 struct ToJsonStage: ValueStage {
     static let name = "to-json"
     /// In the JavaScript twin (docs/javascript-twin.md).
-    static let twin = StageTwin.handler("to-json")
+    static let twin = StageTwin.handlerTakingFlags("to-json")
     /// A pure function of its input and arguments.
     static let isPure = true
     static let group = StageGroup.data

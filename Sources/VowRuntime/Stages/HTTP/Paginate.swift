@@ -7,7 +7,7 @@ import VowHTTP
 struct PaginateStage: ValueStage {
     static let name = "paginate"
     /// In the JavaScript twin (docs/javascript-twin.md).
-    static let twin = StageTwin.promise("paginate")
+    static let twin = StageTwin.promiseTakingFlags("paginate", streamsAtOnce: false)
     static let settlement: String? = "settles when the last page has arrived (or --max-pages is reached); rejects when a page fails"
     static let group = StageGroup.http
     /// One URL: a second word (HTTPie's `name=ada`) is refused, never dropped.

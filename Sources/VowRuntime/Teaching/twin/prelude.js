@@ -411,17 +411,38 @@ const vow = (() => {
     patch: (v, flags, url) => vow.fetch(v, flags, url, "PATCH", "patch"),
     delete: (v, flags, url) => vow.fetch(v, flags, url, "DELETE", "delete"),
     head: (v, flags, url) => vow.fetch(v, flags, url, "HEAD", "head"),
-    // paginate: follows Link rel="next" (the stand-in takes no flags); a page that is a
-    // list adds its elements, null nothing, any other value itself.
-    async paginate(v, url) {
+    // paginate: follows Link rel="next", or --next EXPR, --next-header NAME, --cursor EXPR
+    // --param NAME, for --max-pages pages (100); --items EXPR picks each page's items. A page's
+    // items that are a list add their elements, null nothing, any other value itself.
+    async paginate(v, flags, url) {
       let target = url ?? v;
       const items = [];
-      for (let pages = 0; target && pages < 100; pages++) {
+      const max = flags["max-pages"] ?? 100;
+      for (let pages = 0; target && pages < max; pages++) {
         const r = await vow.fetch(null, {}, target);
         const page = JSON.parse(r.body);
-        if (Array.isArray(page)) items.push(...page); else if (page !== null) items.push(page);
-        const m = /<([^>]*)>[^,]*rel="?[^",]*\bnext\b/i.exec(r.headers.link || "");
-        target = m ? new URL(m[1], r.url).href : null;
+        const found = flags.items !== undefined ? path(page, flags.items) : page;
+        if (Array.isArray(found)) items.push(...found); else if (found !== null && found !== undefined) items.push(found);
+        const given = (x) => x !== null && x !== undefined && x !== "";
+        if (flags.next !== undefined) {
+          const n = path(page, flags.next);
+          target = given(n) ? new URL(text(n), r.url).href : null;
+        } else if (flags["next-header"] !== undefined) {
+          const h = r.headers[String(flags["next-header"]).toLowerCase()];
+          target = given(h) ? new URL(h, r.url).href : null;
+        } else if (flags.cursor !== undefined) {
+          const c = path(page, flags.cursor);
+          if (given(c)) {
+            const u = new URL(r.url);
+            u.searchParams.set(text(flags.param), text(c));
+            target = u.href;
+          } else {
+            target = null;
+          }
+        } else {
+          const m = /<([^>]*)>[^,]*rel="?[^",]*\bnext\b/i.exec(r.headers.link || "");
+          target = m ? new URL(m[1], r.url).href : null;
+        }
       }
       return items;
     },
@@ -499,6 +520,8 @@ const vow = (() => {
       throw error("user", a.length === 0 ? "rejected" : joined(a));
     },
     delay(v, seconds, ...a) {
+      // A stand-in that returns a promise rejects, never throws: the chain's catch sees it.
+      try { seconds = vow.seconds(seconds, "delay", "DURATION"); } catch (e) { return Promise.reject(e); }
       let cancel;
       const p = new Promise((resolve, reject) => {
         const t = setTimeout(() => resolve(a.length ? a[0] : v), seconds * 1000);
@@ -525,7 +548,20 @@ const vow = (() => {
     },
     // `len` counts a stream's items as they are read, without keeping them.
     len: (v) => (isStream(v) ? (async () => { let n = 0; for await (const _ of v) n++; return n; })()
-      : typeof v === "string" ? [...v].length : Array.isArray(v) ? v.length : v && typeof v === "object" ? Object.keys(v).length : 0),
+      : typeof v === "string" ? [...v].length : Array.isArray(v) ? v.length : v && typeof v === "object" ? Object.keys(v).length
+      : (() => { throw error("type", `len: expected a list, record, string or bytes, got ${typeName(v)}`); })()),
+    // A duration as vow reads one (DurationUnit): a number of seconds, or text like 250ms, 2s,
+    // 1.5m, 1h, 20us; a type error for anything else.
+    seconds(x, stage, what) {
+      if (typeof x === "number" && x >= 0) return x;
+      if (typeof x === "string") {
+        for (const [u, f] of [["ms", 0.001], ["us", 0.000001], ["s", 1], ["m", 60], ["h", 3600]]) {
+          if (x.endsWith(u) && x.length > u.length && /^[0-9]*\.?[0-9]+$/.test(x.slice(0, -u.length))) return Number(x.slice(0, -u.length)) * f;
+        }
+        if (/^[0-9]*\.?[0-9]+$/.test(x)) return Number(x);
+      }
+      throw error("type", `${stage}: ${what} must be a duration like 250ms or 2s, got ${JSON.stringify(x)}`);
+    },
     // `take N`: the first N of a list, or of a stream, which then stops.
     take(v, n) {
       if (Array.isArray(v)) return v.slice(0, n);
@@ -823,7 +859,7 @@ const vow = (() => {
         return typeof v === "string" ? JSON.parse(v) : v && typeof v === "object" && "body" in v && "status" in v ? JSON.parse(v.body) : v;
       } catch (e) { throw error("json", String(e.message)); }
     },
-    "to-json": (v) => JSON.stringify(v),
+    "to-json": (v, flags) => (flags.pretty ? JSON.stringify(v, null, 2) : JSON.stringify(v)),
     // `csv`, `tsv`: RFC 4180 text read into records (a header row names the keys), or into
     // lists of fields with --no-header; a stream of lines gives an async generator of rows.
     csv: (v, flags) => delimited.read(v, flags, ",", "csv"),
@@ -831,13 +867,16 @@ const vow = (() => {
     // `to-csv`, `to-tsv`: records (or lists) written as lines joined by CRLF, a header first.
     "to-csv": (v, flags) => delimited.write(v, flags, ",", "to-csv"),
     "to-tsv": (v, flags) => delimited.write(v, flags, "\t", "to-tsv"),
-    // table: the stand-in takes no flags (every key a column, no width); widths count
-    // UTF-16 units, where vow counts terminal columns.
-    table(v) {
+    // table: --columns picks and orders the columns (every key by default); --width is not
+    // followed (no cell is cut); widths count UTF-16 units, where vow counts terminal columns.
+    table(v, flags) {
       if (!Array.isArray(v)) throw error("type", `table: expected a list of records, got ${typeof v}`);
       if (v.length === 0) return "";
-      const cols = [];
+      let cols = [];
       for (const r of v) for (const k of Object.keys(r)) if (!cols.includes(k)) cols.push(k);
+      if (flags.columns !== undefined) {
+        cols = Array.isArray(flags.columns) ? flags.columns.map(text) : text(flags.columns).split(",").map((c) => c.trim()).filter((c) => c !== "");
+      }
       const clean = (s) => s.replace(/\n/g, "\\n").replace(/\t/g, "\\t").replace(/\r/g, "\\r");
       const cell = (x) => x === undefined ? ["", false] : typeof x === "string" ? [clean(x), false]
         : typeof x === "number" ? [JSON.stringify(x), true] : [clean(JSON.stringify(x)), false];
