@@ -650,6 +650,27 @@ def timing_ok(ws):
     return True
 
 
+def scaled(prog, k):
+    """A copy of `prog` with every delay `k` times as long (the same program when k is 1)."""
+    if k == 1:
+        return prog
+    copy_ = copy.deepcopy(prog)
+
+    def walk(x):
+        if isinstance(x, Stage):
+            if x.kind == "delay" and isinstance(x.ms, (int, float)):
+                x.ms = x.ms * k
+            for v in vars(x).values():
+                walk(v)
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                walk(v)
+
+    walk(copy_.stmts)
+    walk(copy_.defs)
+    return copy_
+
+
 def check(prog):
     """Whether the program is free of timing noise and hangs; appends `| echo sN` to awaited
     statements whose value would not print simply. Returns True when the program is usable."""
@@ -1499,10 +1520,20 @@ def main():
             else:
                 again.append((seed, prog, wd))
     # An ordering bug repeats; a run that lost a timer race to a busy machine does not. The
-    # disagreements run again one at a time, once the others are done.
+    # disagreements run again one at a time, once the others are done, up to three times (a
+    # machine loaded by other work can lose the race again): a program that agrees once was
+    # a timing flake; one that disagrees every time is a bug.
     flakes = 0
     for seed, prog, wd in again:
-        res, problems = run_program(vow_program(prog), js_program(prog), vow, flags, wd)
+        # Then with its timers four times as far apart: a machine busy enough to make a timer
+        # late by more than the generator's gap (MIN_GAP_MS) cannot reorder them, while an
+        # ordering bug does not depend on the gaps.
+        for scale in (1, 4, 4):
+            run = scaled(prog, scale)
+            res, problems = run_program(vow_program(run), js_program(run), vow, flags, wd)
+            if not problems:
+                break
+            time.sleep(0.5)
         if problems:
             failed += 1
             record(seed, wd, res, problems)
