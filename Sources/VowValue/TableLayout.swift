@@ -71,11 +71,12 @@ public enum TableLayout {
         return lines.joined(separator: "\n")
     }
 
-    /// A cell: text raw (control characters made visible), numbers as JSON (right-aligned), null
-    /// as `null`, lists and records as compact JSON, a missing key empty.
+    /// A cell: text raw (control characters made visible), numbers as JSON (right-aligned), lists
+    /// and records as compact JSON, null and a missing key empty (as nushell shows them).
     static func cell(_ v: Value?) -> (text: String, number: Bool) {
         guard let v else { return ("", false) }
         switch v {
+        case .null: return ("", false)
         case .string(let s): return (cleaned(s), false)
         case .int, .double: return (JSONWriter.compact(v), true)
         default: return (cleaned(JSONWriter.compact(v.toJSONValue())), false)

@@ -66,6 +66,9 @@ struct CommandLineOptions {
             i += 1
             if optionsEnded || !a.hasPrefix("-") || a == "-" {
                 o.script.append(a)
+                // Everything after a script's path is the script's (`vow a.vow x --json`), as
+                // node, python and bash take it: vow's options come before it.
+                if o.command == nil { optionsEnded = true }
                 continue
             }
             if a == "--" {

@@ -10,7 +10,8 @@ struct ExitStage: ValueStage {
     static let synopsis = "exit [STATUS] [MESSAGE]"
     static let summary = "Ends the script with STATUS (default 0), writing MESSAGE to stderr as it is."
     static let help = """
-        Ends the script at once with exit status STATUS (default 0), as node's `process.exit` does:
+        Ends the script at once with exit status STATUS (default 0; text that is a whole number, as
+        `"{status}"` gives it, counts; anything else is an error), as node's `process.exit` does:
         MESSAGE, when given, goes to standard error as written, with no error excerpt; no later
         statement runs and background jobs are not waited for. `catch` does not stop it (it is not
         an error; `finally` handlers before it still run as the ending passes them). In the REPL it
@@ -20,13 +21,18 @@ struct ExitStage: ValueStage {
     static let examples = [
         StageExample("echo 1 | print | exit 0 | then echo never", "1"),
         StageExample("exit 3 \"bad input\" | catch echo caught", "bad input", fails: true),
+        StageExample("exit oops", "error[type]: exit: STATUS must be a whole number from 0 to 255, got \"oops\"", fails: true),
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         var words = args.positional
         var status = 0
-        // A status made from data is text (`catch exit "{status}"`): text that is a whole number is one.
-        if let first = words.first, let n = first.intValue ?? first.stringValue.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+        // The first word is the status, however it is written: a status made from data is text
+        // (`catch exit "{status}"`). One that is no whole number is an error, never the message.
+        if let first = words.first {
+            guard let n = first.intValue ?? first.stringValue.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
+                throw VowError(.type, "exit: STATUS must be a whole number from 0 to 255, got \(JSONWriter.compact(first)) (a message alone is written exit 0 MESSAGE)")
+            }
             guard (0...255).contains(n) else { throw VowError(.type, "exit: STATUS must be 0 to 255, got \(n)") }
             status = n
             words.removeFirst()

@@ -508,7 +508,10 @@ const vow = (() => {
       process.exit(2);
     },
     exit(v, ...a) {
-      const status = typeof a[0] === "number" ? a.shift() : typeof a[0] === "string" && /^\s*-?[0-9]+\s*$/.test(a[0]) ? Number(a.shift()) : 0;
+      if (a.length && !(Number.isInteger(a[0]) || (typeof a[0] === "string" && /^\s*-?[0-9]+\s*$/.test(a[0])))) {
+        throw error("type", `exit: STATUS must be a whole number from 0 to 255, got ${JSON.stringify(a[0])} (a message alone is written exit 0 MESSAGE)`);
+      }
+      const status = a.length ? Number(a.shift()) : 0;
       if (a.length) process.stderr.write(joined(a) + "\n");
       process.exit(status);
     },
@@ -561,6 +564,17 @@ const vow = (() => {
         if (/^[0-9]*\.?[0-9]+$/.test(x)) return Number(x);
       }
       throw error("type", `${stage}: ${what} must be a duration like 250ms or 2s, got ${JSON.stringify(x)}`);
+    },
+    // `range FROM TO [--step N] [--stream]`: the whole numbers from FROM to TO, both included.
+    range(v, flags, from, to) {
+      const step = flags.step ?? 1;
+      if (step === 0) throw error("type", "range: --step must not be 0");
+      from = Number(from);
+      to = Number(to);
+      const count = step > 0 ? (to < from ? 0 : Math.floor((to - from) / step) + 1) : (to > from ? 0 : Math.floor((from - to) / -step) + 1);
+      if (flags.stream) return (async function* () { for (let i = 0; i < count; i++) yield from + i * step; })();
+      if (count > 10000000) throw error("type", `range: ${count} numbers are more than a list holds (10000000); --stream makes them as they are consumed`);
+      return Array.from({ length: count }, (_, i) => from + i * step);
     },
     // `take N`: the first N of a list, or of a stream, which then stops.
     take(v, n) {
@@ -878,7 +892,7 @@ const vow = (() => {
         cols = Array.isArray(flags.columns) ? flags.columns.map(text) : text(flags.columns).split(",").map((c) => c.trim()).filter((c) => c !== "");
       }
       const clean = (s) => s.replace(/\n/g, "\\n").replace(/\t/g, "\\t").replace(/\r/g, "\\r");
-      const cell = (x) => x === undefined ? ["", false] : typeof x === "string" ? [clean(x), false]
+      const cell = (x) => x === undefined || x === null ? ["", false] : typeof x === "string" ? [clean(x), false]
         : typeof x === "number" ? [JSON.stringify(x), true] : [clean(JSON.stringify(x)), false];
       const cells = v.map((r) => cols.map((c) => cell(r[c])));
       const heads = cols.map(clean);

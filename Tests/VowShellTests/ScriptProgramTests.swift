@@ -1,0 +1,68 @@
+import Foundation
+import XCTest
+
+@testable import VowRuntime
+@testable import VowShell
+
+/// Scripts that behave like programs: everything after a script's path is the script's, `exit`
+/// reads its status however it is written, `range` makes numbers, and a table shows null as an
+/// empty cell.
+final class ScriptProgramTests: XCTestCase {
+    func script(_ text: String) throws -> String {
+        let path = NSTemporaryDirectory() + "vow-program-\(UUID().uuidString).vow"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    /// `vow a.vow x --json --yes`: the flags after the path are the script's, in `$args`, and
+    /// vow's own `--json` before it is still vow's; through a `#!` line too.
+    func test_everythingAfterTheScriptsPathIsTheScripts() throws {
+        let path = try script("#!/usr/bin/env vow\necho $args | to-json\n")
+        let after = try runWithInput(REPLTests.binary, [path, "x", "--json", "--yes"], input: "")
+        XCTAssertEqual(after.status, 0, after.err)
+        XCTAssertEqual(after.out, #"["x","--json","--yes"]"# + "\n")
+        let before = try runWithInput(REPLTests.binary, ["--json", path, "x"], input: "")
+        XCTAssertEqual(before.out, #""[\"x\"]""# + "\n", "--json before the path is vow's")
+        chmod(path, 0o755)
+        let bin = URL(fileURLWithPath: REPLTests.binary).deletingLastPathComponent().path
+        let shebang = try runWithInput("/usr/bin/env", ["PATH=\(bin):/usr/bin:/bin", path, "--yes"], input: "")
+        XCTAssertEqual(shebang.out, #"["--yes"]"# + "\n", shebang.err)
+    }
+
+    /// The first word of `exit` is its status: a number, text that is one (`"{status}"`), and
+    /// anything else an error, never the message.
+    func test_exitReadsItsStatusHoweverItIsWritten() throws {
+        let path = try script("echo {status: 4} | exit \"{status}\" \"m\"\n")
+        let r = try runWithInput(REPLTests.binary, [path], input: "")
+        XCTAssertEqual(r.status, 4)
+        XCTAssertEqual(r.err, "m\n")
+        let oops = runVow("exit oops")
+        XCTAssertEqual(oops.status, 1)
+        XCTAssertTrue(oops.err.contains("exit: STATUS must be a whole number from 0 to 255, got \"oops\""), oops.err)
+    }
+
+    /// `range` counts as `seq` does, down with a negative step, and as a stream made as it is
+    /// consumed; node's twin agrees.
+    func test_rangeCountsAsSeqDoes() throws {
+        for (source, expected) in [
+            ("range 1 5 | to-json", "[1,2,3,4,5]"), ("range 10 1 --step -3 | to-json", "[10,7,4,1]"),
+            ("range 5 1 | to-json", "[]"), ("range 1 1000000000 --stream | take 3 | to-json", "[1,2,3]"),
+            ("range 1 100000 --stream | len", "100000"), ("range 0 10 --step 5 | to-json", "[0,5,10]"),
+        ] {
+            XCTAssertEqual(runVow(source).out, expected + "\n", source)
+            let twin = try runWithInput("/bin/sh", ["-c", "\"\(REPLTests.binary)\" --emit-js -c \"$0\" | node -", source], input: "")
+            XCTAssertEqual(twin.out, expected + "\n", "twin of \(source): \(twin.err)")
+        }
+        let seq = try runCommand("seq", ["1", "3", "10"])
+        let counted = seq.out.split(separator: "\n").joined(separator: ",")
+        XCTAssertEqual(runVow("range 1 10 --step 3 | to-json").out, "[\(counted)]\n", "as seq 1 3 10 counts")
+        XCTAssertTrue(runVow("range 1 100000000").err.contains("--stream makes them as they are consumed"))
+        XCTAssertTrue(runVow("range 1 5 --step 0").err.contains("--step must not be 0"))
+    }
+
+    /// A null cell is empty, as a missing key is.
+    func test_aNullCellIsEmpty() {
+        XCTAssertEqual(runVow("echo [{a: 1, b: null}, {a: 2, b: x}] | table").out, "a  b\n─  ─\n1\n2  x\n")
+    }
+}
