@@ -31,7 +31,9 @@ final class CommandLineTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let script = dir + "/s.vow"
         try "echo {first: $1}\n".write(toFile: script, atomically: true, encoding: .utf8)
-        XCTAssertEqual(try run([script, "one", "--json"]).out, "{\"first\":\"one\"}\n")
+        // vow's options go before a script's path; every word after it is the script's.
+        XCTAssertEqual(try run(["--json", script, "one"]).out, "{\"first\":\"one\"}\n")
+        XCTAssertEqual(try run([script, "one", "--json"]).out, "{\n  \"first\": \"one\"\n}\n")
     }
 
     func test_aCommandLineThatCannotBeReadEndsWithStatus64() throws {

@@ -65,4 +65,16 @@ final class ScriptProgramTests: XCTestCase {
     func test_aNullCellIsEmpty() {
         XCTAssertEqual(runVow("echo [{a: 1, b: null}, {a: 2, b: x}] | table").out, "a  b\n─  ─\n1\n2  x\n")
     }
+
+    /// A variable whose `let` has settled is a value wherever a value goes, flags included
+    /// (`each … --limit $n`); one still pending says so. node's twin agrees on the first.
+    func test_aSettledVariableSetsAFlag() throws {
+        let path = try script("let n = arg 1 N --default 2\nrange 1 4 | each (then format \"x{}\") --limit $n | to-json\n")
+        let r = try runWithInput(REPLTests.binary, [path], input: "")
+        XCTAssertEqual(r.out, #"["x1","x2","x3","x4"]"# + "\n", r.err)
+        let twin = try runWithInput("/bin/sh", ["-c", "\"\(REPLTests.binary)\" --emit-js \"$0\" | node -", path], input: "")
+        XCTAssertEqual(twin.out, r.out, twin.err)
+        let pending = runVow("let d = delay 50ms 2\nrange 1 4 | each (then format \"x{}\") --limit $d | to-json")
+        XCTAssertTrue(pending.err.contains("each: --limit must be a plain value ($d has not settled yet"), pending.err)
+    }
 }

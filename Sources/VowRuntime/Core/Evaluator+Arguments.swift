@@ -7,6 +7,12 @@ extension Evaluator {
     /// Evaluates an argument that must be a value now (a duration, a count, a word for a
     /// process): a pipeline argument is cancelled at once and the stage rejects with `problem`.
     func plainArgument(_ a: Argument, input: Value, scope: Scope, site: Site, problem: @autoclosure () -> String) throws -> Value {
+        // A variable bound to a promise that has fulfilled is its value (`let n = arg 1 N`, then
+        // `each … --limit $n`); one still pending is not a plain value yet.
+        if case .variable(let name, let path) = a.kind, name != "_", case .promise(let p)? = scope.lookup(name) {
+            if case .success(let v)? = p.result { return try pick(v, path) }
+            throw VowError(.type, problem() + " ($\(name) has not settled yet: a value bound by `let` that waits, as a request does, cannot set it)")
+        }
         switch try argument(a, input: input, scope: scope, site: site) {
         case .value(let v): return v
         case .promise(let p):

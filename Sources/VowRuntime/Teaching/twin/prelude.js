@@ -815,6 +815,8 @@ const vow = (() => {
     // `each STAGE`: STAGE on every element of a list, or every item of a stream as it
     // arrives, at most --limit at once (16); the results in order.
     each(v, flags, f) {
+      // `--limit $n`, $n bound by `let`: its value, once its promise has settled.
+      if (flags.limit && typeof flags.limit.then === "function") return flags.limit.then((n) => vow.each(v, { ...flags, limit: n }, f));
       const limit = flags.limit ?? 16;
       if (isStream(v)) return vow.eachItem(v, limit, f);
       const items = target(v);
