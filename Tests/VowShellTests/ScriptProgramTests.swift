@@ -77,4 +77,17 @@ final class ScriptProgramTests: XCTestCase {
         let pending = runVow("let d = delay 50ms 2\nrange 1 4 | each (then format \"x{}\") --limit $d | to-json")
         XCTAssertTrue(pending.err.contains("each: --limit must be a plain value ($d has not settled yet"), pending.err)
     }
+
+    /// `reject $_` in a `catch` raises the error again with its kind and fields (a `network`
+    /// error stays one), as `throw err` does; node's twin agrees.
+    func test_rejectingAnErrorRecordKeepsItsKind() throws {
+        let source = "fetch http://127.0.0.1:1/x | catch (if \"kind == 'timeout'\" (echo late) else (reject $_)) | catch pick '[kind, message]' | to-json"
+        let r = runVow(source)
+        XCTAssertEqual(r.out, #"["network","connection refused 127.0.0.1:1 — GET http://127.0.0.1:1/x"]"# + "\n", r.err)
+        let kinds = "delay 50ms | timeout 10ms | catch (reject $_) | catch pick kind"
+        XCTAssertEqual(runVow(kinds).out, "timeout\n")
+        let twin = try runWithInput("/bin/sh", ["-c", "\"\(REPLTests.binary)\" --emit-js -c \"$0\" | node -", kinds], input: "")
+        XCTAssertEqual(twin.out, "timeout\n", twin.err)
+        XCTAssertEqual(runVow("reject {message: x, code: 3} | catch pick '[kind, code]' | to-json").out, #"["user",3]"# + "\n", "a record without a kind is the user's")
+    }
 }

@@ -14,7 +14,9 @@ struct RejectStage: ValueStage {
     static let summary = "Rejects with an error of kind user and the message."
     static let help = """
         Rejects with an error of kind `user` whose message is MESSAGE. Every following `then` is
-        skipped until a `catch`. A record argument sets extra fields: `reject {message: "x", code: 3}`.
+        skipped until a `catch`. A record argument sets extra fields: `reject {message: "x", code: 3}`;
+        an error record (one with a `kind`, as `catch` hands it on) is raised again with its kind and
+        fields, as `throw err` does: `catch (if "kind == 'timeout'" (echo late) else (reject $_))`.
         `--status N` is the exit status of a script that this rejection ends (default 1).
         """
     static let status = Flag.value("status", value: "N", help: "the exit status of a script this rejection ends (default 1)")
@@ -24,6 +26,7 @@ struct RejectStage: ValueStage {
         StageExample("reject boom", "error[user]: boom", fails: true),
         StageExample("fail oops | catch pick kind", "user"),
         StageExample("reject \"no config\" --status 3 | catch pick exitStatus", "3"),
+        StageExample("delay 50ms | timeout 10ms | catch (if \"kind == 'user'\" (echo mine) else (reject $_)) | catch pick kind", "timeout"),
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
@@ -38,6 +41,12 @@ struct RejectStage: ValueStage {
             let msg = r["message"].map(Evaluator.interpolationText) ?? "rejected"
             details["message"] = nil
             if let status { details["exitStatus"] = status }
+            // An error record given back (`catch (… else (reject $_))`) raises that error again,
+            // its kind and fields kept, as `throw err` does in JavaScript.
+            if let kind = r["kind"]?.stringValue.flatMap(VowError.Kind.init(rawValue:)), kind != .exit {
+                details["kind"] = nil
+                throw VowError(kind, msg, details: details)
+            }
             throw VowError(.user, msg, details: details)
         }
         let msg = args.count == 0 ? "rejected" : args.positional.map(Evaluator.interpolationText).joined(separator: " ")

@@ -518,6 +518,12 @@ const vow = (() => {
     reject(v, ...a) {
       if (a.length === 1 && a[0] && typeof a[0] === "object" && !Array.isArray(a[0])) {
         const { message, ...rest } = a[0];
+        // An error record given back is raised again with its kind (`reject $_`).
+        const known = ["syntax", "http", "network", "timeout", "cancelled", "json", "pick", "io", "process", "user", "aggregate", "type", "recursion", "assert"];
+        if (typeof rest.kind === "string" && known.includes(rest.kind)) {
+          const { kind, ...fields } = rest;
+          throw error(kind, message === undefined ? "rejected" : text(message), fields);
+        }
         throw error("user", message === undefined ? "rejected" : text(message), rest);
       }
       throw error("user", a.length === 0 ? "rejected" : joined(a));
