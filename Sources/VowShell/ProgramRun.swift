@@ -328,7 +328,7 @@ extension Runner {
     /// what still runs, and the clean-up of `defer`.
     func execute(_ program: Program, source: SourceText) -> Int32 {
         // A script's arguments are checked before its first statement runs.
-        if waitsForJobs, let usage = ScriptArguments.missing(in: program, given: session.options.arguments.count, script: session.options.scriptName) {
+        if waitsForJobs, let usage = ScriptArguments.missing(in: program, arguments: session.options.arguments, script: session.options.scriptName) {
             errorSink(usage)
             return ExitStatus.syntax
         }

@@ -90,4 +90,20 @@ final class ScriptProgramTests: XCTestCase {
         XCTAssertEqual(twin.out, "timeout\n", twin.err)
         XCTAssertEqual(runVow("reject {message: x, code: 3} | catch pick '[kind, code]' | to-json").out, #"["user",3]"# + "\n", "a record without a kind is the user's")
     }
+
+    /// `arg N` counts the words that are not flags, so a flag before an argument does not take
+    /// its place; after `--` every word counts. node's twin counts the same.
+    func test_argCountsTheWordsThatAreNotFlags() throws {
+        let path = try script("let target = arg 1 TARGET\nprint \"to $target\"\n")
+        XCTAssertEqual(try runWithInput(REPLTests.binary, [path, "--dry-run", "prod"], input: "").out, "to prod\n")
+        XCTAssertEqual(try runWithInput(REPLTests.binary, [path, "--", "--odd"], input: "").out, "to --odd\n")
+        let missing = try runWithInput(REPLTests.binary, [path, "--dry-run"], input: "")
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.err.hasSuffix("TARGET\n"), missing.err)
+        let js = NSTemporaryDirectory() + "vow-program-\(UUID().uuidString).js"
+        defer { try? FileManager.default.removeItem(atPath: js); try? FileManager.default.removeItem(atPath: (js as NSString).deletingLastPathComponent + "/vow-twin-prelude.js") }
+        _ = try runWithInput(REPLTests.binary, ["--emit-js-to", js, path], input: "")
+        XCTAssertEqual(try runWithInput("/usr/bin/env", ["node", js, "--dry-run", "prod"], input: "").out, "to prod\n")
+        XCTAssertEqual(try runWithInput("/usr/bin/env", ["node", js, "--dry-run"], input: "").status, 2)
+    }
 }

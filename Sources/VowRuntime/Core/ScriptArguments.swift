@@ -9,4 +9,11 @@ public enum ScriptArguments {
         guard given < ArgStage.required(in: program) else { return nil }
         return ArgStage.usage(of: program.source, script: script)
     }
+
+    /// The usage line when `program`, given the words `arguments`, lacks one that an `arg`
+    /// without `--default` requires (flags are not counted: `ArgStage.positional`).
+    public static func missing(in program: Program, arguments: [String], script: String?) -> String? {
+        guard ArgStage.positional(arguments).count < ArgStage.required(in: program) else { return nil }
+        return ArgStage.usage(of: program.source, script: script)
+    }
 }

@@ -60,7 +60,7 @@ public struct JavaScriptTwin {
         let required = ArgStage.required(in: program)
         if required > 0, let start = out.range(of: "let $$;\n(async () => {\n") {
             let usage = jsString(ArgStage.usage(of: program.source, script: nil))
-            out.insert(contentsOf: "if ($args.length < \(required)) { process.stderr.write(\(usage) + \"\\n\"); process.exit(2); }\n", at: start.lowerBound)
+            out.insert(contentsOf: "if (vow.positional($args).length < \(required)) { process.stderr.write(\(usage) + \"\\n\"); process.exit(2); }\n", at: start.lowerBound)
         }
         return out
     }

@@ -16,7 +16,8 @@ struct ArgStage: ValueStage {
         PORT --default 8080` gives 8080 when there is no second. A required argument that is
         missing ends the script at once with status 2 and a usage line made from every `arg`
         the script declares, in order (`usage: deploy.vow HOST [PORT]`), as a program's argument
-        parser would. The script's arguments are checked before its first statement runs: a
+        parser would. N counts the words that are not flags (`--yes`, `--limit=4`; every word after
+        `--`), so `vow deploy.vow --dry-run prod` gives `prod` as argument 1. The script's arguments are checked before its first statement runs: a
         script that lacks one does nothing but print the usage line, wherever its `arg` stands
         (an `arg` without --default is required even on a branch that may not run). NAME is
         what the usage line calls it (ARG1, ARG2… by default). `$1`, `$2`
@@ -32,7 +33,7 @@ struct ArgStage: ValueStage {
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let n = try args.integer(args[0] ?? .null, "N")
         guard n >= 1 else { throw VowError(.type, "arg: N must be 1 or more, got \(n)") }
-        let given = ctx.session.options.arguments
+        let given = Self.positional(ctx.session.options.arguments)
         if n <= given.count { return .value(.string(given[n - 1])) }
         if let d = try args.value(Self.fallback) { return .value(d) }
         let usage = Self.usage(of: ctx.call.site.source, script: ctx.session.options.scriptName)
@@ -51,6 +52,21 @@ struct ArgStage: ValueStage {
             highest = max(highest, n)
         }
         return highest
+    }
+
+    /// The script's arguments that `arg N` counts: every word but a flag (`--yes`, `--limit=4`),
+    /// all of them after `--`. `$args` and `$1` read the words as given.
+    static func positional(_ arguments: [String]) -> [String] {
+        var out: [String] = []
+        var flagsEnded = false
+        for a in arguments {
+            if flagsEnded || !a.hasPrefix("--") || a == "-" {
+                out.append(a)
+            } else if a == "--" {
+                flagsEnded = true
+            }
+        }
+        return out
     }
 
     /// `usage: SCRIPT A [B]…`: every `arg` stage of `source`, by its number, optional ones in

@@ -500,8 +500,17 @@ const vow = (() => {
     },
     // `exit [STATUS] [MESSAGE]`: process.exit, the message on stderr as written.
     // `arg N [NAME] [--default V]`: the script's argument N, its default, or the usage line and status 2.
+    // The words `arg N` counts: all but flags (`--yes`, `--limit=4`), every word after `--`.
+    positional(words) {
+      const out = [];
+      let ended = false;
+      for (const w of words) {
+        if (ended || !w.startsWith("--") || w === "-") out.push(w); else if (w === "--") ended = true;
+      }
+      return out;
+    },
     arg(n, fallback, usage) {
-      const given = process.argv.slice(2);
+      const given = vow.positional(process.argv.slice(2));
       if (n <= given.length) return given[n - 1];
       if (fallback !== undefined) return fallback;
       process.stderr.write(usage + "\n");
