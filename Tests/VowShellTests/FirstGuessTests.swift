@@ -203,4 +203,13 @@ final class FirstGuessTests: XCTestCase {
         let r = runVow("fetch http://127.0.0.1:9/f.bin --output '\(dir)/f.bin' --continue --curl")
         XCTAssertTrue(r.out.contains("--output \(dir)/f.bin --continue-at -"), r.out)
     }
+
+    /// A word after `--stream` that is none of its choices, with no place left for it, names
+    /// the choices (it was "fetch takes one argument, given 2").
+    func test_aWrongStreamKindNamesTheChoices() {
+        let r = runVow("fetch http://127.0.0.1:9/x --stream bogus")
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.err.contains("fetch: --stream takes sse, lines or text (or nothing), got 'bogus'"), r.err)
+        XCTAssertEqual(runVow("fetch http://127.0.0.1:9/x --stream text --curl").status, 0)
+    }
 }

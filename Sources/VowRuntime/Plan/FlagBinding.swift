@@ -44,6 +44,12 @@ struct FlagBinding {
                 } else if i + 1 < args.count, case .word(let t) = args[i + 1].kind, let word = t.literalText, spec.choices.contains(word) {
                     bound.flags[f, default: []].append(args[i + 1])
                     i += 2
+                } else if !spec.choices.isEmpty, i + 1 < args.count, case .word(let t) = args[i + 1].kind, let word = t.literalText,
+                    let limit = def.positionalLimit, bound.positional.count >= limit
+                {
+                    // A word after `--stream` that no positional place is left for meant a choice.
+                    let choices = spec.choices.dropLast().joined(separator: ", ") + " or " + spec.choices.last!
+                    return .failure(PlanProblem("\(def.name): --\(f) takes \(choices) (or nothing), got '\(word)'", span: args[i + 1].span, beforeRun: true))
                 } else {
                     bound.flags[f, default: []].append(nil)
                     i += 1
