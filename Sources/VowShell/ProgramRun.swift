@@ -328,9 +328,13 @@ extension Runner {
     /// what still runs, and the clean-up of `defer`.
     func execute(_ program: Program, source: SourceText) -> Int32 {
         // A script's arguments are checked before its first statement runs.
-        if waitsForJobs, let usage = ScriptArguments.missing(in: program, arguments: session.options.arguments, script: session.options.scriptName) {
-            errorSink(usage)
-            return ExitStatus.syntax
+        if waitsForJobs, let ending = ScriptArguments.check(program, arguments: session.options.arguments, script: session.options.scriptName) {
+            if ending.toStandardOutput {
+                session.output.emit(ending.text + "\n", recorded: false)
+            } else {
+                errorSink(ending.text)
+            }
+            return ending.status
         }
         let run = ProgramRun(runner: self, program: program, source: source)
         currentRun.withLock { $0 = run }

@@ -106,4 +106,46 @@ final class ScriptProgramTests: XCTestCase {
         XCTAssertEqual(try runWithInput("/usr/bin/env", ["node", js, "--dry-run", "prod"], input: "").out, "to prod\n")
         XCTAssertEqual(try runWithInput("/usr/bin/env", ["node", js, "--dry-run"], input: "").status, 2)
     }
+
+    /// A script declares its own flags: a switch, a valued one with a default, in any place
+    /// among the arguments; `--help` prints the usage line; a flag it does not declare, or one
+    /// without its value, is a usage error (status 2) before anything runs. node's twin agrees
+    /// on every case.
+    func test_aScriptDeclaresItsFlags() throws {
+        let made = NSTemporaryDirectory() + "vow-flag-made-\(UUID().uuidString)"
+        let path = try script("""
+            run touch \(made)
+            let dir = arg 1 DIR
+            let yes = flag --yes
+            let limit = flag --limit N --default 4
+            echo {dir: $dir, yes: $yes, limit: $limit} | to-json
+
+            """)
+        let name = (path as NSString).lastPathComponent
+        let js = NSTemporaryDirectory() + "vow-flag-\(UUID().uuidString).js"
+        defer { try? FileManager.default.removeItem(atPath: js); try? FileManager.default.removeItem(atPath: (js as NSString).deletingLastPathComponent + "/vow-twin-prelude.js") }
+        _ = try runWithInput(REPLTests.binary, ["--emit-js-to", js, path], input: "")
+        let usage = "usage: \(name) DIR [--yes] [--limit N]"
+        for (words, out, err, status): ([String], String, String, Int32) in [
+            (["/d"], #"{"dir":"/d","yes":false,"limit":4}"# + "\n", "", 0),
+            (["--yes", "/d", "--limit", "8"], #"{"dir":"/d","yes":true,"limit":"8"}"# + "\n", "", 0),
+            (["/d", "--limit=9", "--yes"], #"{"dir":"/d","yes":true,"limit":"9"}"# + "\n", "", 0),
+            (["--help"], usage + "\n", "", 0),
+            (["/d", "--bogus"], "", usage + "\nunknown flag --bogus\n", 2),
+            (["/d", "--limit"], "", usage + "\n--limit needs a value (N)\n", 2),
+            ([], "", usage + "\n", 2),
+        ] {
+            try? FileManager.default.removeItem(atPath: made)
+            let r = try runWithInput(REPLTests.binary, [path] + words, input: "")
+            XCTAssertEqual(r.out, out, "\(words)")
+            XCTAssertEqual(r.err, err, "\(words)")
+            XCTAssertEqual(r.status, status, "\(words)")
+            if status != 0 || words == ["--help"] {
+                XCTAssertFalse(FileManager.default.fileExists(atPath: made), "\(words): a statement ran before the check")
+            }
+            let node = try runWithInput("/usr/bin/env", ["node", js] + words, input: "")
+            XCTAssertEqual(node.out, out, "twin \(words)")
+            XCTAssertEqual(node.status, status, "twin \(words): \(node.err)")
+        }
+    }
 }

@@ -145,6 +145,9 @@ public protocol StageDefinition: Sendable {
     /// `1.50`, `10ms`, `true` and `null` reach it as those characters, not as values, and a
     /// flag it does not declare, after its first word, is a word too (`run git log --oneline`).
     static var takesWordsAsWritten: Bool { get }
+    /// True for a stage whose first word is a flag it names rather than one of its own
+    /// (`flag --yes`).
+    static var namesAFlag: Bool { get }
     /// True for a stage that does less when it knows the stage after it, and conforms to
     /// `LooksAhead` to say how (`json`, `read`).
     static var looksAhead: Bool { get }
@@ -199,6 +202,8 @@ extension StageDefinition {
     public static var expressionArguments: Int { 0 }
     /// Words are values (a number, a duration…), by default.
     public static var takesWordsAsWritten: Bool { false }
+    /// Its flags are its own, by default.
+    public static var namesAFlag: Bool { false }
     /// Looks at no other stage, by default.
     public static var looksAhead: Bool { false }
     /// Makes a value of its own, by default.

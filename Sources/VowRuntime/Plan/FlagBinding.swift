@@ -34,6 +34,11 @@ struct FlagBinding {
                 i += 1
                 continue
             }
+            if def.namesAFlag && bound.positional.isEmpty {
+                bound.positional.append(a)  // the flag it declares (`flag --yes`)
+                i += 1
+                continue
+            }
             if let spec = spec(f) {
                 if spec.value != nil {
                     guard i + 1 < args.count, !isFlag(args[i + 1]) else {

@@ -56,11 +56,16 @@ public struct JavaScriptTwin {
         var body: [String] = []
         for st in program.statements { body.append(t.statement(st)) }
         var out = t.wrap(body, preludeModule: preludeModule)
-        // The arguments are checked before the first statement runs, as vow checks them.
+        // The arguments and flags are checked before the first statement runs, as vow checks
+        // them (ScriptArguments.check).
         let required = ArgStage.required(in: program)
-        if required > 0, let start = out.range(of: "let $$;\n(async () => {\n") {
+        let flags = ScriptFlagStage.declared(in: program)
+        var declaresArgs = false
+        program.forEachStage { if $0.name == ArgStage.name { declaresArgs = true } }
+        if declaresArgs || !flags.isEmpty, let start = out.range(of: "let $$;\n(async () => {\n") {
             let usage = jsString(ArgStage.usage(of: program.source, script: nil))
-            out.insert(contentsOf: "if (vow.positional($args).length < \(required)) { process.stderr.write(\(usage) + \"\\n\"); process.exit(2); }\n", at: start.lowerBound)
+            let list = "[" + flags.map { "[\(jsString($0.name)), \($0.value.map(jsString) ?? "null")]" }.joined(separator: ", ") + "]"
+            out.insert(contentsOf: "vow.checkScript($args, \(required), \(usage), \(list), \(declaresArgs));\n", at: start.lowerBound)
         }
         return out
     }

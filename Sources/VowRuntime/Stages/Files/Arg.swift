@@ -33,7 +33,8 @@ struct ArgStage: ValueStage {
     func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
         let n = try args.integer(args[0] ?? .null, "N")
         guard n >= 1 else { throw VowError(.type, "arg: N must be 1 or more, got \(n)") }
-        let given = Self.positional(ctx.session.options.arguments)
+        let valued = Set(((try? Parser.parse(ctx.call.site.source)).map(ScriptFlagStage.declared) ?? []).filter { $0.value != nil }.map(\.name))
+        let given = Self.positional(ctx.session.options.arguments, valued: valued)
         if n <= given.count { return .value(.string(given[n - 1])) }
         if let d = try args.value(Self.fallback) { return .value(d) }
         let usage = Self.usage(of: ctx.call.site.source, script: ctx.session.options.scriptName)
@@ -56,14 +57,20 @@ struct ArgStage: ValueStage {
 
     /// The script's arguments that `arg N` counts: every word but a flag (`--yes`, `--limit=4`),
     /// all of them after `--`. `$args` and `$1` read the words as given.
-    static func positional(_ arguments: [String]) -> [String] {
+    /// The value after a flag in `valued` (declared `flag --limit N`) is the flag's, not counted.
+    static func positional(_ arguments: [String], valued: Set<String> = []) -> [String] {
         var out: [String] = []
         var flagsEnded = false
-        for a in arguments {
+        var i = 0
+        while i < arguments.count {
+            let a = arguments[i]
+            i += 1
             if flagsEnded || !a.hasPrefix("--") || a == "-" {
                 out.append(a)
             } else if a == "--" {
                 flagsEnded = true
+            } else if valued.contains(String(a.dropFirst(2))), i < arguments.count, !arguments[i].hasPrefix("--") {
+                i += 1
             }
         }
         return out
@@ -85,7 +92,10 @@ struct ArgStage: ValueStage {
                 declared[n] = (words.count > 1 ? words[1] : "ARG\(n)", optional)
             }
         }
-        let names = declared.keys.sorted().map { declared[$0]!.optional ? "[\(declared[$0]!.name)]" : declared[$0]!.name }
+        var names = declared.keys.sorted().map { declared[$0]!.optional ? "[\(declared[$0]!.name)]" : declared[$0]!.name }
+        if let program = try? Parser.parse(source) {
+            names += ScriptFlagStage.declared(in: program).map { "[--\($0.name)\($0.value.map { " " + $0 } ?? "")]" }
+        }
         // A program with no file (`-c`, the REPL) has no name to give.
         let given = script ?? (source.name.hasPrefix("<") ? "SCRIPT" : source.name)
         let script = String(given.split(separator: "/").last ?? Substring(given))

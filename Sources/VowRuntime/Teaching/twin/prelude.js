@@ -500,14 +500,61 @@ const vow = (() => {
     },
     // `exit [STATUS] [MESSAGE]`: process.exit, the message on stderr as written.
     // `arg N [NAME] [--default V]`: the script's argument N, its default, or the usage line and status 2.
-    // The words `arg N` counts: all but flags (`--yes`, `--limit=4`), every word after `--`.
+    // The words `arg N` counts: all but flags (`--yes`, `--limit=4`, and the value after a
+    // declared `flag --limit N`), every word after `--`.
     positional(words) {
       const out = [];
       let ended = false;
-      for (const w of words) {
-        if (ended || !w.startsWith("--") || w === "-") out.push(w); else if (w === "--") ended = true;
+      for (let i = 0; i < words.length; i++) {
+        const w = words[i];
+        if (ended || !w.startsWith("--") || w === "-") out.push(w);
+        else if (w === "--") ended = true;
+        else if (vow.scriptFlags.some(([n, value]) => value !== null && n === w.slice(2)) && i + 1 < words.length && !words[i + 1].startsWith("--")) i++;
       }
       return out;
+    },
+    // The script's declared flags, [name, VALUE or null] (`flag --limit N`), set by checkScript.
+    scriptFlags: [],
+    // A script's words checked before its first statement (ScriptArguments.check): --help, a
+    // flag not declared, a valued flag without its value, a required argument missing.
+    checkScript(words, required, usage, flags, declaresArgs) {
+      vow.scriptFlags = flags;
+      const end = words.indexOf("--");
+      const before = end < 0 ? words : words.slice(0, end);
+      if (before.includes("--help") && (declaresArgs || flags.length) && !flags.some(([n]) => n === "help")) {
+        process.stdout.write(usage + "\n");
+        process.exit(0);
+      }
+      if (flags.length) {
+        for (let i = 0; i < before.length; i++) {
+          const w = before[i];
+          if (!w.startsWith("--")) continue;
+          const name = w.slice(2).split("=")[0];
+          const f = flags.find(([n]) => n === name);
+          if (!f) { process.stderr.write(`${usage}\nunknown flag --${name}\n`); process.exit(2); }
+          if (f[1] !== null && !w.includes("=")) {
+            if (i + 1 >= before.length || before[i + 1].startsWith("--")) { process.stderr.write(`${usage}\n--${name} needs a value (${f[1]})\n`); process.exit(2); }
+            i++;
+          }
+        }
+      }
+      if (vow.positional(words).length < required) { process.stderr.write(usage + "\n"); process.exit(2); }
+    },
+    // `flag --NAME [VALUE] [--default V]`: true or false, or the word after --NAME (or in
+    // --NAME=V), or the default.
+    flag(v, fl, written, value) {
+      const words = process.argv.slice(2);
+      for (let i = 0; i < words.length && words[i] !== "--"; i++) {
+        const w = words[i];
+        if (w === written) {
+          if (value === undefined) return true;
+          if (i + 1 >= words.length || words[i + 1].startsWith("--")) throw error("type", `flag: ${written} needs a value (${value})`);
+          return words[i + 1];
+        }
+        if (value !== undefined && w.startsWith(written + "=")) return w.slice(written.length + 1);
+      }
+      if (value === undefined) return false;
+      return fl.default !== undefined ? fl.default : null;
     },
     arg(n, fallback, usage) {
       const given = vow.positional(process.argv.slice(2));
