@@ -57,6 +57,11 @@ final class ExampleScriptTests: ServerTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir))
         XCTAssertEqual(try run("confirm-delete.vow", [dir], input: "yes\n").out, "deleted \(dir)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir))
+        // With --yes (anywhere among the arguments) it asks nothing.
+        let again = try temporaryDirectory()
+        XCTAssertEqual(try run("confirm-delete.vow", ["--yes", again], input: "").out, "deleted \(again)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: again))
+        XCTAssertEqual(try run("confirm-delete.vow", ["--help"]).out, "usage: confirm-delete.vow DIR [--yes]\n")
     }
 
     func test_tailAndReact() throws {
