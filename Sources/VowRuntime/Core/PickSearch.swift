@@ -66,7 +66,8 @@ public enum Pick {
     /// and showing the start of the body, rather than giving null.
     public static func body(_ v: Value) throws -> Value {
         // A list of responses (`each fetch …`) is searched as the list of their bodies.
-        if case .list(let items) = v, items.contains(where: { if case .response = $0 { return true } else { return false } }) {
+        // Known by its first element: a pick on any other list pays nothing.
+        if case .list(let items) = v, case .response? = items.first {
             return .list(try items.map(body))
         }
         guard case .response(let r) = v else { return v }

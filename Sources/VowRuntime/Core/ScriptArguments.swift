@@ -2,14 +2,6 @@ import VowSyntax
 
 /// A script's arguments, checked before its first statement runs.
 public enum ScriptArguments {
-    /// The usage line when `program`, given `given` arguments, lacks one that an `arg` without
-    /// `--default` requires (nil when it has them all): `usage: deploy.vow HOST [PORT]`. Checked
-    /// before the first statement runs, so nothing has acted yet.
-    public static func missing(in program: Program, given: Int, script: String?) -> String? {
-        guard given < ArgStage.required(in: program) else { return nil }
-        return ArgStage.usage(of: program.source, script: script)
-    }
-
     /// What a script given the words `arguments` does before its first statement: nothing (nil),
     /// or prints `text` (the usage line, on standard output for `--help`, else on standard
     /// error with what is wrong) and ends with `status`: `--help` (when the script declares an
@@ -18,8 +10,7 @@ public enum ScriptArguments {
     public static func check(_ program: Program, arguments: [String], script: String?) -> (text: String, toStandardOutput: Bool, status: Int32)? {
         let flags = ScriptFlagStage.declared(in: program)
         let required = ArgStage.required(in: program)
-        var declaresArgs = false
-        program.forEachStage { if $0.name == ArgStage.name { declaresArgs = true } }
+        let declaresArgs = ArgStage.isDeclared(in: program)
         let usage = { ArgStage.usage(of: program.source, script: script) }
         let words = arguments.prefix { $0 != "--" }
         if words.contains("--help"), declaresArgs || !flags.isEmpty, !flags.contains(where: { $0.name == "help" }) {

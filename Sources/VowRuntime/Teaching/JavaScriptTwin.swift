@@ -55,19 +55,17 @@ public struct JavaScriptTwin {
         }
         var body: [String] = []
         for st in program.statements { body.append(t.statement(st)) }
-        var out = t.wrap(body, preludeModule: preludeModule)
         // The arguments and flags are checked before the first statement runs, as vow checks
         // them (ScriptArguments.check).
-        let required = ArgStage.required(in: program)
+        var check = ""
         let flags = ScriptFlagStage.declared(in: program)
-        var declaresArgs = false
-        program.forEachStage { if $0.name == ArgStage.name { declaresArgs = true } }
-        if declaresArgs || !flags.isEmpty, let start = out.range(of: "let $$;\n(async () => {\n") {
+        let declaresArgs = ArgStage.isDeclared(in: program)
+        if declaresArgs || !flags.isEmpty {
             let usage = jsString(ArgStage.usage(of: program.source, script: nil))
             let list = "[" + flags.map { "[\(jsString($0.name)), \($0.value.map(jsString) ?? "null")]" }.joined(separator: ", ") + "]"
-            out.insert(contentsOf: "vow.checkScript($args, \(required), \(usage), \(list), \(declaresArgs));\n", at: start.lowerBound)
+            check = "vow.checkScript($args, \(ArgStage.required(in: program)), \(usage), \(list), \(declaresArgs));\n"
         }
-        return out
+        return t.wrap(body, preludeModule: preludeModule, check: check)
     }
 
     /// The prelude as a module of its own, for twins that require it (`program(_:preludeModule:)`):
@@ -114,7 +112,8 @@ public struct JavaScriptTwin {
         }
     }
 
-    func wrap(_ body: [String], preludeModule: String? = nil) -> String {
+    /// `check` runs before the first statement (a script's arguments and flags).
+    func wrap(_ body: [String], preludeModule: String? = nil, check: String = "") -> String {
         var out = "\"use strict\";\n"
         if let preludeModule {
             out += "const { vow } = require(\(jsString(preludeModule)));\n"
@@ -131,6 +130,7 @@ public struct JavaScriptTwin {
         if body.joined().contains("$env"), !lets.contains("env") {
             out += "const $env = Object.fromEntries(Object.entries(process.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));\n"
         }
+        out += check
         out += "let $$;\n(async () => {\n"
         for b in body { out += "  " + b.replacingOccurrences(of: "\n", with: "\n  ") + "\n" }
         out += "})().catch(vow.fail).finally(() => { vow.endQuestions(); return vow.runDeferred(); });\n"

@@ -19,7 +19,7 @@ const vow = (() => {
   // What pick searches: a response's JSON body (or its text), else the value itself.
   const target = (v) => {
     // A list of responses (`each fetch …`) is the list of their bodies.
-    if (Array.isArray(v) && v.some((x) => x && typeof x === "object" && "status" in x && "body" in x && "headers" in x)) return v.map(target);
+    if (Array.isArray(v) && v.length > 0 && v[0] && typeof v[0] === "object" && "status" in v[0] && "body" in v[0] && "headers" in v[0]) return v.map(target);
     if (v && typeof v === "object" && "status" in v && "body" in v && "headers" in v) {
       try { return JSON.parse(v.body); } catch (e) { return v.body; }
     }
