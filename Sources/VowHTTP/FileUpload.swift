@@ -12,18 +12,19 @@ public struct FileUpload: Sendable {
     /// Its size when the request was built (sent as Content-Length).
     public let size: Int
 
-    /// Checks that `path` is a readable regular file; `stage` and `flag` name it in errors.
-    public init(_ path: String, stage: String, flag: String) throws {
+    /// Checks that `path` is a readable regular file; `flag` names it in errors, whose stage the
+    /// runtime names (`VowError.ofStage`).
+    public init(_ path: String, flag: String) throws {
         let expanded = (path as NSString).expandingTildeInPath
-        guard !path.isEmpty else { throw VowError(.type, "\(stage): \(flag): @ needs a file path after it") }
+        guard !path.isEmpty else { throw VowError.ofStage(.type, "\(flag): @ needs a file path after it") }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: expanded, isDirectory: &isDir) else {
-            throw VowError(.io, "\(stage): \(flag): no such file \(path)")
+            throw VowError.ofStage(.io, "\(flag): no such file \(path)")
         }
-        guard !isDir.boolValue else { throw VowError(.io, "\(stage): \(flag): \(path) is a directory") }
+        guard !isDir.boolValue else { throw VowError.ofStage(.io, "\(flag): \(path) is a directory") }
         guard FileManager.default.isReadableFile(atPath: expanded),
             let size = try? FileManager.default.attributesOfItem(atPath: expanded)[.size] as? Int
-        else { throw VowError(.io, "\(stage): \(flag): cannot read \(path)") }
+        else { throw VowError.ofStage(.io, "\(flag): cannot read \(path)") }
         self.path = expanded
         self.size = size
     }

@@ -197,13 +197,13 @@ public final class HTTPSessions: Sendable {
 
     /// The session named `name` (a plain name, kept in `directory`, or a path to a file),
     /// read from its file when it exists.
-    public func session(_ name: String, stage: String) throws -> HTTPSession {
+    public func session(_ name: String) throws -> HTTPSession {
         let path: String
         if name.contains("/") {
             path = (name as NSString).expandingTildeInPath
         } else {
             guard !name.isEmpty, !name.hasPrefix("."), name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
-                throw VowError(.type, "\(stage): --session: '\(name)' is not a session name (letters, digits, - _ .; or a path with /)")
+                throw VowError.ofStage(.type, "--session: '\(name)' is not a session name (letters, digits, - _ .; or a path with /)")
             }
             path = Self.directory + "/" + name + ".json"
         }
@@ -214,7 +214,7 @@ public final class HTTPSessions: Sendable {
                 do {
                     file = try JSONDecoder().decode(HTTPSession.File.self, from: data)
                 } catch {
-                    throw VowError(.io, "\(stage): --session: \(path) is not a vow session file (\(error))")
+                    throw VowError.ofStage(.io, "--session: \(path) is not a vow session file (\(error))")
                 }
             }
             let s = HTTPSession(name: name, path: path, file: file)

@@ -40,10 +40,10 @@ public struct ProxyChoice: Sendable, Hashable {
     /// The proxy for a request to `url`: `flag` (`--proxy`) wins, `direct` (`--no-proxy`) goes
     /// without, else the environment decides. A malformed proxy URL is an error naming where it
     /// came from.
-    public static func choose(for url: String, flag: String?, direct: Bool, environment: [String: String], stage: String) throws -> ProxyChoice? {
+    public static func choose(for url: String, flag: String?, direct: Bool, environment: [String: String]) throws -> ProxyChoice? {
         if direct { return nil }
         if let flag {
-            guard let p = ProxyChoice(url: flag) else { throw VowError(.type, "\(stage): --proxy: not a proxy URL: \(redactURL(flag))") }
+            guard let p = ProxyChoice(url: flag) else { throw VowError.ofStage(.type, "--proxy: not a proxy URL: \(redactURL(flag))") }
             return p
         }
         func env(_ name: String) -> String? {
@@ -64,7 +64,7 @@ public struct ProxyChoice: Sendable, Hashable {
             .first(where: { $0.1 != nil }).map({ ($0.0, $0.1!) })
         else { return nil }
         if let noProxy = env("no_proxy"), bypasses(host: host, port: target.port, noProxy: noProxy) { return nil }
-        guard let p = ProxyChoice(url: value) else { throw VowError(.type, "\(stage): \(name) is not a proxy URL: \(redactURL(value))") }
+        guard let p = ProxyChoice(url: value) else { throw VowError.ofStage(.type, "\(name) is not a proxy URL: \(redactURL(value))") }
         return p
     }
 

@@ -122,6 +122,16 @@ public struct Renderer: Sendable {
         return out
     }
 
+    /// The marks under a stage that rejected: `^` under the whole stage, or, when the error is
+    /// about one argument (`Origin.argument`), `-` under the stage and `^` under the argument.
+    static func underline(_ o: VowError.Origin, _ bytes: [UInt8], from lo: Int, width: Int) -> String {
+        guard let a = o.argument, a.lowerBound >= lo, a.upperBound <= bytes.count else { return String(repeating: "^", count: width) }
+        let before = String(decoding: bytes[lo..<a.lowerBound], as: UTF8.self).count
+        let inside = String(decoding: bytes[a], as: UTF8.self).count
+        guard before + inside <= width else { return String(repeating: "^", count: width) }
+        return String(repeating: "-", count: before) + String(repeating: "^", count: inside) + String(repeating: "-", count: width - before - inside)
+    }
+
     /// Text with terminal control characters (other than newline and tab) made visible.
     func sanitize(_ s: String) -> String { TerminalText.visible(s) }
 
@@ -149,7 +159,7 @@ public struct Renderer: Sendable {
             var width = max(1, String(decoding: bytes[lo..<min(hi, lineEnd)], as: UTF8.self).count)
             (line, pad, width) = Self.window(line, pad: pad, width: width)
             out += "\n  \(blue)│\(reset) \(line)"
-            out += "\n  \(blue)│\(reset) \(String(repeating: " ", count: pad))\(red)\(String(repeating: "^", count: width)) rejected here\(reset)"
+            out += "\n  \(blue)│\(reset) \(String(repeating: " ", count: pad))\(red)\(Self.underline(o, bytes, from: lo, width: width)) rejected here\(reset)"
             if !o.context.isEmpty { out += "\n  \(blue)=\(reset) in: \(TerminalText.visibleLine(o.context.joined(separator: ", ")))" }
             if let input = o.input, !input.isNull { out += "\n  \(blue)=\(reset) \(dim)input: \(TerminalText.visibleLine(shorten(JSONWriter.compact(input))))\(reset)" }
         }

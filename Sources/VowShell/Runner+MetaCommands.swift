@@ -90,7 +90,13 @@ extension Runner {
                 return nil
             }
             do {
-                let s = try session.httpSessions.session(name, stage: ":session")
+                let s: HTTPSession
+                do {
+                    s = try session.httpSessions.session(name)
+                } catch var e as VowError where e.awaitsStageName {
+                    e.message = ":session: " + e.message
+                    throw e
+                }
                 guard FileManager.default.fileExists(atPath: s.path) || !s.jar.all.isEmpty || s.hasHeaders else {
                     return "no session \(name) (it would be kept in \(s.path))"
                 }

@@ -1,9 +1,9 @@
 /// The steps of an `async def` body: each stage, and whether it is awaited (`await STAGE …` or
 /// `await VALUE`).
-extension Stage {
+extension StageNode {
     /// For `await NAME ARGS…`, the stage `NAME ARGS…`; for `await VALUE`, the value stage; nil
     /// for any other stage (`await` alone included: it awaits nothing new).
-    public var awaitedStage: Stage? {
+    public var awaitedStage: StageNode? {
         guard name == "await", let first = arguments.first else { return nil }
         if case .word(let t) = first.kind, let word = t.literalText, let head = word.unicodeScalars.first,
             head.properties.isAlphabetic || head == "_",
@@ -19,7 +19,7 @@ extension Stage {
 extension Pipeline {
     /// The body of an `async def` as steps: each stage with `await` taken off, and whether it was
     /// awaited.
-    public var awaitSteps: [(stage: Stage, awaits: Bool)] {
+    public var awaitSteps: [(stage: StageNode, awaits: Bool)] {
         stages.map { s in s.awaitedStage.map { ($0, true) } ?? (s, false) }
     }
 

@@ -3,7 +3,7 @@ extension ParserState {
     /// Stages joined by `|`; `inBrackets` lets newlines in, `context` says what ends a word.
     mutating func pipeline(inBrackets: Bool, context: Context = .statement) throws(SyntaxError) -> Pipeline {
         let start = pos
-        var stages: [Stage] = [try stage(inBrackets: inBrackets, context: context)]
+        var stages: [StageNode] = [try stage(inBrackets: inBrackets, context: context)]
         while true {
             skipBlank(newlines: inBrackets)
             guard peek == PIPE else { break }
@@ -20,7 +20,7 @@ extension ParserState {
     }
 
     /// One stage: a name and its arguments, or a value stage, which takes none.
-    mutating func stage(inBrackets: Bool, context: Context, afterPipe: Bool = false) throws(SyntaxError) -> Stage {
+    mutating func stage(inBrackets: Bool, context: Context, afterPipe: Bool = false) throws(SyntaxError) -> StageNode {
         skipBlank(newlines: inBrackets)
         let start = pos
         if atEnd { throw error("expected a stage", at: pos, incomplete: true) }
@@ -45,7 +45,7 @@ extension ParserState {
                     if atEnd || endOfStage(context: context) { break }
                     args.append(try argument(context: context, inBrackets: inBrackets))
                 }
-                return Stage(head: .named(name, nameSpan), arguments: args, span: SourceSpan(start: start, end: args.last?.span.end ?? e))
+                return StageNode(head: .named(name, nameSpan), arguments: args, span: SourceSpan(start: start, end: args.last?.span.end ?? e))
             }
         }
         let v = try argument(context: context, inBrackets: inBrackets)
@@ -53,7 +53,7 @@ extension ParserState {
         if !atEnd && !endOfStage(context: context) {
             throw error("a value stage takes no arguments: put '|' before '\(peekChar)'", at: pos)
         }
-        return Stage(head: .value(v), arguments: [], span: v.span)
+        return StageNode(head: .value(v), arguments: [], span: v.span)
     }
 
     /// True when the next byte ends a stage where it stands.

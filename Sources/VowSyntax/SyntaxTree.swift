@@ -89,18 +89,18 @@ public struct Statement: Sendable {
 /// Stages joined by `|`.
 public struct Pipeline: Sendable {
     /// The stages, in order.
-    public let stages: [Stage]
+    public let stages: [StageNode]
     /// The whole pipeline.
     public let span: SourceSpan
     /// Makes a pipeline.
-    public init(stages: [Stage], span: SourceSpan) {
+    public init(stages: [StageNode], span: SourceSpan) {
         self.stages = stages
         self.span = span
     }
 }
 
 /// One stage: a named stage with arguments, or a value (`$x`, `%2`, `[…]`, `(…)`).
-public struct Stage: Sendable {
+public struct StageNode: Sendable {
     /// How the stage starts.
     public enum Head: Sendable {
         /// `NAME ARG…`.

@@ -15,8 +15,10 @@ import Glibc
 /// - a failed write leaves the old file as it was, removes the temporary file, and says why
 ///   (`no space left on device`).
 ///
-/// One writer is used by one thread at a time.
-public final class FileWriter {
+/// Sendable: `fd` changes only in init and under `lock` (writing, committing and abandoning take
+/// it), so a writer abandoned from another thread (a cancellation that comes from a signal)
+/// waits for a write in progress and never closes the descriptor under it.
+public final class FileWriter: @unchecked Sendable {
     /// The name the user gave.
     public let path: String
     /// Where the temporary file is, or nil when writing through.
@@ -24,6 +26,8 @@ public final class FileWriter {
     /// The file that the temporary file replaces when committed.
     private let target: String
     private var fd: Int32
+    /// Guards `fd` once the writer is made.
+    private let lock = Locked(())
 
     /// Opens `path` for writing: a temporary file beside it, or the file itself when it is not a
     /// regular file. With `append`, the file itself is opened to append to (created when missing),
@@ -95,13 +99,13 @@ public final class FileWriter {
 
     /// Writes all of `bytes`; a failure names the reason.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(VowError) {
-        let code = Self.writeAll(bytes, to: fd)
+        let code = lock.withLock { _ in Self.writeAll(bytes, to: fd) }
         if code != 0 { throw VowError.file("write", path, code) }
     }
 
     /// Writes all of `bytes`.
     public func write(_ bytes: [UInt8]) throws(VowError) {
-        let code = bytes.withUnsafeBytes { Self.writeAll($0, to: fd) }
+        let code = lock.withLock { _ in bytes.withUnsafeBytes { Self.writeAll($0, to: fd) } }
         if code != 0 { throw VowError.file("write", path, code) }
     }
 
@@ -122,6 +126,11 @@ public final class FileWriter {
     /// Ends the writing: the temporary file is closed and renamed over the name. On failure the
     /// old file is left as it was and the temporary file removed.
     public func commit() throws(VowError) {
+        try lock.withLock { _ throws(VowError) in try commitHoldingLock() }
+    }
+
+    /// `commit`, with `lock` held.
+    private func commitHoldingLock() throws(VowError) {
         guard fd >= 0 else { return }
         let closed = close(fd)
         let closeError = errno
@@ -143,6 +152,11 @@ public final class FileWriter {
 
     /// Gives up: the temporary file is removed, the old file left as it was.
     public func abandon() {
+        lock.withLock { _ in abandonHoldingLock() }
+    }
+
+    /// `abandon`, with `lock` held.
+    private func abandonHoldingLock() {
         guard fd >= 0 else { return }
         close(fd)
         fd = -1

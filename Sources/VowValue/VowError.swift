@@ -59,6 +59,13 @@ public struct VowError: Error, Sendable, CustomStringConvertible {
     /// cancellation, a JSON or JMESPath error, the evaluator's own conditions), so that what it
     /// was can be asked by its type after it has become a `VowError`.
     public var underlying: (any Error)?
+    /// True for an error raised by code that does not know which stage called it (the HTTP
+    /// layer, a helper shared by stages): the stage it surfaces from puts its name before the
+    /// message (`StageCall.namingErrors`), so no lower layer names a stage.
+    public var awaitsStageName = false
+    /// Where in the source (byte offsets) the argument or flag value at fault is written, when a
+    /// stage knows: the report underlines it within the stage (`Origin.argument`).
+    public var culprit: Range<Int>?
 
     private static let identities = Atomic<UInt64>(0)
     private static func nextIdentity() -> UInt64 { identities.wrappingAdd(1, ordering: .relaxed).newValue }
@@ -79,6 +86,9 @@ public struct VowError: Error, Sendable, CustomStringConvertible {
         public var input: Value?
         /// Where in a larger run: `element 2 of each`, `job %3`, `stage greet (def)`…
         public var context: [String]
+        /// The place in `statement` of the stage's argument at fault (`VowError.culprit`), inside
+        /// `range`; nil when the error is about the stage as a whole.
+        public var argument: Range<Int>?
 
         /// Makes an origin.
         public init(
@@ -102,6 +112,14 @@ public struct VowError: Error, Sendable, CustomStringConvertible {
         self.details = details
         self.origin = nil
         self.skipped = []
+    }
+
+    /// An error of a stage's own, raised where the stage is not known: the stage it surfaces
+    /// from prefixes its name (`awaitsStageName`).
+    public static func ofStage(_ kind: Kind, _ message: String, details: Record = Record()) -> VowError {
+        var e = VowError(kind, message, details: details)
+        e.awaitsStageName = true
+        return e
     }
 
     /// `kind: message`.

@@ -30,8 +30,8 @@ final class ProxyChoiceTests: XCTestCase {
         XCTAssertTrue(ProxyChoice.bypasses(host: "127.0.0.1", port: 9000, noProxy: "127.0.0.1:9000"))
         // Through the environment, as a request reads it.
         XCTAssertNil(try ProxyChoice.choose(
-            for: "http://[::1]:8080/x", flag: nil, direct: false, environment: ["http_proxy": "http://p:3128", "no_proxy": "::1"], stage: "fetch"))
+            for: "http://[::1]:8080/x", flag: nil, direct: false, environment: ["http_proxy": "http://p:3128", "no_proxy": "::1"]))
         XCTAssertNotNil(try ProxyChoice.choose(
-            for: "http://127.0.0.1:8080/x", flag: nil, direct: false, environment: ["http_proxy": "http://p:3128", "no_proxy": ".0.0.1"], stage: "fetch"))
+            for: "http://127.0.0.1:8080/x", flag: nil, direct: false, environment: ["http_proxy": "http://p:3128", "no_proxy": ".0.0.1"]))
     }
 }

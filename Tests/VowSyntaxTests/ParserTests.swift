@@ -150,7 +150,7 @@ final class ParserTests: XCTestCase {
     }
 }
 
-extension Stage.Head {
+extension StageNode.Head {
     var argumentKind: ArgumentKind? {
         if case .value(let a) = self { return a.kind }
         return nil

@@ -11,14 +11,14 @@ extension Evaluator {
 
     /// Calls a `def` stage: arguments bound to its parameters, its body run on the input.
     func applyUser(
-        _ user: UserStage, node: Stage, upstream: Promise<Value>?, input: Value, scope: Scope, site: Site,
+        _ user: UserStage, plan: StagePlan, upstream: Promise<Value>?, input: Value, scope: Scope, site: Site,
         run: PipelineRun, index: Int
     ) -> Promise<Value> {
         let call = StageCall(
-            session: session, name: user.name, node: node, positional: node.arguments, flagNodes: [:],
-            upstream: upstream, pipelineInput: input, rerunUpstream: nil, scope: scope, site: site, run: run, index: index)
-        return call.chain { input, ctx in
-            let resolved = try ctx.evaluateArguments(call, input: input)
+            session: session, plan: plan, upstream: upstream, pipelineInput: input, rerunUpstream: nil, scope: scope,
+            site: site, run: run, index: index)
+        return call.chain { input in
+            let resolved = try call.arguments(for: input)
             let start: @Sendable (StageArguments) throws -> Resolution<Value> = { args in
                 guard args.count == user.params.count else {
                     throw VowError(.type, "\(user.name) takes \(user.params.count) argument(s) (\(user.params.map { "$" + $0 }.joined(separator: ", "))), got \(args.count)")

@@ -26,7 +26,7 @@ struct Evaluator: Sendable {
     }
 
     private func stages(
-        _ stages: ArraySlice<Stage>, plans: [StagePlan]?, nullEnds: Bool = false, printed: Bool = false, input: Value, scope: Scope,
+        _ stages: ArraySlice<StageNode>, plans: [StagePlan]?, nullEnds: Bool = false, printed: Bool = false, input: Value, scope: Scope,
         site: Site, run: PipelineRun
     ) -> Promise<Value> {
         let plans = plans ?? Planner(session: session).plan(stages)
@@ -105,19 +105,11 @@ struct Evaluator: Sendable {
                 return (name, Promise.reject(error, name: name, on: ex))
             }
         case .user(let user):
-            promise = applyUser(user, node: plan.node, upstream: upstream, input: input, scope: scope, site: site, run: run, index: index)
-        case .builtin(let def, let positional, let flags):
+            promise = applyUser(user, plan: plan, upstream: upstream, input: input, scope: scope, site: site, run: run, index: index)
+        case .builtin(let def, _, _):
             let call = StageCall(
-                session: session, name: name, node: plan.node, positional: positional, flagNodes: flags,
-                upstream: upstream, pipelineInput: input, rerunUpstream: rerun, scope: scope, site: site, run: run, index: index)
-            call.labelsAdoptedPromise = plan.rewrittenThen != nil
-            call.expressionArguments = def.expressionArguments
-            call.takesWordsAsWritten = def.takesWordsAsWritten
-            call.pickAhead = plan.pickAhead
-            call.feedsJSON = plan.feedsJSON
-            call.resultIsPrinted = printed
-            call.pickResultIsPrinted = pickPrinted && plan.pickAhead != nil
-            call.innerPlan = plan.inner
+                session: session, plan: plan, upstream: upstream, pipelineInput: input, rerunUpstream: rerun, scope: scope,
+                site: site, run: run, index: index, printed: printed, pickPrinted: pickPrinted)
             do {
                 promise = try def.init().apply(call)
             } catch {
@@ -128,7 +120,7 @@ struct Evaluator: Sendable {
         }
         if let span = plan.rewrittenThen, PromiseObservation.isActive {
             let (line, col) = site.source.lineColumn(of: span.start)
-            PromiseObservation.label(promise, StageTraceInfo(stage: "then", text: site.source.slice(span), line: line, column: col))
+            PromiseObservation.label(promise, StageTraceInfo(stage: plan.reportedName, text: site.source.slice(span), line: line, column: col))
         }
         return (plan.reportedName, promise)
     }

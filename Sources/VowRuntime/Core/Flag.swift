@@ -91,12 +91,15 @@ extension StageArguments {
     /// The value of the flag (the last one given), or nil when it is not given.
     func value<T>(_ flag: Flag<T>) throws -> T? {
         guard let v = flags[flag.name]?.last else { return nil }
-        return try flag.convert(v, self)
+        return try pointing(at: flagSpans[flag.name]?.last) { try flag.convert(v, self) }
     }
 
     /// Every value of a repeatable flag, in order.
     func values<T>(_ flag: Flag<T>) throws -> [T] {
-        try (flags[flag.name] ?? []).map { try flag.convert($0, self) }
+        let spans = flagSpans[flag.name] ?? []
+        return try (flags[flag.name] ?? []).enumerated().map { i, v in
+            try pointing(at: i < spans.count ? spans[i] : nil) { try flag.convert(v, self) }
+        }
     }
 }
 
@@ -109,7 +112,8 @@ extension StageCall {
     /// stages that read their arguments themselves (`retry`, `until`).
     func plain<T>(_ flag: Flag<T>) throws -> T? {
         guard let node = flagNodes[flag.name]?.last, let node else { return nil }
-        return try flag.convert(try plain(node), StageArguments(positional: [], flags: [:], stage: name))
+        let args = StageArguments(positional: [], flags: [:], stage: name)
+        return try args.pointing(at: node.span.start..<node.span.end) { try flag.convert(try plain(node), args) }
     }
 
     /// The whole number given with `flag` (the last one, evaluated against `input`; a pipeline
@@ -119,8 +123,11 @@ extension StageCall {
         guard let node = flagNodes[flag.name]?.last ?? nil else { return defaultValue }
         let v = try Evaluator(session: session).plainArgument(
             node, input: input, scope: scope, site: site, problem: "\(name): \(flag.written) must be a plain value")
-        let n = try flag.convert(v, StageArguments(positional: [], flags: [:], stage: name))
-        guard n >= minimum else { throw VowError(.type, "\(name): \(flag.written) must be at least \(minimum)") }
-        return n
+        let args = StageArguments(positional: [], flags: [:], stage: name)
+        return try args.pointing(at: node.span.start..<node.span.end) {
+            let n = try flag.convert(v, args)
+            guard n >= minimum else { throw VowError(.type, "\(name): \(flag.written) must be at least \(minimum)") }
+            return n
+        }
     }
 }

@@ -43,6 +43,11 @@ final class PipelineRun: @unchecked Sendable {
         // A `pick` after `json` got the part of the document it needed; its input is the document.
         if case .opaque(let picked as PickedAhead)? = stageInput { stageInput = picked.document }
         e.origin = origin(for: j, input: stageInput)
+        // The argument at fault, when it is one of this stage's own (not of a stage inside it
+        // that surfaced here, nor of a def's body, written elsewhere).
+        if let c = e.culprit, c.lowerBound >= entries[j].span.start, c.upperBound <= entries[j].span.end, !c.isEmpty {
+            e.origin?.argument = (c.lowerBound - site.statement.start)..<(c.upperBound - site.statement.start)
+        }
         e.origin?.context += e.pendingContext
         e.pendingContext = []
         return e

@@ -36,17 +36,14 @@ struct PureStage {
             flags.values.allSatisfy({ $0.allSatisfy { $0.map(Self.needsOnlyInput) ?? true } })
         else { return nil }
         self.stage = stage
+        // `json` before `pick` builds only what the pick can look at, as in the pipeline
+        // (`StageCall.pickAhead`, from the plan).
         self.call = StageCall(
-            session: session, name: plan.name, node: plan.node, positional: positional, flagNodes: flags,
-            upstream: nil, pipelineInput: .null, rerunUpstream: nil, scope: scope, site: site,
+            session: session, plan: plan, upstream: nil, pipelineInput: .null, rerunUpstream: nil, scope: scope, site: site,
             run: PipelineRun(site: site, input: .null), index: 0)
-        call.expressionArguments = def.expressionArguments
-        call.takesWordsAsWritten = def.takesWordsAsWritten
-        // `json` before `pick` builds only what the pick can look at, as in the pipeline.
-        call.pickAhead = plan.pickAhead
         let constant = positional.enumerated().allSatisfy { i, a in Self.isConstant(a, expression: i < def.expressionArguments) }
             && flags.values.allSatisfy { $0.allSatisfy { $0.map { Self.isConstant($0, expression: false) } ?? true } }
-        if constant, case .value(let a)? = try? call.context(.null).evaluateArguments(call, input: .null) {
+        if constant, case .value(let a)? = try? call.arguments(for: .null) {
             fixed = a
         } else {
             fixed = nil
@@ -86,9 +83,9 @@ struct PureStage {
         if input.stream != nil || PromiseObservation.isActive { return nil }
         let ran: Resolution<Value>?
         if let fixed {
-            ran = try? stage.run(input, fixed, call.context(input))
+            ran = try? stage.run(input, fixed, call)
         } else {
-            ran = try? stage.runEvaluated(input, call, call.context(input))
+            ran = try? stage.runEvaluated(input, call)
         }
         guard case .value(let v)? = ran else { return nil }
         return v

@@ -25,6 +25,12 @@ public struct StageRegistry: Sendable {
         Set(stages.filter { $0.argumentStyle == .stage }.flatMap { [$0.name] + $0.aliases })
     }
 
+    /// The names of the stages that combine promises (`StageDefinition.combinesPromises`), the
+    /// names their promises carry in a trace.
+    public var namesCombiningPromises: Set<String> {
+        Set(stages.filter { $0.combinesPromises }.map { $0.name })
+    }
+
     /// Whether `pipeline` ends with a stage that writes its value out itself (`print`), so that
     /// its statement prints nothing more.
     public func printsItsValue(_ pipeline: Pipeline) -> Bool {

@@ -90,7 +90,7 @@ public enum ArgumentStyle: Sendable {
 /// planning pass (`Planner`), the evaluator, the twin writer, the explainer and completion read
 /// what it declares, and never ask for a stage by its name. Most stages conform to `ValueStage`,
 /// which handles chaining; control stages implement `apply` to act on the upstream promise
-/// itself, and write their twin and their explanation themselves (`ControlTwin`,
+/// itself, and write their twin and their explanation themselves (`TwinWriting`,
 /// `StageExplaining`). `StageCapabilityTests` fails for a stage that lacks either.
 public protocol StageDefinition: Sendable {
     /// The name typed in a pipeline.
@@ -148,6 +148,12 @@ public protocol StageDefinition: Sendable {
     /// True for a stage whose first word is a flag it names rather than one of its own
     /// (`flag --yes`).
     static var namesAFlag: Bool { get }
+    /// True for a stage that combines promises into one (`all`, `race`, `any`, `settle`): the
+    /// teaching views draw its inputs as inputs, not as a chain.
+    static var combinesPromises: Bool { get }
+    /// True for a stage that only applies the stage its arguments form, on the value (`then X`
+    /// is `| X`): the planner plans X in its place, with the same promise and turns.
+    static var appliesItsStage: Bool { get }
     /// True for a stage that does less when it knows the stage after it, and conforms to
     /// `LooksAhead` to say how (`json`, `read`).
     static var looksAhead: Bool { get }
@@ -204,6 +210,10 @@ extension StageDefinition {
     public static var takesWordsAsWritten: Bool { false }
     /// Its flags are its own, by default.
     public static var namesAFlag: Bool { false }
+    /// Combines no promises, by default.
+    public static var combinesPromises: Bool { false }
+    /// Does more than apply the stage it is given, by default.
+    public static var appliesItsStage: Bool { false }
     /// Looks at no other stage, by default.
     public static var looksAhead: Bool { false }
     /// Makes a value of its own, by default.
@@ -225,28 +235,28 @@ extension StageDefinition {
 /// `.then` does in JavaScript.
 public protocol ValueStage: StageDefinition {
     /// Runs the stage on one input. Throw `VowError` to reject; return `.promise` to wait.
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value>
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value>
 }
 
 extension ValueStage {
     /// Chains `run` on the upstream promise (or runs at once on the pipeline's input).
     public func apply(_ call: StageCall) throws -> Promise<Value> {
-        call.chain { input, ctx in
+        call.chain { input in
             if let stream = input.stream, !Self.takesStream(call.positional) {
                 // A stream that ends fulfils what waits on it with its items as a list.
-                let ex = ctx.session.executor
-                return .promise(stream.collect(on: ex).then(on: ex, resolving: { list in try self.runEvaluated(list, call, ctx) }))
+                let ex = call.session.executor
+                return .promise(stream.collect(on: ex).then(on: ex, resolving: { list in try call.namingErrors { try self.runEvaluated(list, call) } }))
             }
-            return try self.runEvaluated(input, call, ctx)
+            return try self.runEvaluated(input, call)
         }
     }
 
     /// Evaluates the arguments against `input`, then runs.
-    func runEvaluated(_ input: Value, _ call: StageCall, _ ctx: StageContext) throws -> Resolution<Value> {
-        switch try ctx.evaluateArguments(call, input: input) {
-        case .value(let a): return try self.run(input, a, ctx)
+    func runEvaluated(_ input: Value, _ call: StageCall) throws -> Resolution<Value> {
+        switch try call.arguments(for: input) {
+        case .value(let a): return try self.run(input, a, call)
         case .promise(let p):
-            return .promise(p.then(on: ctx.session.executor, resolving: { a in try self.run(input, a, ctx) }))
+            return .promise(p.then(on: call.session.executor, resolving: { a in try call.namingErrors { try self.run(input, a, call) } }))
         }
     }
 }

@@ -11,7 +11,7 @@ struct FlagBinding {
     /// Binds `node`'s arguments for `def`. A flag `def` does not declare is a problem (with a
     /// hint among `def`'s flags and `outerFlags`, those of the stage around it), unless it comes
     /// after the inner stage's name of a stage that takes one: then it is the inner stage's.
-    static func bind(_ def: any StageDefinition.Type, node: Stage, outerFlags: [String] = []) -> Result<FlagBinding, PlanProblem> {
+    static func bind(_ def: any StageDefinition.Type, node: StageNode, outerFlags: [String] = []) -> Result<FlagBinding, PlanProblem> {
         var bound = FlagBinding()
         let args = node.arguments
         if def.argumentStyle == .passthrough {

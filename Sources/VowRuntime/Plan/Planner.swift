@@ -31,7 +31,7 @@ struct Planner: Sendable {
     }
 
     /// Every stage of `stages` planned, each followed stage given its look-ahead.
-    func plan<S: Collection>(_ stages: S) -> [StagePlan] where S.Element == Stage {
+    func plan<S: Collection>(_ stages: S) -> [StagePlan] where S.Element == StageNode {
         let made = stages.map { plan($0) }
         for i in made.indices.dropLast() {
             made[i].fuse(next: made[i + 1])
@@ -44,34 +44,34 @@ struct Planner: Sendable {
 
     /// One stage planned. `outerFlags` are the flags of the stage around it (`each`'s
     /// `--limit` for the inner stage of `each fetch …`), offered when a flag is misspelt.
-    func plan(_ node: Stage, outerFlags: [String] = []) -> StagePlan {
+    func plan(_ node: StageNode, outerFlags: [String] = []) -> StagePlan {
         switch node.head {
         case .value(let arg):
             // `$x | …`, `%2 | …`, `[a, b] | …`: the value itself, evaluated against the input.
             return StagePlan(reportedName: "", name: "", node: node, kind: .value(arg))  // named by its source text when run
-        case .named("then", _) where defs["then"] == nil:
+        case .named(let name, _) where defs[name] == nil && registry.stage(named: name)?.appliesItsStage == true:
             // `then X …` is `| X …`: the inner stage is applied to the upstream itself, with the
             // same promise and the same turns, instead of running a one-stage pipeline per input.
             // The span and name stay those of the whole `then` stage, for error origins.
             if let first = node.arguments.first, case .word(let t) = first.kind, let inner = t.literalText,
                 defs[inner] != nil || registry.stage(named: inner)?.argumentStyle == .values
             {
-                let rewritten = Stage(
+                let rewritten = StageNode(
                     head: .named(inner, first.span), arguments: Array(node.arguments.dropFirst()),
                     span: SourceSpan(start: first.span.start, end: node.span.end))
                 let p = named(inner, rewritten, outerFlags: outerFlags)
-                p.reportedName = "then"
+                p.reportedName = name
                 p.rewrittenThen = node.span
                 return p
             }
-            return named("then", node, outerFlags: outerFlags)
+            return named(name, node, outerFlags: outerFlags)
         case .named(let name, _):
             return named(name, node, outerFlags: outerFlags)
         }
     }
 
     /// Resolves a named stage (built-in, `def`, or external).
-    private func named(_ name: String, _ node: Stage, outerFlags: [String]) -> StagePlan {
+    private func named(_ name: String, _ node: StageNode, outerFlags: [String]) -> StagePlan {
         if let user = defs[name] {
             return StagePlan(reportedName: name, name: name, node: node, kind: .user(user))
         }
@@ -170,10 +170,10 @@ struct Planner: Sendable {
     /// The stage that `then X…`, `catch X…`, `each X…` name: X with the rest of their arguments
     /// (a value when the first argument is not a word), planned; nil for a stage that takes no
     /// inner stage, none given, or a group (a pipeline of its own, planned when it runs).
-    private func innerPlan(_ def: any StageDefinition.Type, node: Stage, positional: [Argument]) -> StagePlan? {
+    private func innerPlan(_ def: any StageDefinition.Type, node: StageNode, positional: [Argument]) -> StagePlan? {
         guard def.argumentStyle == .stage, let first = positional.first else { return nil }
         if positional.count == 1, case .group = first.kind { return nil }
-        return plan(Stage.inner(first: first, rest: positional.dropFirst(), end: node.span.end), outerFlags: def.flags.map(\.name))
+        return plan(StageNode.inner(first: first, rest: positional.dropFirst(), end: node.span.end), outerFlags: def.flags.map(\.name))
     }
 }
 

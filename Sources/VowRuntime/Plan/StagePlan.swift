@@ -31,7 +31,7 @@ final class StagePlan: @unchecked Sendable {
     /// The name of the stage that runs (X for `then X`).
     let name: String
     /// The node the stage sees (for `then X`, X's node).
-    let node: Stage
+    let node: StageNode
     /// What the stage is.
     let kind: Kind
     /// What the stage does with a rejection that reaches it (its definition's `onRejection`,
@@ -53,7 +53,7 @@ final class StagePlan: @unchecked Sendable {
     var feedsJSON = false
 
     /// A plan of `node`: `name` runs, `reportedName` names it in the pipeline's records.
-    init(reportedName: String, name: String, node: Stage, kind: Kind) {
+    init(reportedName: String, name: String, node: StageNode, kind: Kind) {
         self.reportedName = reportedName
         self.name = name
         self.node = node
@@ -71,80 +71,5 @@ final class StagePlan: @unchecked Sendable {
         // Asked first, so that the conformance is looked up only for the stages that look ahead.
         guard let def = definition, def.looksAhead, let looking = def as? any LooksAhead.Type else { return }
         looking.lookAhead(self, next: next)
-    }
-}
-
-/// A stage that does less work when it knows the stage after it, declared by the stage itself
-/// (`JsonStage`, `ReadStage`); the planner asks it once per pipeline, when it plans it. Both
-/// stages keep their promises and their turns.
-protocol LooksAhead: StageDefinition {
-    // A stage that conforms also says so with `StageDefinition.looksAhead`.
-    /// Sets what `plan` hands on to `next` (`StagePlan.pickAhead`, `StagePlan.feedsJSON`).
-    static func lookAhead(_ plan: StagePlan, next: StagePlan)
-}
-
-/// The `pick` that follows a `json` stage, when its expression is literal text.
-struct PickAhead: Sendable {
-    /// The expression as `pick` will see it.
-    let expression: String
-    /// Its steps, when it is a path of fields and indexes: `json` finds the value itself.
-    let path: [JMESPathStep]?
-
-    /// The lookahead for `plan` when it is `json` and `next` is `pick` with a literal expression.
-    init?(_ plan: StagePlan, next: StagePlan) {
-        guard case .builtin(_, let positional, let flags) = plan.kind, flags.isEmpty,
-            case .builtin(let nextDef, let arguments, let nextFlags) = next.kind, nextDef == PickStage.self,
-            nextFlags.isEmpty, arguments.count == 1, positional.isEmpty, !next.isHandler,
-            let text = Self.text(arguments[0]),
-            let compiled = try? JMESPathExpression.cached(text)
-        else { return nil }
-        self.expression = text
-        self.path = compiled.simplePath
-    }
-
-    /// The text of an argument written as plain text (a word or a string with nothing to
-    /// interpolate), or nil.
-    private static func text(_ argument: Argument) -> String? {
-        switch argument.kind {
-        case .word(let t), .string(let t): return t.literalText
-        case .rawString(let s): return s
-        default: return nil
-        }
-    }
-}
-
-/// A pipeline's plans, made the first time the pipeline runs and kept for the later runs.
-/// Touched only on the session executor.
-final class PlanCache: @unchecked Sendable {
-    private var plans: [StagePlan]?
-    private var pure: PureStage??
-    private var purePipeline: PurePipeline??
-
-    /// A cache that plans on first use, or holds `plans` already made.
-    init(plans: [StagePlan]? = nil) { self.plans = plans }
-
-    /// The plans of `pipeline`, made by `evaluator` on the first call.
-    func plans(_ pipeline: Pipeline, _ evaluator: Evaluator) -> [StagePlan] {
-        if let plans { return plans }
-        let made = evaluator.plans(pipeline)
-        plans = made
-        return made
-    }
-
-    /// The pipeline's direct form (`PureStage`), or nil when it has none; made on the first call.
-    func pureStage(_ pipeline: Pipeline, _ evaluator: Evaluator, scope: Scope, site: Site) -> PureStage? {
-        if let pure { return pure }
-        let made = PureStage(plans(pipeline, evaluator), session: evaluator.session, scope: scope, site: site)
-        pure = .some(made)
-        return made
-    }
-
-    /// The pipeline's direct form for the items of a stream (`PurePipeline`), or nil when it has
-    /// none; made on the first call.
-    func purePipeline(_ pipeline: Pipeline, _ evaluator: Evaluator, nullEnds: Bool, scope: Scope, site: Site) -> PurePipeline? {
-        if let purePipeline { return purePipeline }
-        let made = PurePipeline(plans(pipeline, evaluator), nullEnds: nullEnds, session: evaluator.session, scope: scope, site: site)
-        purePipeline = .some(made)
-        return made
     }
 }

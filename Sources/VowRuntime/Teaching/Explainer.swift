@@ -119,7 +119,7 @@ public enum Explainer {
             return true
         }
 
-        init(_ stage: Stage, _ plan: StagePlan, twin: JavaScriptTwin, first: Bool) {
+        init(_ stage: StageNode, _ plan: StagePlan, twin: JavaScriptTwin, first: Bool) {
             self.first = first
             let source = twin.source
             switch stage.head {
@@ -156,7 +156,7 @@ public enum Explainer {
         /// The stage, read from its plan.
         let kind: Kind
         /// Its syntax.
-        let stage: Stage
+        let stage: StageNode
         /// Its plan.
         let plan: StagePlan
         /// Its promise's name (`p2`) and the one before (`p1`).

@@ -213,8 +213,8 @@ public struct Turns: Sendable {
         self.turns = turns
     }
 
-    /// The names of the promises combinators make.
-    static let combinators: Set<String> = ["all", "race", "any", "settle"]
+    /// The names of the promises combinators make (`StageDefinition.combinesPromises`).
+    public static let combinators = StageRegistry.builtins.namesCombiningPromises
 
     /// `text` on one line, cut at 60 characters: colours (the terminal's SGR sequences) left
     /// out, other control characters shown as escapes.

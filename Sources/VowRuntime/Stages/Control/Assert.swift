@@ -26,7 +26,7 @@ struct AssertStage: ValueStage {
         StageExample("echo {ok: false} | assert ok | catch pick '[kind, message, value.ok]' | to-json", #"["assert","assertion failed: ok",false]"#),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let condition = try args.string(0, "COND")
         if try Pick.search(condition, in: input).isTruthy { return .value(input) }
         let message = args.count > 1

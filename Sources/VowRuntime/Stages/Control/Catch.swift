@@ -30,7 +30,7 @@ struct CatchStage: StageDefinition {
     func apply(_ call: StageCall) throws -> Promise<Value> {
         let inner = call.innerStage(context: ["in a catch handler"])
         guard let upstream = call.upstream else {
-            throw VowError(.type, "catch: nothing to catch here (put it after a stage: … | catch …)")
+            throw call.error(.type, "nothing to catch here (put it after a stage: … | catch …)")
         }
         return upstream.recover(name: "catch", attributes: call.traceInfo, on: call.executor, resolving: { error in
             // `exit` ends the script: no handler stops it.

@@ -55,9 +55,10 @@ protocol CombinatorStage: TwinWriting, StageExplaining {
 extension CombinatorStage {
     static var group: StageGroup { .control }
     static var argumentStyle: ArgumentStyle { .raw }
+    static var combinesPromises: Bool { true }
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
-        call.chain { input, _ in
+        call.chain { input in
             let (keys, promises) = try combinatorInputs(call, input, stage: Self.name)
             return .promise(self.combine(keys, promises, call.executor, cancels: !call.session.javaScriptMode))
         }

@@ -26,10 +26,10 @@ struct DeferStage: StageDefinition {
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
         guard call.positional.count == 1, case .group(let pipeline) = call.positional[0].kind else {
-            throw VowError(.syntax, "defer: expected one group, the clean-up to run: defer (run rm -rf $tmp)")
+            throw call.error(.syntax, "expected one group, the clean-up to run: defer (run rm -rf $tmp)")
         }
         let session = call.session
-        return call.chain { input, _ in
+        return call.chain { input in
             session.deferred.append { call.runPipeline(pipeline, input: .null, context: ["in a defer"]) }
             return .value(.string(""))
         }

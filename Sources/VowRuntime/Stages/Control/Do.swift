@@ -30,7 +30,7 @@ struct DoStage: StageDefinition {
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
         let statements = try Self.statements(call, stage: "do")
-        return call.chain { input, _ in try statements(input) }
+        return call.chain { input in try statements(input) }
     }
 
     /// The statements of `do` (and of `promise`'s executor) as a function of the input: the

@@ -35,17 +35,17 @@ struct EachStage: StageDefinition {
         let ex = call.executor
         // In JavaScript mode the elements still running when one rejects run on, as the twin's do.
         let cancelsOthers = !call.session.javaScriptMode
-        return call.chain { input, _ in
+        return call.chain { input in
             let limit = try call.integer(Self.limit, default: 16, minimum: 1, input: input)
             if let stream = input.stream {
-                guard let inner = call.innerStageForStream() else { throw VowError(.type, "each: missing STAGE") }
+                guard let inner = call.innerStageForStream() else { throw call.error(.type, "missing STAGE") }
                 return .promise(
                     StreamEachRunner(stream: stream, limit: limit, inner: inner.promise, direct: inner.direct, ex: ex, cancelsOthers: cancelsOthers).start())
             }
             guard case .list(let items) = Pick.target(input) else {
-                throw VowError(.type, "each: expected a list, got \(input.typeName)")
+                throw call.error(.type, "expected a list, got \(input.typeName)")
             }
-            guard let inner = call.innerStagePromise() else { throw VowError(.type, "each: missing STAGE") }
+            guard let inner = call.innerStagePromise() else { throw call.error(.type, "missing STAGE") }
             if items.isEmpty { return .value(.list([])) }
             let progress = EachProgress.make(total: items.count, asked: call.given(Self.progress), session: call.session)
             return .promise(EachRunner(items: items, limit: limit, inner: inner, ex: ex, cancelsOthers: cancelsOthers, progress: progress).start())

@@ -24,16 +24,16 @@ struct ExitStage: ValueStage {
         StageExample("exit oops", "error[type]: exit: STATUS must be a whole number from 0 to 255, got \"oops\"", fails: true),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         var words = args.positional
         var status = 0
         // The first word is the status, however it is written: a status made from data is text
         // (`catch exit "{status}"`). One that is no whole number is an error, never the message.
         if let first = words.first {
             guard let n = first.intValue ?? first.stringValue.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
-                throw VowError(.type, "exit: STATUS must be a whole number from 0 to 255, got \(JSONWriter.compact(first)) (a message alone is written exit 0 MESSAGE)")
+                throw call.error(.type, "STATUS must be a whole number from 0 to 255, got \(JSONWriter.compact(first)) (a message alone is written exit 0 MESSAGE)", argument: 0)
             }
-            guard (0...255).contains(n) else { throw VowError(.type, "exit: STATUS must be 0 to 255, got \(n)") }
+            guard (0...255).contains(n) else { throw call.error(.type, "STATUS must be 0 to 255, got \(n)", argument: 0) }
             status = n
             words.removeFirst()
         }

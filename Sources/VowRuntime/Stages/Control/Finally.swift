@@ -27,9 +27,9 @@ struct FinallyStage: StageDefinition {
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
         guard let inner = call.innerStage(context: ["in a finally handler"]) else {
-            throw VowError(.type, "finally: missing HANDLER")
+            throw call.error(.type, "missing HANDLER")
         }
-        guard let upstream = call.upstream else { throw VowError(.type, "finally: put it after a stage: … | finally …") }
+        guard let upstream = call.upstream else { throw call.error(.type, "put it after a stage: … | finally …") }
         let ex = call.executor
         return upstream.always(name: "finally", attributes: call.traceInfo, on: ex) { r -> Resolution<Value> in
             let input: Value

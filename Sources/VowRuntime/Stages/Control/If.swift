@@ -40,18 +40,18 @@ struct IfStage: StageDefinition {
     static func parts(_ args: [Argument]) throws -> Parts {
         let usage = "if COND THEN [else ELSE], e.g. if ok (echo yes) else (echo no)"
         guard args.count == 2 || args.count == 4 else {
-            throw VowError(.syntax, "if: expected \(usage); got \(args.count) argument\(args.count == 1 ? "" : "s")")
+            throw VowError.ofStage(.syntax, "expected \(usage); got \(args.count) argument\(args.count == 1 ? "" : "s")")
         }
         if args.count == 4 {
             guard case .word(let t) = args[2].kind, t.literalText == "else" else {
-                throw VowError(.syntax, "if: the third argument must be the word else: \(usage)")
+                throw VowError.ofStage(.syntax, "the third argument must be the word else: \(usage)")
             }
         }
         return Parts(condition: args[0], then: args[1], otherwise: args.count == 4 ? args[3] : nil)
     }
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
-        let parts = try Self.parts(call.positional)
+        let parts = try call.namingErrors { try Self.parts(call.positional) }
         let ex = call.executor
         let ev = Evaluator(session: call.session)
         /// The branch `a` run on `input`: a group is a pipeline (a promise), any other argument its value.
@@ -59,7 +59,7 @@ struct IfStage: StageDefinition {
             if case .group(let p) = a.kind { return .promise(call.runPipeline(p, input: input, context: ["in the \(which) branch of if"])) }
             return try ev.argument(a, input: input, scope: call.scope, site: call.site)
         }
-        return call.chain { input, _ in
+        return call.chain { input in
             let decide: @Sendable (Value) throws -> Resolution<Value> = { value in
                 if value.isTruthy { return try run(parts.then, input, "then") }
                 guard let otherwise = parts.otherwise else { return .value(input) }

@@ -30,9 +30,9 @@ struct IterateStage: StageDefinition {
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
         let ex = call.executor
-        return call.chain { input, _ in
+        return call.chain { input in
             let max = try call.integer(Self.max, default: 1000, minimum: 0, input: input)
-            guard let inner = call.innerStagePromise(nullEnds: true) else { throw VowError(.type, "iterate: missing STAGE") }
+            guard let inner = call.innerStagePromise(nullEnds: true) else { throw call.error(.type, "missing STAGE") }
             let (p, r) = Promise<Value>.pending(name: "iterate", on: ex)
             // Only the step in flight is cancelled with `iterate`; finished steps are not kept.
             let current = Locked<Promise<Value>?>(nil)

@@ -29,7 +29,7 @@ struct PromiseStage: StageDefinition {
     func apply(_ call: StageCall) throws -> Promise<Value> {
         let statements = try DoStage.statements(call, stage: "promise")
         let ex = call.executor
-        return call.chain { input, _ in
+        return call.chain { input in
             switch try statements(input) {
             case .value(let v): return .promise(Promise.resolve(v, on: ex))
             case .promise(let p):

@@ -38,10 +38,10 @@ struct RetryStage: StageDefinition {
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
         guard let upstream = call.upstream, let rerun = call.rerunUpstream else {
-            throw VowError(.type, "retry: put it after the stages to retry: … | retry 3")
+            throw call.error(.type, "put it after the stages to retry: … | retry 3")
         }
         let args = StageArguments(positional: [], flags: [:], stage: "retry")
-        guard let nArg = call.positional.first else { throw VowError(.type, "retry: missing N (e.g. retry 3)") }
+        guard let nArg = call.positional.first else { throw call.error(.type, "missing N (e.g. retry 3)") }
         let n = try args.integer(try call.plain(nArg), "N")
         let delay = try call.plain(Self.delay) ?? 0
         let backoff: RetryBackoff = try call.plain(Self.backoff)?.stringValue == "exp" ? .exponential : .constant

@@ -23,10 +23,10 @@ struct TapStage: StageDefinition {
     func apply(_ call: StageCall) throws -> Promise<Value> {
         let inner = call.innerStage()
         let ex = call.executor
-        return call.chain { input, ctx in
+        return call.chain { input in
             guard let inner else {
-                let text = ctx.session.printed(input)
-                ctx.session.output.emit(text + "\n")
+                let text = call.session.printed(input)
+                call.session.output.emit(text + "\n")
                 return .value(input)
             }
             // A handler that finishes at once is JavaScript's `v => { S(v); return v }`; one that

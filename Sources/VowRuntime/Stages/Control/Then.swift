@@ -8,6 +8,8 @@ struct ThenStage: StageDefinition {
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
     static let innerIsHandler = true
+    /// `then X` is `| X`: the planner plans X in its place.
+    static let appliesItsStage = true
     static let group = StageGroup.control
     static let synopsis = "then STAGE…"
     static let summary = "Runs STAGE on the value when the input fulfils; `| then X` is `| X`."
@@ -23,8 +25,8 @@ struct ThenStage: StageDefinition {
     ]
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
-        guard let inner = call.innerStage() else { throw VowError(.type, "then: missing STAGE (e.g. then format \"{}\")") }
-        return call.chain { input, _ in try inner(input) }
+        guard let inner = call.innerStage() else { throw call.error(.type, "missing STAGE (e.g. then format \"{}\")") }
+        return call.chain { input in try inner(input) }
     }
 }
 

@@ -29,8 +29,8 @@ struct TimeoutStage: StageDefinition {
     ]
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
-        guard let upstream = call.upstream else { throw VowError(.type, "timeout: put it after the stages it limits: … | timeout 2s") }
-        guard let arg = call.positional.first else { throw VowError(.type, "timeout: missing DURATION (e.g. timeout 2s)") }
+        guard let upstream = call.upstream else { throw call.error(.type, "put it after the stages it limits: … | timeout 2s") }
+        guard let arg = call.positional.first else { throw call.error(.type, "missing DURATION (e.g. timeout 2s)") }
         let ev = Evaluator(session: call.session)
         let v = try ev.plainArgument(arg, input: .null, scope: call.scope, site: call.site, problem: "timeout: DURATION must be a plain value")
         let seconds = try StageArguments(positional: [], flags: [:], stage: "timeout").seconds(v, "DURATION")

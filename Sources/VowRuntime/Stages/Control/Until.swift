@@ -42,15 +42,15 @@ struct UntilStage: StageDefinition {
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
         guard let upstream = call.upstream, let rerun = call.rerunUpstream else {
-            throw VowError(.type, "until: put it after the stages to run again: … | until COND")
+            throw call.error(.type, "put it after the stages to run again: … | until COND")
         }
         let args = StageArguments(positional: [], flags: [:], stage: "until")
-        guard let condArg = call.positional.first else { throw VowError(.type, "until: missing COND (e.g. until \"status == 'done'\")") }
+        guard let condArg = call.positional.first else { throw call.error(.type, "missing COND (e.g. until \"status == 'done'\")") }
         let condition = try condArg.expressionText ?? args.asString(try call.plain(condArg), "COND")
         let every = try call.plain(Self.every) ?? 1
         let limit = try call.plain(Self.timeout)
         let max = try call.plain(Self.max)
-        if let max, max < 1 { throw VowError(.type, "until: --max must be at least 1") }
+        if let max, max < 1 { throw call.error(.type, "--max must be at least 1", flag: "max") }
         let exponential = try call.plain(Self.backoff)?.stringValue == "exp"
         let ex = call.executor
         let (promise, resolver) = Promise<Value>.pending(name: "until", on: ex)
@@ -78,9 +78,9 @@ struct UntilStage: StageDefinition {
                     if (max.map { n >= $0 } ?? false) || (limit.map { seconds + wait > $0 } ?? false) {
                         let why = max.map { n >= $0 } ?? false ? "--max \(max!)" : "--timeout \(TimeText.duration(limit!))"
                         let last = JSONWriter.compact(v)
-                        resolver.reject(VowError(
+                        resolver.reject(call.error(
                             .timeout,
-                            "until: \(condition) did not hold after \(n) attempt\(n == 1 ? "" : "s") in \(String(format: "%.2f", seconds))s (\(why)); the last value: \(last.count > 200 ? String(last.prefix(199)) + "…" : last)",
+                            "\(condition) did not hold after \(n) attempt\(n == 1 ? "" : "s") in \(String(format: "%.2f", seconds))s (\(why)); the last value: \(last.count > 200 ? String(last.prefix(199)) + "…" : last)",
                             details: ["attempts": .int(n), "elapsed": .double((seconds * 1000).rounded() / 1000), "last": v.toJSONValue(), "condition": .string(condition)]))
                         return
                     }

@@ -33,7 +33,7 @@ struct CSVStage: ValueStage {
         StageExample("echo \"a,b\\n1,2,3\" | csv", "error[type]: csv: row 2 has 3 fields, the header names 2", fails: true),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        try Delimited.read(input, args, ctx, stage: Self.name, delimiter: ",")
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
+        try Delimited.read(input, args, call, stage: Self.name, delimiter: ",")
     }
 }

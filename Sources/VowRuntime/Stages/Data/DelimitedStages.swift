@@ -12,10 +12,10 @@ enum Delimited {
 
     /// Text (or a stream of lines) read into records: with a header, a list of records keyed by
     /// it; with `--no-header`, a list of lists of fields. A stream gives a stream of them.
-    static func read(_ input: Value, _ args: StageArguments, _ ctx: StageContext, stage: String, delimiter: Character) throws -> Resolution<Value> {
+    static func read(_ input: Value, _ args: StageArguments, _ call: StageCall, stage: String, delimiter: Character) throws -> Resolution<Value> {
         let header = !args[noHeader]
         if let source = input.stream {
-            return .value(.opaque(stream(source, ctx, stage: stage, delimiter: delimiter, header: header)))
+            return .value(.opaque(stream(source, call, stage: stage, delimiter: delimiter, header: header)))
         }
         guard case .string(let text) = Pick.target(input) else {
             throw VowError(.type, "\(stage): expected text, got \(input.typeName)")
@@ -58,8 +58,8 @@ enum Delimited {
 
     /// A stream of lines read as records, a record that spans lines (a quoted line break) kept
     /// until it is complete.
-    static func stream(_ source: ValueStream, _ ctx: StageContext, stage: String, delimiter: Character, header: Bool) -> ValueStream {
-        let ex = ctx.session.executor
+    static func stream(_ source: ValueStream, _ call: StageCall, stage: String, delimiter: Character, header: Bool) -> ValueStream {
+        let ex = call.session.executor
         let out = ValueStream(label: "rows of \(source.label)", capacity: source.capacity)
         out.onCancel { source.cancel() }
         let state = Locked((reader: DelimitedText.Reader(delimiter: delimiter), keys: [String]?.none, row: 0))
@@ -115,11 +115,11 @@ enum Delimited {
     /// break after the last, which it allows, so that the text prints as it reads), with a
     /// header line of the columns unless `--no-header`; a stream of records gives a stream of
     /// lines, the header first (its columns those of the first record, or `--columns`).
-    static func write(_ input: Value, _ args: StageArguments, _ ctx: StageContext, stage: String, delimiter: Character) throws -> Resolution<Value> {
+    static func write(_ input: Value, _ args: StageArguments, _ call: StageCall, stage: String, delimiter: Character) throws -> Resolution<Value> {
         let given = try columns(args, stage: stage)
         let header = !args[noHeader]
         if let source = input.stream {
-            let ex = ctx.session.executor
+            let ex = call.session.executor
             let out = ValueStream(label: "\(stage) of \(source.label)", capacity: source.capacity)
             out.onCancel { source.cancel() }
             let chosen = Locked((columns: given, started: false))

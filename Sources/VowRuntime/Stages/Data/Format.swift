@@ -21,7 +21,7 @@ struct FormatStage: ValueStage {
         StageExample("echo [1, 2] | format \"list: {}\"", "list: [1,2]"),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         .value(.string(args.positional.map(Evaluator.interpolationText).joined(separator: " ")))
     }
 }

@@ -29,15 +29,15 @@ struct JsonStage: ValueStage, LooksAhead {
         StageExample("echo '{\"a\": 1,}' | json", "error[json]: ", fails: true),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         // A file `read` handed on as it was read is parsed as the bytes it is.
         let input = if case .opaque(let o as FileText) = input { Value.bytes(o.bytes) } else { input }
         if !PromiseObservation.isActive {
-            if let ahead = ctx.call.pickAhead, let found = Self.scan(input, ahead, printed: ctx.call.pickResultIsPrinted) {
+            if let ahead = call.pickAhead, let found = Self.scan(input, ahead, printed: call.pickResultIsPrinted) {
                 return .value(.opaque(found))
             }
             // The statement's value, printed: from the tape, never made into values.
-            if ctx.call.resultIsPrinted, let tape = Self.tape(input) {
+            if call.resultIsPrinted, let tape = Self.tape(input) {
                 if tape.root.holdsTapeContainer { return .value(.opaque(JSONTapeValue(tape: tape, result: tape.root))) }
                 return .value(tape.value(0))
             }
@@ -48,7 +48,7 @@ struct JsonStage: ValueStage, LooksAhead {
             case .bytes(let b): return .value(try JSON.parse(b))
             case .response(let r): return .value(try JSON.parse(r.body))
             case .list, .record, .int, .double, .bool, .null: return .value(input)
-            case .opaque: throw VowError(.type, "json: expected text, bytes or a response, got \(input.typeName)")
+            case .opaque: throw call.error(.type, "expected text, bytes or a response, got \(input.typeName)")
             }
         } catch let error as JSONError {
             throw VowError(.json, error.description)

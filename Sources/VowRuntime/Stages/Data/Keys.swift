@@ -14,12 +14,12 @@ struct KeysStage: ValueStage {
     static let help = "Fulfils with the list of the input record's keys, in their order. A response's keys are its JSON body's."
     static let examples = [StageExample("echo {b: 1, a: 2} | keys | to-json", "[\"b\",\"a\"]")]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         guard case .record(let r) = Pick.target(input) else {
             if case .response = input {
-                throw VowError(.type, "keys: expected a record, got a response whose body is \(Pick.target(input).typeName)")
+                throw call.error(.type, "expected a record, got a response whose body is \(Pick.target(input).typeName)")
             }
-            throw VowError(.type, "keys: expected a record, got \(input.typeName)")
+            throw call.error(.type, "expected a record, got \(input.typeName)")
         }
         return .value(.list(r.keys.map { .string($0) }))
     }

@@ -22,9 +22,9 @@ struct LenStage: ValueStage {
     /// A stream is counted as it goes, keeping none of its items.
     static func takesStream(_ positional: [Argument]) -> Bool { true }
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         if let stream = input.stream {
-            let ex = ctx.session.executor
+            let ex = call.session.executor
             let count = Locked(0)
             // The turns of collecting the stream and measuring the list (one hop each), without the list.
             return .promise(stream.forEach(on: ex) { _ in
@@ -38,7 +38,7 @@ struct LenStage: ValueStage {
         case .string(let s): return .value(.int(s.count))
         case .bytes(let b): return .value(.int(b.count))
         case .response(let r): return .value(.int(r.body.count))
-        default: throw VowError(.type, "len: expected a list, record, string or bytes, got \(input.typeName)")
+        default: throw call.error(.type, "expected a list, record, string or bytes, got \(input.typeName)")
         }
     }
 }

@@ -17,7 +17,7 @@ struct LinesStage: ValueStage {
         StageExample("echo \"a\\r\\nb\\r\\n\\r\\nc\" | lines | to-json", "[\"a\",\"b\",\"\",\"c\"]"),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         // By scalars: as Characters, "\r\n" is one, which a split at "\n" would not see.
         var scalars = try textOf(input, stage: "lines").unicodeScalars[...]
         if scalars.last == "\n" { scalars.removeLast() }

@@ -44,13 +44,13 @@ struct PickStage: ValueStage {
         StageExample("echo 'hello world' | pick name", "error[type]: pick: 'name' finds nothing in text: the input is text, not JSON (it starts \"hello world\")", fails: true),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let expr = try args.string(0, "EXPR")
         if case .opaque(let o) = input, let picked = o as? PickedAhead, picked.expression == expr {
             switch picked.content {
             case .answer(let v): return .value(v)
             case .tape(let tape):
-                return .value(try Pick.search(expr, in: tape, keepingTape: ctx.call.resultIsPrinted && !PromiseObservation.isActive))
+                return .value(try Pick.search(expr, in: tape, keepingTape: call.resultIsPrinted && !PromiseObservation.isActive))
             }
         }
         return .value(try Pick.searchReadingText(expr, in: input, stage: "pick"))

@@ -26,7 +26,7 @@ struct TSVStage: ValueStage {
         StageExample("echo \"name\\tn\\nAda\\t3\" | tsv | to-json", #"[{"name":"Ada","n":"3"}]"#),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        try Delimited.read(input, args, ctx, stage: Self.name, delimiter: "\t")
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
+        try Delimited.read(input, args, call, stage: Self.name, delimiter: "\t")
     }
 }

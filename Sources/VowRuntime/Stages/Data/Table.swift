@@ -29,12 +29,12 @@ struct TableStage: ValueStage {
         StageExample("echo [{a: 1, b: x}, {b: y, c: [1, 2]}] | table --columns c,b", "c      b\n─────  ─\n       x\n[1,2]  y"),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        guard case .list(let items) = input else { throw VowError(.type, "table: expected a list of records, got \(input.typeName)") }
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
+        guard case .list(let items) = input else { throw call.error(.type, "expected a list of records, got \(input.typeName)") }
         if items.isEmpty { return .value(.string("")) }
         guard let rows = TableLayout.rows(input) else {
             let bad = items.firstIndex { if case .record = $0 { return false } else { return true } } ?? 0
-            throw VowError(.type, "table: expected a list of records, element \(bad + 1) is \(items[bad].typeName)")
+            throw call.error(.type, "expected a list of records, element \(bad + 1) is \(items[bad].typeName)")
         }
         var columns: [String]?
         if let c = try args.value(Self.columns) {
@@ -42,12 +42,12 @@ struct TableStage: ValueStage {
             case .list(let l): columns = try l.map { try args.asString($0, "a column") }
             default: columns = try args.asString(c, "--columns").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             }
-            guard !(columns ?? []).isEmpty else { throw VowError(.type, "table: --columns needs at least one column") }
+            guard !(columns ?? []).isEmpty else { throw call.error(.type, "--columns needs at least one column", flag: "columns") }
         }
         var width: Int?
         if let w = try args.value(Self.width) {
             width = w
-            guard width! >= 1 else { throw VowError(.type, "table: --width must be at least 1") }
+            guard width! >= 1 else { throw call.error(.type, "--width must be at least 1", flag: "width") }
         }
         return .value(.string(TableLayout.render(rows, columns: columns, width: width)))
     }

@@ -22,17 +22,17 @@ struct TakeStage: ValueStage {
         StageExample("run seq 1 1000000 --stream | take 3 | to-json", "[\"1\",\"2\",\"3\"]"),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        guard let count = args[0] else { throw VowError(.type, "take: missing N") }
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
+        guard let count = args[0] else { throw call.error(.type, "missing N") }
         let n = try args.integer(count, "N")
-        guard n >= 0 else { throw VowError(.type, "take: N must be 0 or more, got \(n)") }
+        guard n >= 0 else { throw call.error(.type, "N must be 0 or more, got \(n)", argument: 0) }
         if case .list(let items) = input { return .value(.list(Array(items.prefix(n)))) }
-        guard let stream = input.stream else { throw VowError(.type, "take: expected a stream or a list, got \(input.typeName)") }
+        guard let stream = input.stream else { throw call.error(.type, "expected a stream or a list, got \(input.typeName)") }
         if n == 0 {
             stream.cancel()
             return .value(.list([]))
         }
-        let ex = ctx.session.executor
+        let ex = call.session.executor
         let taken = Locked([Value]())
         // Once the Nth item is in, the stream is stopped: the source ends, and so does forEach.
         return .promise(stream.forEach(on: ex) { item in

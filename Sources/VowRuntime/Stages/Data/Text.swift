@@ -39,7 +39,7 @@ struct TextStage: ValueStage {
         StageExample("echo hi | text | len", "2"),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         switch input {
         case .string, .bytes, .response: return .value(.string(try textOf(input, stage: "text")))
         default: return .value(.string(JSONWriter.compact(input)))

@@ -32,7 +32,7 @@ struct ToCSVStage: ValueStage {
         StageExample("echo [{name: Ada, n: 3}, {name: Bob, tags: [x]}] | to-csv --columns name,tags | lines | to-json", #"["name,tags","Ada,","Bob,\"[\"\"x\"\"]\""]"#),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        try Delimited.write(input, args, ctx, stage: Self.name, delimiter: ",")
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
+        try Delimited.write(input, args, call, stage: Self.name, delimiter: ",")
     }
 }

@@ -19,7 +19,7 @@ struct ToJsonStage: ValueStage {
         StageExample("echo '{\"a\":1}' | json | to-json | json | pick a", "1"),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         .value(.string(args[Self.pretty] ? JSONWriter.pretty(input) : JSONWriter.compact(input)))
     }
 }

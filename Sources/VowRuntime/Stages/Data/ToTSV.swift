@@ -25,7 +25,7 @@ struct ToTSVStage: ValueStage {
         StageExample("echo [{a: 1, b: x}] | to-tsv | lines | to-json", #"["a\tb","1\tx"]"#),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        try Delimited.write(input, args, ctx, stage: Self.name, delimiter: "\t")
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
+        try Delimited.write(input, args, call, stage: Self.name, delimiter: "\t")
     }
 }

@@ -37,7 +37,7 @@ struct WhereStage: ValueStage {
         StageExample("echo '{\"n\": 1}\n{\"n\": 5}' | lines | where 'n > `2`' | to-json", "[\"{\\\"n\\\": 5}\"]"),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let expression = try args.string(0, "EXPR")
         // An item that is JSON text (a line of NDJSON) is searched as that JSON.
         @Sendable func holds(_ item: Value) throws -> Bool {
@@ -49,19 +49,19 @@ struct WhereStage: ValueStage {
         if case .response = input {
             let body = try Pick.body(input)
             guard case .list(let items) = body else {
-                throw VowError(.type, "where: expected a list or a stream, got a response whose body is \(body.typeName)")
+                throw call.error(.type, "expected a list or a stream, got a response whose body is \(body.typeName)")
             }
             return .value(.list(try items.filter(holds)))
         }
         if case .string(let text) = input {
             // Text that holds a JSON list (`read users.json`) is that list, as pick reads it.
             if case .list(let items)? = Pick.jsonText(text) { return .value(.list(try items.filter(holds))) }
-            throw VowError(.type, "where: expected a list or a stream, got text (\(Pick.textStart(text))); `| json` reads JSON text, `| lines` splits text into lines")
+            throw call.error(.type, "expected a list or a stream, got text (\(Pick.textStart(text))); `| json` reads JSON text, `| lines` splits text into lines")
         }
         guard let source = input.stream else {
-            throw VowError(.type, "where: expected a list or a stream, got \(input.typeName)")
+            throw call.error(.type, "expected a list or a stream, got \(input.typeName)")
         }
-        let ex = ctx.session.executor
+        let ex = call.session.executor
         let kept = ValueStream(label: "items of \(source.label) where \(expression)", capacity: source.capacity)
         kept.onCancel { source.cancel() }
         source.forEach(on: ex) { item in

@@ -30,14 +30,14 @@ struct ArgStage: ValueStage {
         StageExample("arg 1 NAME", "usage: SCRIPT NAME", fails: true),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let n = try args.integer(args[0] ?? .null, "N")
-        guard n >= 1 else { throw VowError(.type, "arg: N must be 1 or more, got \(n)") }
-        let valued = Set(((try? Parser.parse(ctx.call.site.source)).map(ScriptFlagStage.declared) ?? []).filter { $0.value != nil }.map(\.name))
-        let given = Self.positional(ctx.session.options.arguments, valued: valued)
+        guard n >= 1 else { throw call.error(.type, "N must be 1 or more, got \(n)", argument: 0) }
+        let valued = Set(((try? Parser.parse(call.site.source)).map(ScriptFlagStage.declared) ?? []).filter { $0.value != nil }.map(\.name))
+        let given = Self.positional(call.session.options.arguments, valued: valued)
         if n <= given.count { return .value(.string(given[n - 1])) }
         if let d = try args.value(Self.fallback) { return .value(d) }
-        let usage = Self.usage(of: ctx.call.site.source, script: ctx.session.options.scriptName)
+        let usage = Self.usage(of: call.site.source, script: call.session.options.scriptName)
         throw VowError(.exit, usage, details: ["status": .int(2), "missing": .int(n)])
     }
 

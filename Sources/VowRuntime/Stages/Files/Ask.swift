@@ -25,11 +25,11 @@ struct AskStage: ValueStage {
     static let secret = Flag.switch("secret", help: "do not echo what is typed (on a terminal)")
     static let examples: [StageExample] = []
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let prompt = args.positional.map(Evaluator.interpolationText).joined(separator: " ")
         let fallback = try args.value(Self.fallback).map(Evaluator.interpolationText)
         let shown = prompt + (fallback.map { " [\($0)]" } ?? "") + ": "
-        return .promise(Questions.answer(ctx.session, shown, secret: args[Self.secret], stage: "ask", question: prompt) { line in
+        return .promise(Questions.answer(call.session, shown, secret: args[Self.secret], stage: "ask", question: prompt) { line in
             if let line, !line.isEmpty { return .string(line) }
             if let fallback { return .string(fallback) }
             if let line { return .string(line) }

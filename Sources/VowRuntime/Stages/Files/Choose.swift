@@ -21,10 +21,10 @@ struct ChooseStage: ValueStage {
     static let flags = [from.spec]
     static let examples: [StageExample] = []
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let prompt = args.positional.map(Evaluator.interpolationText).joined(separator: " ")
         guard case .list(let items)? = try args.value(Self.from), !items.isEmpty else {
-            throw VowError(.type, "choose: --from must be a list with at least one element")
+            throw call.error(.type, "--from must be a list with at least one element")
         }
         let texts = items.map(Evaluator.interpolationText)
         var shown = ""
@@ -32,12 +32,12 @@ struct ChooseStage: ValueStage {
             for (i, t) in texts.enumerated() { shown += "  \(i + 1)) \(TerminalText.visibleLine(t))\n" }
         }
         shown += "\(prompt) [1-\(items.count)]: "
-        return .promise(Questions.answer(ctx.session, shown, secret: false, stage: "choose", question: prompt) { line in
+        return .promise(Questions.answer(call.session, shown, secret: false, stage: "choose", question: prompt) { line in
             guard let line else { throw Questions.ended("choose", prompt) }
             let answer = line.trimmingCharacters(in: .whitespaces)
             if let n = Int(answer), (1...items.count).contains(n) { return items[n - 1] }
             if let i = texts.firstIndex(of: answer) { return items[i] }
-            throw VowError(.type, "choose: '\(answer)' is not one of the \(items.count) choices of '\(prompt)' (a number from 1 to \(items.count), or one of them)")
+            throw call.error(.type, "'\(answer)' is not one of the \(items.count) choices of '\(prompt)' (a number from 1 to \(items.count), or one of them)")
         })
     }
 }

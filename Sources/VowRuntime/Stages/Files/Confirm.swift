@@ -21,21 +21,21 @@ struct ConfirmStage: ValueStage {
     static let flags = [fallback.spec]
     static let examples: [StageExample] = []
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let prompt = args.positional.map(Evaluator.interpolationText).joined(separator: " ")
         let yes = try args.value(Self.fallback).map { v -> Bool in
             switch Evaluator.interpolationText(v).lowercased() {
             case "yes", "y", "true": return true
             case "no", "n", "false": return false
-            default: throw VowError(.type, "confirm: --default must be yes or no")
+            default: throw call.error(.type, "--default must be yes or no")
             }
         } ?? false
-        return .promise(Questions.answer(ctx.session, prompt + (yes ? " [Y/n] " : " [y/N] "), secret: false, stage: "confirm", question: prompt) { line in
+        return .promise(Questions.answer(call.session, prompt + (yes ? " [Y/n] " : " [y/N] "), secret: false, stage: "confirm", question: prompt) { line in
             switch line?.trimmingCharacters(in: .whitespaces).lowercased() {
             case nil, "": return .bool(yes)
             case "y", "yes": return .bool(true)
             case "n", "no": return .bool(false)
-            case let other?: throw VowError(.type, "confirm: answer yes or no to '\(prompt)', got '\(other)'")
+            case let other?: throw call.error(.type, "answer yes or no to '\(prompt)', got '\(other)'")
             }
         })
     }

@@ -16,7 +16,7 @@ struct EnvStage: ValueStage {
     static let help = "Fulfils with the environment variable NAME as a string, or null when it is not set."
     static let examples = [StageExample("env VOW_SURELY_UNSET_VARIABLE", "null")]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let name = try args.string(0, "NAME")
         return .value(ProcessInfo.processInfo.environment[name].map(Value.string) ?? .null)
     }

@@ -42,7 +42,7 @@ struct ExternalStage: StageDefinition {
     func apply(_ call: StageCall) throws -> Promise<Value> {
         guard let path = Self.find(call.name) else { throw VowError(.syntax, "unknown stage '\(call.name)'") }
         let ev = Evaluator(session: call.session)
-        return call.chain { input, ctx in
+        return call.chain { input in
             var argv = [path]
             for a in call.positional {
                 if case .flag(let f) = a.kind {
@@ -53,11 +53,11 @@ struct ExternalStage: StageDefinition {
                     a, input: input, scope: call.scope, site: call.site, problem: "\(call.name): arguments of an external stage must be plain values")
                 argv.append(v.stringValue ?? JSONWriter.compact(v))
             }
-            let ex = ctx.session.executor
+            let ex = call.session.executor
             let stage = call.name
             // What a stage that succeeds says on its standard error (a warning, progress) is
             // shown on vow's, with control characters made visible.
-            let diagnostics = ctx.session.diagnostics
+            let diagnostics = call.session.diagnostics
             let warn: @Sendable (String) -> Void = { text in
                 diagnostics.emit(TerminalText.visible(text.hasSuffix("\n") ? text : text + "\n"))
             }

@@ -25,7 +25,7 @@ struct GlobStage: ValueStage {
             #"["/tmp/vow-glob/a/b/z.txt","/tmp/vow-glob/a/y.txt","/tmp/vow-glob/x.txt"]"#),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let pattern = try args.string(0, "PATTERN")
         return .value(.list(Self.paths(pattern).map(Value.string)))
     }

@@ -37,13 +37,13 @@ struct ReadStage: ValueStage, LooksAhead {
             fails: true),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let path = args.count > 0 ? try args.string(0, "PATH") : try args.asString(input, "PATH")
         if args[Self.stream] {
             return .value(.opaque(LineStream.start(fd: try Files.openForReading(path), label: "lines of \(path)", closing: true)))
         }
         let limit = try args.value(Self.maxSize).map { try byteCount($0, args: args) } ?? Self.defaultLimit
-        if ctx.call.feedsJSON, !PromiseObservation.isActive {
+        if call.feedsJSON, !PromiseObservation.isActive {
             return .value(.opaque(FileText(bytes: try Files.read(path, limit: limit))))
         }
         return .value(try Files.contents(path, limit: limit))

@@ -38,8 +38,8 @@ struct RunStage: ValueStage {
         StageExample("run false", "error[process]: false exited with status 1", fails: true),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        guard args.count > 0 else { throw VowError(.type, "run: missing CMD") }
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
+        guard args.count > 0 else { throw call.error(.type, "missing CMD") }
         let argv = try args.positional.map { try args.asString($0, "argument") }
         var stdinBytes: [UInt8] = input.isNull ? [] : Array((input.stringValue ?? JSONWriter.compact(input)).utf8)
         // Text given to a program ends its last line, as a shell's pipe gives it: `run` hands
@@ -47,7 +47,7 @@ struct RunStage: ValueStage {
         if let last = stdinBytes.last, last != 0x0A { stdinBytes.append(0x0A) }
         if args[Self.stream] { return .value(.opaque(try LineStream.process(argv, stdin: stdinBytes))) }
         return .promise(
-            runProcess(argv, stdin: stdinBytes, name: "run", on: ctx.session.executor).then(on: ctx.session.executor) { .string(Self.withoutFinalLineBreaks($0)) })
+            runProcess(argv, stdin: stdinBytes, name: "run", on: call.session.executor).then(on: call.session.executor) { .string(Self.withoutFinalLineBreaks($0)) })
     }
 
     /// `text` without the line breaks at its end, as a shell's `$(…)` gives a command's output.

@@ -32,13 +32,13 @@ struct ScriptFlagStage: ValueStage {
         StageExample("flag --limit N --default 4", "4"),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         guard case .string(let written)? = args[0], written.hasPrefix("--"), written.count > 2 else {
-            throw VowError(.type, "flag: the flag is written --NAME (flag --yes, flag --limit N)")
+            throw call.error(.type, "the flag is written --NAME (flag --yes, flag --limit N)")
         }
         let name = String(written.dropFirst(2))
         let valued = args.count > 1
-        let words = ctx.session.options.arguments
+        let words = call.session.options.arguments
         var i = 0
         while i < words.count, words[i] != "--" {
             let w = words[i]
@@ -46,7 +46,7 @@ struct ScriptFlagStage: ValueStage {
             if w == written {
                 guard valued else { return .value(.bool(true)) }
                 guard i < words.count, !words[i].hasPrefix("--") else {
-                    throw VowError(.type, "flag: --\(name) needs a value (\(args[1]?.stringValue ?? "VALUE"))")
+                    throw call.error(.type, "--\(name) needs a value (\(args[1]?.stringValue ?? "VALUE"))")
                 }
                 return .value(.string(words[i]))
             }

@@ -17,8 +17,8 @@ struct StdinStage: ValueStage {
     static let flags = [stream.spec]
     static let examples: [StageExample] = []
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        let ex = ctx.session.executor
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
+        let ex = call.session.executor
         if args[Self.stream] {
             return .value(.opaque(LineStream.start(fd: dup(0), label: "lines of standard input", closing: true)))
         }

@@ -24,10 +24,10 @@ struct WriteStage: ValueStage {
         StageExample(#"echo "one\n" | write /tmp/vow-example.log | then echo two | write /tmp/vow-example.log --append | then read /tmp/vow-example.log | lines | to-json"#, #"["one","two"]"#),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let path = try args.string(0, "PATH")
         let append = args[Self.append]
-        if let stream = input.stream { return .promise(try Self.write(stream, to: path, append: append, on: ctx.session.executor)) }
+        if let stream = input.stream { return .promise(try Self.write(stream, to: path, append: append, on: call.session.executor)) }
         var bytes: [UInt8]
         switch input {
         case .string(let s):
@@ -61,7 +61,6 @@ struct WriteStage: ValueStage {
             stream.cancel()
             throw error
         }
-        let file = UncheckedBox(writer)
         let count = Locked(0)
         return stream.forEach(on: ex) { item in
             let line: String
@@ -71,19 +70,19 @@ struct WriteStage: ValueStage {
             default: line = JSONWriter.compact(item)
             }
             do {
-                try file.value.write(Array((line + "\n").utf8))
+                try writer.write(Array((line + "\n").utf8))
                 count.withLock { $0 += 1 }
                 return Promise.resolve((), on: ex)
             } catch {
-                file.value.abandon()
+                writer.abandon()
                 return Promise.reject(error, on: ex)
             }
         }.then(on: ex) { _ -> Value in
-            try file.value.commit()
+            try writer.commit()
             return .int(count.withLock { $0 })
         }.relay { r in
             // A stream that ended with an error, or was cancelled, leaves the old file as it was.
-            if case .failure = r { file.value.abandon() }
+            if case .failure = r { writer.abandon() }
             return r
         }
     }

@@ -30,8 +30,8 @@ struct FetchStage: ValueStage {
         StageExample(#"fetch https://api.example.com/items --header "X-Trace: it's 1" --curl"#, #"curl -sS https://api.example.com/items --header 'X-Trace: it'\''s 1' --header 'User-Agent: vow/0.1' --compressed --location --max-redirs 10 --max-time 30 --fail-with-body"#),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        let spec = try buildHTTPRequest(method: nil, input: input, args: args, environment: ctx.session.environment)
-        return try send(spec, args, ctx)
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
+        let spec = try buildHTTPRequest(method: nil, input: input, args: args, environment: call.session.environment)
+        return try send(spec, args, call)
     }
 }

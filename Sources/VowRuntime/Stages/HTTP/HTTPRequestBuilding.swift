@@ -5,15 +5,15 @@ import VowHTTP
 
 /// What an HTTP stage does with its request: sends it, or, with `--curl`, fulfils with the
 /// equivalent curl command and sends nothing.
-func send(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-    let (spec, session) = try prepare(given, args, ctx)
+func send(_ given: HTTPRequestSpec, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
+    let (spec, session) = try prepare(given, args, call)
     if args[HTTPFlag.curl] { return .value(.string(try CurlCommand.make(spec))) }
     if let stream = try args.value(HTTPFlag.stream) {
-        guard spec.download == nil else { throw VowError(.type, "\(spec.stage): --stream and --output: one at a time") }
+        guard spec.download == nil else { throw VowError.ofStage(.type, "--stream and --output: one at a time") }
         let reading = stream.stringValue.flatMap(StreamReading.init(rawValue:)) ?? .auto
-        return .promise(saving(session, after: ctx.session.http.stream(spec, reading: reading, on: ctx.session.executor)))
+        return .promise(saving(session, after: call.session.http.stream(spec, reading: reading, on: call.session.executor)))
     }
-    return .promise(saving(session, after: ctx.session.http.perform(spec, on: ctx.session.executor)))
+    return .promise(saving(session, after: call.session.http.perform(spec, on: call.session.executor)))
 }
 
 /// `spec` ready to send: `--verbose` pointed at the session's diagnostics, and `--session` (or
@@ -22,23 +22,23 @@ func send(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext)
 /// the request (for `--curl`, as a Cookie header), and the headers given now are kept in it for
 /// this origin. A redirect to another origin drops the session's headers. Returns the session
 /// to save afterwards (nil when there is none, or it is read-only).
-func prepare(_ given: HTTPRequestSpec, _ args: StageArguments, _ ctx: StageContext) throws -> (HTTPRequestSpec, HTTPSession?) {
+func prepare(_ given: HTTPRequestSpec, _ args: StageArguments, _ call: StageCall) throws -> (HTTPRequestSpec, HTTPSession?) {
     var spec = given
     if case .string(let text)? = try args.value(HTTPFlag.json), let json = Pick.jsonText(text) {
-        ctx.session.diagnostics.emit("warning: \(jsonTextWarning(args.stage, json))\n")
+        call.session.diagnostics.emit("warning: \(jsonTextWarning(args.stage, json))\n")
     }
     if args[HTTPFlag.verbose] {
-        let diagnostics = ctx.session.diagnostics
+        let diagnostics = call.session.diagnostics
         spec.verbose = { diagnostics.emit($0) }
     }
     let writable = try args.value(HTTPFlag.session)
     let readOnly = try args.value(HTTPFlag.sessionReadOnly)
-    if writable != nil, readOnly != nil { throw VowError(.type, "\(args.stage): give --session or --session-read-only, not both") }
+    if writable != nil, readOnly != nil { throw VowError.ofStage(.type, "give --session or --session-read-only, not both") }
     guard let name = writable ?? readOnly else { return (spec, nil) }
-    let s = try ctx.session.httpSessions.session(name, stage: args.stage)
+    let s = try call.session.httpSessions.session(name)
     let mine = Array(spec.headers.prefix(spec.givenHeaderCount))
     guard let origin = HTTPSession.origin(of: spec.url) else {
-        throw VowError(.type, "\(args.stage): invalid URL '\(spec.url)' (expected http:// or https://)")
+        throw VowError.ofStage(.type, "invalid URL '\(spec.url)' (expected http:// or https://)")
     }
     let stored = s.headers(for: origin, allOrigins: args[HTTPFlag.sessionAllOrigins])
         .filter { h in !mine.contains { $0.name.caseInsensitiveCompare(h.name) == .orderedSame } }
@@ -103,17 +103,17 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
             for (k, v) in r.entries { headers.append((k, try args.asString(v, "header value"))) }
         case .string(let s):
             guard let colon = s.firstIndex(of: ":") else {
-                throw VowError(.type, "\(stage): --header must be K:V (e.g. --header \"Accept: text/plain\"), got '\(s)'")
+                throw VowError.ofStage(.type, "--header must be K:V (e.g. --header \"Accept: text/plain\"), got '\(s)'")
             }
             let name = s[..<colon].trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty, !name.contains(" ") else { throw VowError(.type, "\(stage): invalid header name in '\(s)'") }
+            guard !name.isEmpty, !name.contains(" ") else { throw VowError.ofStage(.type, "invalid header name in '\(s)'") }
             headers.append((name, s[s.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         default:
-            throw VowError(.type, "\(stage): --header must be K:V or a record, got \(v.typeName)")
+            throw VowError.ofStage(.type, "--header must be K:V or a record, got \(v.typeName)")
         }
     }
     func addQuery(_ v: Value) throws {
-        guard case .record(let r) = v else { throw VowError(.type, "\(stage): --query must be a record like {q: x}, got \(v.typeName)") }
+        guard case .record(let r) = v else { throw VowError.ofStage(.type, "--query must be a record like {q: x}, got \(v.typeName)") }
         query += r.entries.map { ($0.key, $0.value) }
     }
     func setJSON(_ given: Value) throws {
@@ -125,7 +125,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
             do {
                 v = try JSON.parse(bytes)
             } catch {
-                throw VowError(.json, "\(stage): --json @\(path): the file is not JSON (\(error.description))", details: ["path": .string(path)])
+                throw VowError.ofStage(.json, "--json @\(path): the file is not JSON (\(error.description))", details: ["path": .string(path)])
             }
         }
         body = Array(JSONWriter.compact(v).utf8)
@@ -134,17 +134,17 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
     }
     func setBody(_ v: Value) throws {
         switch v {
-        case .string(let s) where s.hasPrefix("@"): upload = try FileUpload(String(s.dropFirst()), stage: stage, flag: "--body")
+        case .string(let s) where s.hasPrefix("@"): upload = try FileUpload(String(s.dropFirst()), flag: "--body")
         case .bytes(let b): body = b
         case .string(let s): body = Array(s.utf8)
-        default: throw VowError(.type, "\(stage): --body must be text or bytes (use --json for values), got \(v.typeName)")
+        default: throw VowError.ofStage(.type, "--body must be text or bytes (use --json for values), got \(v.typeName)")
         }
     }
 
     // The input describes the request when it is a record; it is the URL when it is text and no
     // URL argument is given (fetch only).
     if fixed == nil, case .record(let r) = input, args.count == 0 {
-        guard let u = r["url"] else { throw VowError(.type, "\(stage): a request record needs a url field") }
+        guard let u = r["url"] else { throw VowError.ofStage(.type, "a request record needs a url field") }
         url = try args.asString(u, "url")
         if let m = r["method"] { method = try args.asString(m, "method").uppercased() }
         if let h = r["headers"] { try addHeaders(h) }
@@ -158,29 +158,29 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
         if case .string(let s) = input, fixed == nil {
             url = s
         } else {
-            throw VowError(.type, "\(stage): missing URL (e.g. \(stage) https://example.com)")
+            throw VowError.ofStage(.type, "missing URL (e.g. \(stage) https://example.com)")
         }
     }
     guard var target = url.map(trimmedURL), !target.isEmpty else {
-        throw VowError(.type, "\(stage): empty URL")
+        throw VowError.ofStage(.type, "empty URL")
     }
     if !hasScheme(target) { target = "http://" + target }
 
     let bodies = [HTTPFlag.json, HTTPFlag.form, HTTPFlag.body, HTTPFlag.multipart].filter { args.given($0) }.map(\.name)
     if bodies.count > 1 {
-        throw VowError(.type, "\(stage): one body at a time: --\(bodies[0]) and --\(bodies[1]) were both given")
+        throw VowError.ofStage(.type, "one body at a time: --\(bodies[0]) and --\(bodies[1]) were both given")
     }
     for h in try args.values(HTTPFlag.header) { try addHeaders(h) }
     if let q = try args.value(HTTPFlag.query) { try addQuery(q) }
     if let j = try args.value(HTTPFlag.json) { try setJSON(j) }
     if let f = try args.value(HTTPFlag.form) {
-        guard case .record(let r) = f else { throw VowError(.type, "\(stage): --form must be a record, got \(f.typeName)") }
+        guard case .record(let r) = f else { throw VowError.ofStage(.type, "--form must be a record, got \(f.typeName)") }
         body = Array(try formEncode(r.entries.map { ($0.key, $0.value) }, args: args).utf8)
         contentType = "application/x-www-form-urlencoded"
     }
     if let b = try args.value(HTTPFlag.body) { try setBody(b) }
     if let m = try args.value(HTTPFlag.multipart) {
-        guard case .record(let r) = m else { throw VowError(.type, "\(stage): --multipart must be a record like {name: ann, doc: @notes.txt}, got \(m.typeName)") }
+        guard case .record(let r) = m else { throw VowError.ofStage(.type, "--multipart must be a record like {name: ann, doc: @notes.txt}, got \(m.typeName)") }
         let multipart = try MultipartBody(r.entries.map { ($0.key, $0.value) }, stage: stage)
         body = multipart.bytes
         curlForm = multipart.curlForm
@@ -188,7 +188,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
     }
     if let a = try args.value(HTTPFlag.auth) {
         let s = try args.asString(a, "--auth")
-        guard s.contains(":") else { throw VowError(.type, "\(stage): --auth must be user:pass") }
+        guard s.contains(":") else { throw VowError.ofStage(.type, "--auth must be user:pass") }
         headers.append(("Authorization", "Basic " + Data(s.utf8).base64EncodedString()))
     }
     if let t = try args.value(HTTPFlag.bearer) { headers.append(("Authorization", "Bearer " + (try args.asString(t, "--bearer")))) }
@@ -204,7 +204,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
     for h in headers {
         let isAuth = h.name.caseInsensitiveCompare("Authorization") == .orderedSame
         if let bad = h.name.unicodeScalars.first(where: { $0.value < 0x21 || $0.value == 0x7F || $0 == ":" }) {
-            throw VowError(.type, "\(stage): the header name '\(TerminalText.visibleLine(h.name))' holds \(characterName(bad)): refused before sending")
+            throw VowError.ofStage(.type, "the header name '\(TerminalText.visibleLine(h.name))' holds \(characterName(bad)): refused before sending")
         }
         if let bad = h.value.unicodeScalars.first(where: { $0 == "\r" || $0 == "\n" || $0.value == 0 }) {
             let shown = isAuth ? "" : " ('\(TerminalText.visibleLine(String(h.value.prefix(60))))')"
@@ -225,36 +225,36 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
     spec.curlForm = curlForm
     if let t = try args.value(HTTPFlag.timeout) {
         spec.timeout = try args.seconds(t, "--timeout")
-        guard spec.timeout > 0 else { throw VowError(.type, "\(stage): --timeout must be more than 0") }
+        guard spec.timeout > 0 else { throw VowError.ofStage(.type, "--timeout must be more than 0") }
     }
     spec.follow = !args[HTTPFlag.noFollow]
     if let n = try args.value(HTTPFlag.maxRedirects) {
         spec.maxRedirects = try args.integer(n, "--max-redirects")
-        guard spec.maxRedirects >= 0 else { throw VowError(.type, "\(stage): --max-redirects must be 0 or more") }
+        guard spec.maxRedirects >= 0 else { throw VowError.ofStage(.type, "--max-redirects must be 0 or more") }
     }
     if let m = try args.value(HTTPFlag.maxSize) { spec.maxSize = try byteCount(m, args: args) }
     if let o = try args.value(HTTPFlag.output) {
         let path = (try args.asString(o, "--output") as NSString).expandingTildeInPath
-        guard !path.isEmpty else { throw VowError(.type, "\(stage): --output needs a file name") }
+        guard !path.isEmpty else { throw VowError.ofStage(.type, "--output needs a file name") }
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
-            throw VowError(.type, "\(stage): --output \(path) is a directory")
+            throw VowError.ofStage(.type, "--output \(path) is a directory")
         }
         // A file on disk has no 64 MiB cap: only a --max-size given limits it.
         if !args.given(HTTPFlag.maxSize) { spec.maxSize = .max } else { spec.maxDecodedSize = spec.maxSize }
         spec.download = Download(path: path, resume: args[HTTPFlag.`continue`], progress: true)
     } else if args[HTTPFlag.`continue`] {
-        throw VowError(.type, "\(stage): --continue resumes a download: give --output FILE too")
+        throw VowError.ofStage(.type, "--continue resumes a download: give --output FILE too")
     }
     spec.proxy = try ProxyChoice.choose(
         for: target, flag: try args.value(HTTPFlag.proxy), direct: args[HTTPFlag.noProxy],
-        environment: environment, stage: stage)
+        environment: environment)
     spec.noProxy = args[HTTPFlag.noProxy]
     spec.allowErrors = args[HTTPFlag.allowErrors]
     spec.insecure = args[HTTPFlag.insecure]
     if let c = try args.value(HTTPFlag.cacert) {
         let path = (try args.asString(c, "--cacert") as NSString).expandingTildeInPath
-        guard FileManager.default.isReadableFile(atPath: path) else { throw VowError(.io, "\(stage): --cacert: cannot read \(path)") }
+        guard FileManager.default.isReadableFile(atPath: path) else { throw VowError.ofStage(.io, "--cacert: cannot read \(path)") }
         spec.caFile = path
     } else if let bundle = environment["VOW_CA_BUNDLE"], !bundle.isEmpty {
         spec.caFile = (bundle as NSString).expandingTildeInPath
@@ -272,7 +272,7 @@ func byteCount(_ v: Value, args: StageArguments) throws -> Int {
         }
         if let n = Int(s), n >= 0 { return n }
     }
-    throw VowError(.type, "\(args.stage): --max-size must be a byte count like 1048576 or 10MB, got \(JSONWriter.compact(v))")
+    throw VowError.ofStage(.type, "--max-size must be a byte count like 1048576 or 10MB, got \(JSONWriter.compact(v))")
 }
 
 /// Percent-encodes pairs (RFC 3986 unreserved characters kept); lists repeat the key, null omits it.

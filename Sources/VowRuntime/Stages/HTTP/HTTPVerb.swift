@@ -18,9 +18,9 @@ extension HTTPVerbStage {
     /// What the request's promise does, for `:explain`.
     static var settlement: String? { httpSettlement }
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        let spec = try buildHTTPRequest(method: Self.method, input: input, args: args, environment: ctx.session.environment)
-        return try send(spec, args, ctx)
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
+        let spec = try buildHTTPRequest(method: Self.method, input: input, args: args, environment: call.session.environment)
+        return try send(spec, args, call)
     }
 }
 

@@ -13,11 +13,11 @@ struct HeadersStage: ValueStage {
     static let help = "Fulfils with the headers of the input response as a record whose keys are lower-case header names; repeated headers are joined with \", \"."
     static let examples = [StageExample("fetch $base/user.json | headers | pick '\"content-type\"'", "application/json", needsServer: true)]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         switch input {
         case .response(let r): return .value(.record(r.headerRecord()))
         case .record(let r) where r["headers"] != nil: return .value(r["headers"]!)
-        default: throw VowError(.type, "headers: expected a response, got \(input.typeName)")
+        default: throw call.error(.type, "expected a response, got \(input.typeName)")
         }
     }
 }

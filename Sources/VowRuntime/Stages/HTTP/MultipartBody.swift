@@ -89,7 +89,7 @@ struct MultipartBody {
 enum FileBody {
     /// The file's bytes, or an io error naming the flag and the path.
     static func read(_ path: String, stage: String, flag: String) throws -> [UInt8] {
-        let file = try FileUpload(path, stage: stage, flag: flag)
+        let file = try FileUpload(path, flag: flag)
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw VowError(.io, "\(stage): \(flag): cannot read \(path)")
         }

@@ -55,11 +55,11 @@ struct PaginateStage: ValueStage {
         StageExample("paginate $base/pages/1 --items 'items[].id' --max-pages 2 | to-json", "[1,2,3,4,5,6]", needsServer: true),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let stage = Self.name
-        let built = try buildHTTPRequest(method: nil, input: input, args: args, environment: ctx.session.environment)
-        if args[HTTPFlag.curl] { return try send(built, args, ctx) }  // the first page's request
-        let (first, session) = try prepare(built, args, ctx)
+        let built = try buildHTTPRequest(method: nil, input: input, args: args, environment: call.session.environment)
+        if args[HTTPFlag.curl] { return try send(built, args, call) }  // the first page's request
+        let (first, session) = try prepare(built, args, call)
         let items = try args.value(Self.items)
         let next = try args.value(Self.next)
         let cursor = try args.value(Self.cursor)
@@ -75,8 +75,8 @@ struct PaginateStage: ValueStage {
         guard let origin = Origin(first.url) else { throw VowError(.type, "\(stage): not a URL: \(first.url)") }
         let walk = PageWalk(
             first: first, origin: origin, crossOrigin: args[Self.crossOrigin], items: items, next: next, nextHeader: nextHeader,
-            cursor: cursor.map { ($0, param!) }, maxPages: maxPages, http: ctx.session.http, executor: ctx.session.executor,
-            warn: { [diagnostics = ctx.session.diagnostics] in diagnostics.emit("warning: " + $0 + "\n") })
+            cursor: cursor.map { ($0, param!) }, maxPages: maxPages, http: call.session.http, executor: call.session.executor,
+            warn: { [diagnostics = call.session.diagnostics] in diagnostics.emit("warning: " + $0 + "\n") })
         return .promise(saving(session, after: walk.start()))
     }
 }
@@ -175,7 +175,7 @@ final class PageWalk: @unchecked Sendable {
 
     private func arrived(_ response: Value, page: Int) throws {
         guard !resolver.isSettled else { return }
-        guard case .response(let r) = response else { throw VowError(.type, "paginate: not an HTTP response") }
+        guard case .response(let r) = response else { throw VowError(.type, "\(first.stage): not an HTTP response") }
         let body: Value
         do { body = try JSON.parse(r.body) } catch { throw VowError(.json, "not JSON: \(error)") }
         let found = try items.map { try Pick.search($0, in: body) } ?? body

@@ -24,8 +24,8 @@ struct ResponseStage: ValueStage {
         StageExample("fetch $base/user.json | response | pick 'elapsed >= firstByte'", "true", needsServer: true),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        guard case .response(let r) = input else { throw VowError(.type, "response: expected a response, got \(input.typeName)") }
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
+        guard case .response(let r) = input else { throw call.error(.type, "expected a response, got \(input.typeName)") }
         var out = Record()
         out["status"] = .int(r.status)
         out["statusText"] = .string(r.statusText)

@@ -16,11 +16,11 @@ struct StatusStage: ValueStage {
         StageExample("echo {status: 404} | status", "404"),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         switch input {
         case .response(let r): return .value(.int(r.status))
         case .record(let r) where r["status"] != nil: return .value(r["status"]!)
-        default: throw VowError(.type, "status: expected a response, got \(input.typeName)")
+        default: throw call.error(.type, "expected a response, got \(input.typeName)")
         }
     }
 }

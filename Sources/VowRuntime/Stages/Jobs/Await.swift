@@ -14,7 +14,7 @@ struct AwaitStage: ValueStage {
     static let help = "Waits for the background job %N (or a promise variable) and fulfils or rejects as it does."
     static let examples = [StageExample("delay 10ms 7 &\nawait %1", "7")]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         .value(args[0] ?? input)
     }
 }

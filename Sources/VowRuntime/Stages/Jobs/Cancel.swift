@@ -16,9 +16,9 @@ struct CancelStage: StageDefinition {
     static let examples = [StageExample("delay 5s x &\ncancel %1 | then jobs | pick '[0].state'", "cancelled")]
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
-        call.chain { _, ctx in
-            guard let a = call.positional.first, case .job(let n) = a.kind else { throw VowError(.type, "cancel: expected a job like %1") }
-            guard let job = ctx.session.jobs.job(n) else { throw VowError(.type, "cancel: no job %\(n)") }
+        call.chain { _ in
+            guard let a = call.positional.first, case .job(let n) = a.kind else { throw call.error(.type, "expected a job like %1") }
+            guard let job = call.session.jobs.job(n) else { throw call.error(.type, "no job %\(n)") }
             job.promise.cancel(reason: "cancelled by cancel %\(n)")
             return .value(.int(n))
         }

@@ -13,8 +13,8 @@ struct JobsStage: ValueStage {
     static let help = "Fulfils with a list of records {id, statement, state, elapsed} for every job started with `&`."
     static let examples = [StageExample("jobs | to-json", "[]")]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        .value(.list(ctx.session.jobs.all.map { j in
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
+        .value(.list(call.session.jobs.all.map { j in
             let elapsed = (j.settled ?? Date()).timeIntervalSince(j.started)
             return ["id": .int(j.id), "statement": .string(j.statement), "state": .string(j.state), "elapsed": .double((elapsed * 1000).rounded() / 1000)]
         }))

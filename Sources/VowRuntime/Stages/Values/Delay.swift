@@ -20,9 +20,9 @@ struct DelayStage: ValueStage {
         StageExample("race [delay 50ms slow, delay 10ms fast]", "fast"),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        guard let d = args[0] else { throw VowError(.type, "delay: missing DURATION (e.g. delay 250ms)") }
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
+        guard let d = args[0] else { throw call.error(.type, "missing DURATION (e.g. delay 250ms)") }
         let seconds = try args.seconds(d, "DURATION")
-        return .promise(Promise.delay(seconds, value: args[1] ?? input, name: "delay", on: ctx.session.executor))
+        return .promise(Promise.delay(seconds, value: args[1] ?? input, name: "delay", on: call.session.executor))
     }
 }

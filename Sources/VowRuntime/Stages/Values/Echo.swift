@@ -27,7 +27,7 @@ struct EchoStage: ValueStage {
         StageExample("echo {a: 1} | echo \"got {a}\"", "got 1"),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         switch args.count {
         case 0: return .value(.null)
         case 1: return .value(args[0]!)

@@ -35,12 +35,12 @@ struct PrintStage: ValueStage {
     /// With no argument, a stream is printed item by item.
     static func takesStream(_ positional: [Argument]) -> Bool { positional.isEmpty }
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
-        let sink = args[Self.toStandardError] ? ctx.session.diagnostics : ctx.session.output
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
+        let sink = args[Self.toStandardError] ? call.session.diagnostics : call.session.output
         let ending = args[Self.noNewline] ? "" : "\n"
         if let stream = input.stream {
-            let ex = ctx.session.executor
-            let session = ctx.session
+            let ex = call.session.executor
+            let session = call.session
             let items = Locked([Value]())
             return .promise(stream.forEach(on: ex) { item in
                 items.withLock { $0.append(item) }
@@ -50,7 +50,7 @@ struct PrintStage: ValueStage {
             }.then(on: ex) { _ in Value.list(items.withLock { $0 }) })
         }
         let v = args.count == 0 ? input : (args.count == 1 ? args[0]! : .string(args.positional.map(Evaluator.interpolationText).joined(separator: " ")))
-        let text = ctx.session.printed(v)
+        let text = call.session.printed(v)
         sink.emit(text.hasSuffix("\n") ? text : text + ending)
         return .value(input)
     }

@@ -18,7 +18,7 @@ struct QuietStage: ValueStage {
         """
     static let examples = [StageExample("echo 1 | quiet | then echo done", "done")]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         .value(.string(""))
     }
 }

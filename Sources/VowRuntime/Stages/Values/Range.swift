@@ -31,11 +31,11 @@ struct RangeStage: ValueStage {
         StageExample("range 5 1 | to-json", "[]"),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let from = try args.integer(args[0] ?? .null, "FROM")
         let to = try args.integer(args[1] ?? .null, "TO")
         let step = try args.value(Self.step) ?? 1
-        guard step != 0 else { throw VowError(.type, "range: --step must not be 0") }
+        guard step != 0 else { throw call.error(.type, "--step must not be 0", flag: "step") }
         let count = Self.count(from: from, to: to, step: step)
         if args[Self.stream] {
             let stream = ValueStream(label: "numbers from \(from) to \(to)")
@@ -43,7 +43,7 @@ struct RangeStage: ValueStage {
             return .value(.opaque(stream))
         }
         guard count <= Self.listLimit else {
-            throw VowError(.type, "range: \(count) numbers are more than a list holds (\(Self.listLimit)); --stream makes them as they are consumed")
+            throw call.error(.type, "\(count) numbers are more than a list holds (\(Self.listLimit)); --stream makes them as they are consumed")
         }
         return .value(.list((0..<count).map { .int(from + $0 * step) }))
     }

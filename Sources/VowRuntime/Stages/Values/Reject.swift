@@ -29,11 +29,11 @@ struct RejectStage: ValueStage {
         StageExample("delay 50ms | timeout 10ms | catch (if \"kind == 'user'\" (echo mine) else (reject $_)) | catch pick kind", "timeout"),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         var status: Value? = nil
         if let s = try args.value(Self.status) {
             let n = try args.integer(s, "--status")
-            guard (1...255).contains(n) else { throw VowError(.type, "reject: --status must be 1 to 255, got \(n)") }
+            guard (1...255).contains(n) else { throw call.error(.type, "--status must be 1 to 255, got \(n)", flag: "status") }
             status = .int(n)
         }
         if case .record(let r)? = args[0] {

@@ -22,7 +22,7 @@ struct ResolveStage: ValueStage {
         StageExample("resolve {a: 1} | pick a", "1"),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         .value(args[0] ?? input)
     }
 }

@@ -35,11 +35,11 @@ struct SimStage: ValueStage {
         StageExample("sim --fail 1.0 x", "error[user]: simulated failure (seed 1, attempt 1)", fails: true),
     ]
 
-    func run(_ input: Value, _ args: StageArguments, _ ctx: StageContext) throws -> Resolution<Value> {
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let seed = try args.value(Self.seed) ?? 1
         let rate = try args.value(Self.fail).flatMap(\.doubleValue) ?? 0
-        guard (0...1).contains(rate) else { throw VowError(.type, "sim: --fail must be between 0 and 1") }
-        let attempt = ctx.session.nextSimAttempt(seed: seed, key: ctx.call.text, run: ctx.call.site.run)
+        guard (0...1).contains(rate) else { throw call.error(.type, "--fail must be between 0 and 1", flag: "fail") }
+        let attempt = call.session.nextSimAttempt(seed: seed, key: call.text, run: call.site.run)
         var rng = SplitMix64(seed: UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9 &+ UInt64(attempt))
         let delay: Double
         if let d = try args.value(Self.delay) {
@@ -51,7 +51,7 @@ struct SimStage: ValueStage {
         }
         let fails = rate > 0 && rng.nextUnit() < rate
         let value = args[0] ?? input
-        let ex = ctx.session.executor
+        let ex = call.session.executor
         if fails {
             let err = VowError(.user, "simulated failure (seed \(seed), attempt \(attempt))")
             return .promise(Promise<Value>.delay(delay, value: .null, name: "sim", on: ex).then(on: ex) { _ -> Value in throw err })

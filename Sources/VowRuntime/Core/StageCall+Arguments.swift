@@ -1,0 +1,76 @@
+import VowPromises
+import VowSyntax
+import VowValue
+
+/// How a stage's arguments are evaluated (`ArgumentStyle.values`).
+extension StageCall {
+    /// The call's arguments evaluated against `input`: at once when every argument is a plain
+    /// value, or a promise that fulfils when the pipelines among them have all settled.
+    public func arguments(for input: Value) throws -> Resolution<StageArguments> {
+        let ev = Evaluator(session: session)
+        var pending: [Promise<Value>] = []
+        var slots: [(isFlag: Bool, name: String, index: Int)] = []
+        var args = StageArguments(positional: [], flags: [:], stage: name)
+        args.positionalSpans = positional.map { $0.span.start..<$0.span.end }
+        for (name, nodes) in flagNodes { args.flagSpans[name] = nodes.map { n in n.map { $0.span.start..<$0.span.end } ?? 0..<0 } }
+        do {
+            for (i, a) in positional.enumerated() {
+                if i < expressionArguments, let text = a.expressionText {
+                    switch try ev.expression(text, scope: scope) {
+                    case .value(let v): args.positional.append(v)
+                    case .promise(let p):
+                        args.positional.append(.null)
+                        slots.append((false, "", args.positional.count - 1))
+                        pending.append(p)
+                    }
+                    continue
+                }
+                if takesWordsAsWritten, let text = a.wordAsWritten {
+                    args.positional.append(.string(text))
+                    continue
+                }
+                switch try ev.argument(a, input: input, scope: scope, site: site) {
+                case .value(let v): args.positional.append(v)
+                case .promise(let p):
+                    args.positional.append(.null)
+                    slots.append((false, "", args.positional.count - 1))
+                    pending.append(p)
+                }
+            }
+            for (name, nodes) in flagNodes {
+                var values: [Value] = []
+                for n in nodes {
+                    guard let n else {
+                        values.append(.bool(true))
+                        continue
+                    }
+                    switch try ev.argument(n, input: input, scope: scope, site: site) {
+                    case .value(let v): values.append(v)
+                    case .promise(let p):
+                        values.append(.null)
+                        slots.append((true, name, values.count - 1))
+                        pending.append(p)
+                    }
+                }
+                args.flags[name] = values
+            }
+        } catch {
+            // A later argument failed: the pipelines the earlier ones started are not wanted.
+            for p in pending { p.abandon(reason: "cancelled: another argument failed") }
+            throw error
+        }
+        if pending.isEmpty { return .value(args) }
+        let fixed = args
+        let fixedSlots = slots
+        // The arguments arrive together, in the turn the last one settles (Promise.all's turn).
+        return .promise(Promise.all(pending, on: session.executor, cancelsOthers: !session.javaScriptMode).relay { r in
+            r.map { values -> StageArguments in
+                var a = fixed
+                for (slot, v) in zip(fixedSlots, values) {
+                    if slot.isFlag { a.flags[slot.name]![slot.index] = v } else { a.positional[slot.index] = v }
+                }
+                return a
+            }
+        })
+    }
+}

@@ -1,0 +1,101 @@
+import VowPromises
+import VowSyntax
+import VowValue
+
+/// The inner stage of a stage that takes one (`then X…`, `catch X…`, `each X…`): what runs it
+/// on one input, planned once.
+extension StageCall {
+    /// The inner stage of `then STAGE…`, `catch HANDLER…`, `each STAGE…`: a function from an
+    /// input to what the stage does with it, or nil when no stage was given. A stage that finishes
+    /// at once returns `.value` (or throws), one that waits returns `.promise`, which the caller
+    /// adopts; a group `( … )` always returns a promise, as a function that runs a pipeline does
+    /// in JavaScript (see docs/javascript-twin.md). The calling stage's own flags (`each`'s
+    /// `--limit`) were bound to it by the planner and are not passed on. With `nullEnds`
+    /// (`iterate`), a null between the stages of a group skips the rest (`Evaluator.pipeline`).
+    public func innerStage(context: [String] = [], nullEnds: Bool = false) -> (@Sendable (Value) throws -> Resolution<Value>)? {
+        innerPipeline(context: context).map { innerStage($0, nullEnds: nullEnds) }
+    }
+
+    /// What runs one input through the inner stage `inner` (`innerStage`).
+    private func innerStage(_ inner: InnerPipeline, nullEnds: Bool) -> @Sendable (Value) throws -> Resolution<Value> {
+        let (ev, site, scope, ex) = (inner.evaluator, inner.site, self.scope, executor)
+        let (pipe, cache) = (inner.pipeline, inner.cache)
+        if inner.isGroup {
+            return { input in
+                // A group is a promise, always: the direct value is given as one, in the same
+                // turn as the pipeline's own would settle.
+                if let v = cache.pureStage(pipe, ev, scope: scope, site: site)?.value(input) { return .promise(Promise.resolve(v, on: ex)) }
+                let (promise, run) = ev.pipeline(pipe, plans: cache.plans(pipe, ev), nullEnds: nullEnds, input: input, scope: scope, site: site)
+                return .promise(Evaluator.annotating(promise, run))
+            }
+        }
+        return { input in
+            if let v = cache.pureStage(pipe, ev, scope: scope, site: site)?.value(input) { return .value(v) }
+            let (promise, run) = ev.pipeline(pipe, plans: cache.plans(pipe, ev), input: input, scope: scope, site: site)
+            switch run.immediate {
+            case .success(let v)?: return .value(v)
+            // Thrown as it is: the stage that holds this handler is where it rejected.
+            case .failure(let e)?: throw e
+            case nil: return .promise(promise)
+            }
+        }
+    }
+
+    /// The inner stage's pipeline (a group's, or the one stage the rest of the arguments form),
+    /// with the cache of its plans and what runs it; nil when no stage was given.
+    private func innerPipeline(context: [String]) -> InnerPipeline? {
+        guard let first = positional.first else { return nil }
+        let ev = Evaluator(session: session)
+        let site = self.site(adding: context)
+        if positional.count == 1, case .group(let p) = first.kind {
+            // The pipeline is planned once, when it first runs, not once per input.
+            return InnerPipeline(pipeline: p, cache: PlanCache(), isGroup: true, evaluator: ev, site: site)
+        }
+        // The rest of the arguments form a stage: its name is the first word.
+        let plan = innerPlan ?? Planner(session: session).plan(StageNode.inner(first: first, rest: positional.dropFirst(), end: node.span.end))
+        return InnerPipeline(pipeline: Pipeline(stages: [plan.node], span: plan.node.span), cache: PlanCache(plans: [plan]), isGroup: false, evaluator: ev, site: site)
+    }
+
+    /// `innerStagePromise` for the items of a stream, with the inner pipeline's direct form
+    /// beside it (`PurePipeline`): `direct` gives an item's value when every stage of the
+    /// pipeline is pure and nothing observes the promises, and nil when the item must go the
+    /// ordinary way (through `promise`), which then gives the same value or the same error.
+    func innerStageForStream(context: [String] = [], nullEnds: Bool = false) -> (promise: @Sendable (Value) -> Promise<Value>, direct: @Sendable (Value) -> Value?)? {
+        guard let inner = innerPipeline(context: context) else { return nil }
+        let promise = innerStagePromise(innerStage(inner, nullEnds: nullEnds))
+        let (ev, site, scope) = (inner.evaluator, inner.site, self.scope)
+        let (pipe, cache) = (inner.pipeline, inner.cache)
+        return (promise, { input in cache.purePipeline(pipe, ev, nullEnds: nullEnds, scope: scope, site: site)?.value(input) })
+    }
+
+    /// `innerStage` as a promise in every case, for stages that collect promises (`each`).
+    public func innerStagePromise(context: [String] = [], nullEnds: Bool = false) -> (@Sendable (Value) -> Promise<Value>)? {
+        innerStage(context: context, nullEnds: nullEnds).map(innerStagePromise)
+    }
+
+    /// `inner` (an `innerStage`) giving a promise in every case.
+    private func innerStagePromise(_ inner: @escaping @Sendable (Value) throws -> Resolution<Value>) -> @Sendable (Value) -> Promise<Value> {
+        let ex = executor
+        return { input in
+            do {
+                switch try inner(input) {
+                case .value(let v): return Promise.resolve(v, on: ex)
+                case .promise(let p): return p
+                }
+            } catch {
+                return Promise.reject(error, on: ex)
+            }
+        }
+    }
+}
+
+/// The inner stage of a stage that takes one (`StageCall.innerStage`): its pipeline (a group's,
+/// or the one stage the rest of the arguments form), the cache of its plans, and what runs it.
+private struct InnerPipeline {
+    let pipeline: Pipeline
+    let cache: PlanCache
+    /// A group `( … )`, which is a promise always.
+    let isGroup: Bool
+    let evaluator: Evaluator
+    let site: Site
+}

@@ -1,0 +1,32 @@
+import JMESPath
+import VowSyntax
+
+/// The `pick` that follows a `json` stage, when its expression is literal text.
+struct PickAhead: Sendable {
+    /// The expression as `pick` will see it.
+    let expression: String
+    /// Its steps, when it is a path of fields and indexes: `json` finds the value itself.
+    let path: [JMESPathStep]?
+
+    /// The lookahead for `plan` when it is `json` and `next` is `pick` with a literal expression.
+    init?(_ plan: StagePlan, next: StagePlan) {
+        guard case .builtin(_, let positional, let flags) = plan.kind, flags.isEmpty,
+            case .builtin(let nextDef, let arguments, let nextFlags) = next.kind, nextDef == PickStage.self,
+            nextFlags.isEmpty, arguments.count == 1, positional.isEmpty, !next.isHandler,
+            let text = Self.text(arguments[0]),
+            let compiled = try? JMESPathExpression.cached(text)
+        else { return nil }
+        self.expression = text
+        self.path = compiled.simplePath
+    }
+
+    /// The text of an argument written as plain text (a word or a string with nothing to
+    /// interpolate), or nil.
+    private static func text(_ argument: Argument) -> String? {
+        switch argument.kind {
+        case .word(let t), .string(let t): return t.literalText
+        case .rawString(let s): return s
+        default: return nil
+        }
+    }
+}

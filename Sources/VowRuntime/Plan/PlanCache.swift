@@ -1,0 +1,37 @@
+import VowSyntax
+
+/// A pipeline's plans, made the first time the pipeline runs and kept for the later runs.
+/// Touched only on the session executor.
+final class PlanCache: @unchecked Sendable {
+    private var plans: [StagePlan]?
+    private var pure: PureStage??
+    private var purePipeline: PurePipeline??
+
+    /// A cache that plans on first use, or holds `plans` already made.
+    init(plans: [StagePlan]? = nil) { self.plans = plans }
+
+    /// The plans of `pipeline`, made by `evaluator` on the first call.
+    func plans(_ pipeline: Pipeline, _ evaluator: Evaluator) -> [StagePlan] {
+        if let plans { return plans }
+        let made = evaluator.plans(pipeline)
+        plans = made
+        return made
+    }
+
+    /// The pipeline's direct form (`PureStage`), or nil when it has none; made on the first call.
+    func pureStage(_ pipeline: Pipeline, _ evaluator: Evaluator, scope: Scope, site: Site) -> PureStage? {
+        if let pure { return pure }
+        let made = PureStage(plans(pipeline, evaluator), session: evaluator.session, scope: scope, site: site)
+        pure = .some(made)
+        return made
+    }
+
+    /// The pipeline's direct form for the items of a stream (`PurePipeline`), or nil when it has
+    /// none; made on the first call.
+    func purePipeline(_ pipeline: Pipeline, _ evaluator: Evaluator, nullEnds: Bool, scope: Scope, site: Site) -> PurePipeline? {
+        if let purePipeline { return purePipeline }
+        let made = PurePipeline(plans(pipeline, evaluator), nullEnds: nullEnds, session: evaluator.session, scope: scope, site: site)
+        purePipeline = .some(made)
+        return made
+    }
+}
