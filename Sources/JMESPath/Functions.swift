@@ -1,39 +1,30 @@
-// The functions of the JMESPath specification (jmespath.org's), and vow's `round`; the others
-// are in CollectionFunctions, StringFunctions, TimeFunctions and RegexFunctions.
+// The functions of the JMESPath specification (jmespath.org's), by family; the others are in
+// NumberFunctions, CollectionFunctions, StringFunctions, TimeFunctions and RegexFunctions.
 
 extension Builtin {
-    /// The specification's functions, and `round`.
+    /// The specification's functions, and `round`: hands the call to its family's function.
     func apply<V: JMESPathValue>(_ args: [Arg<V>], _ env: Environment) throws(JMESPathError) -> V {
         switch self {
-        case .abs:
-            let v = try number(args, 0)
-            if let i = v.jmesInt {
-                return i == Int.min ? .jmesDouble(-Double(i)) : .jmesInt(Swift.abs(i))
-            }
-            return .jmesDouble(Swift.abs(v.jmesNumber ?? 0))
+        case .abs, .avg, .ceil, .floor, .round, .sum:
+            return try applyNumber(args)
+        case .contains, .length, .reverse, .map:
+            return try applySequence(args, env)
+        case .startsWith, .endsWith, .join:
+            return try applyText(args)
+        case .keys, .values, .merge:
+            return try applyObject(args)
+        case .max, .min, .maxBy, .minBy, .sort, .sortBy:
+            return try applyOrdering(args, env)
+        case .type, .toArray, .toNumber, .toString, .notNull:
+            return try applyConversion(args)
+        default:
+            preconditionFailure("\(rawValue)() is not one of the specification's functions")
+        }
+    }
 
-        case .avg:
-            let a = try numbers(args, 0)
-            if a.isEmpty { return .jmesNull }
-            var total = 0.0
-            for e in a { total += e.jmesNumber ?? 0 }
-            return .jmesDouble(total / Double(a.count))
-
-        case .round:
-            let v = try number(args, 0)
-            var digits = 0
-            if let d = try optional(args, 1, .number, "a number") { digits = try integer(d, 1) }
-            if v.jmesInt != nil && digits >= 0 { return v }
-            let r = roundHalfAwayFromZero(v.jmesNumber ?? 0, digits: digits)
-            guard r.isFinite else { throw JMESPathError(kind: .notANumber, message: "round() gives a number too large") }
-            return integral(r)
-
-        case .ceil, .floor:
-            let v = try number(args, 0)
-            if v.jmesInt != nil { return v }
-            let d = v.jmesNumber ?? 0
-            return integral(self == .ceil ? d.rounded(.up) : d.rounded(.down))
-
+    /// `contains`, `length`, `reverse` and `map`: functions on a string or an array as a sequence.
+    private func applySequence<V: JMESPathValue>(_ args: [Arg<V>], _ env: Environment) throws(JMESPathError) -> V {
+        switch self {
         case .contains:
             let subject = try value(args, 0)
             let search = try value(args, 1)
@@ -48,13 +39,50 @@ extension Builtin {
                 throw typeError(0, "an array or a string", describe(subject))
             }
 
-        case .endsWith:
-            let s = try string(args, 0), suffix = try string(args, 1)
-            return .jmesBool(s.utf8.count >= suffix.utf8.count && s.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8))
+        case .length:
+            let v = try value(args, 0)
+            switch v.jmesKind {
+            case .string: return .jmesInt((v.jmesString ?? "").unicodeScalars.count)
+            case .array, .object: return .jmesInt(v.jmesCount ?? 0)
+            default: throw typeError(0, "a string, an array or an object", describe(v))
+            }
 
+        case .reverse:
+            let v = try value(args, 0)
+            switch v.jmesKind {
+            case .string:
+                var s = String.UnicodeScalarView()
+                s.append(contentsOf: (v.jmesString ?? "").unicodeScalars.reversed())
+                return .jmesString(String(s))
+            case .array:
+                return .jmesArray((v.jmesArray ?? []).reversed())
+            default:
+                throw typeError(0, "a string or an array", describe(v))
+            }
+
+        case .map:
+            let e = try expref(args, 0)
+            let a = try array(args, 1)
+            var out: [V] = []
+            out.reserveCapacity(a.count)
+            for item in a { out.append(try e.evaluate(item, env)) }
+            return .jmesArray(out)
+
+        default:
+            preconditionFailure("\(rawValue)() is not a sequence function")
+        }
+    }
+
+    /// `starts_with`, `ends_with` and `join`: the specification's functions on strings.
+    private func applyText<V: JMESPathValue>(_ args: [Arg<V>]) throws(JMESPathError) -> V {
+        switch self {
         case .startsWith:
             let s = try string(args, 0), prefix = try string(args, 1)
             return .jmesBool(s.utf8.starts(with: prefix.utf8))
+
+        case .endsWith:
+            let s = try string(args, 0), suffix = try string(args, 1)
+            return .jmesBool(s.utf8.count >= suffix.utf8.count && s.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8))
 
         case .join:
             let glue = try string(args, 0)
@@ -70,44 +98,19 @@ extension Builtin {
             }
             return .jmesString(out)
 
+        default:
+            preconditionFailure("\(rawValue)() is not a text function")
+        }
+    }
+
+    /// `keys`, `values` and `merge`: functions on objects.
+    private func applyObject<V: JMESPathValue>(_ args: [Arg<V>]) throws(JMESPathError) -> V {
+        switch self {
         case .keys:
             return .jmesArray(try object(args, 0).map { .jmesString($0.key) })
 
         case .values:
             return .jmesArray(try object(args, 0).map(\.value))
-
-        case .length:
-            let v = try value(args, 0)
-            switch v.jmesKind {
-            case .string: return .jmesInt((v.jmesString ?? "").unicodeScalars.count)
-            case .array, .object: return .jmesInt(v.jmesCount ?? 0)
-            default: throw typeError(0, "a string, an array or an object", describe(v))
-            }
-
-        case .map:
-            let e = try expref(args, 0)
-            let a = try array(args, 1)
-            var out: [V] = []
-            out.reserveCapacity(a.count)
-            for item in a { out.append(try e.evaluate(item, env)) }
-            return .jmesArray(out)
-
-        case .max, .min:
-            let (a, _) = try sortable(args, 0)
-            guard var best = a.first else { return .jmesNull }
-            let want = self == .max ? 1 : -1
-            for e in a.dropFirst() where order(e, best) == want { best = e }
-            return best
-
-        case .maxBy, .minBy:
-            let a = try array(args, 0)
-            let e = try expref(args, 1)
-            let keys = try sortKeys(a, e, env)
-            guard !a.isEmpty else { return .jmesNull }
-            let want = self == .maxBy ? 1 : -1
-            var best = 0
-            for i in a.indices.dropFirst() where order(keys[i], keys[best]) == want { best = i }
-            return a[best]
 
         case .merge:
             var out: [(key: String, value: V)] = []
@@ -124,25 +127,30 @@ extension Builtin {
             }
             return .jmesObject(out)
 
-        case .notNull:
-            for n in args.indices {
-                let v = try value(args, n)
-                if v.jmesKind != .null { return v }
-            }
-            return .jmesNull
+        default:
+            preconditionFailure("\(rawValue)() is not an object function")
+        }
+    }
 
-        case .reverse:
-            let v = try value(args, 0)
-            switch v.jmesKind {
-            case .string:
-                var s = String.UnicodeScalarView()
-                s.append(contentsOf: (v.jmesString ?? "").unicodeScalars.reversed())
-                return .jmesString(String(s))
-            case .array:
-                return .jmesArray((v.jmesArray ?? []).reversed())
-            default:
-                throw typeError(0, "a string or an array", describe(v))
-            }
+    /// `max`, `min`, `max_by`, `min_by`, `sort` and `sort_by`: functions that order an array.
+    private func applyOrdering<V: JMESPathValue>(_ args: [Arg<V>], _ env: Environment) throws(JMESPathError) -> V {
+        switch self {
+        case .max, .min:
+            let (a, _) = try sortable(args, 0)
+            guard var best = a.first else { return .jmesNull }
+            let want = self == .max ? 1 : -1
+            for e in a.dropFirst() where order(e, best) == want { best = e }
+            return best
+
+        case .maxBy, .minBy:
+            let a = try array(args, 0)
+            let e = try expref(args, 1)
+            let keys = try sortKeys(a, e, env)
+            guard !a.isEmpty else { return .jmesNull }
+            let want = self == .maxBy ? 1 : -1
+            var best = 0
+            for i in a.indices.dropFirst() where order(keys[i], keys[best]) == want { best = i }
+            return a[best]
 
         case .sort:
             let (a, _) = try sortable(args, 0)
@@ -162,21 +170,24 @@ extension Builtin {
             }
             return .jmesArray(sorted.map { a[$0] })
 
-        case .sum:
-            let a = try numbers(args, 0)
-            var intTotal = 0
-            var exact = true
-            var total = 0.0
-            for e in a {
-                total += e.jmesNumber ?? 0
-                if exact, let i = e.jmesInt {
-                    let (s, overflow) = intTotal.addingReportingOverflow(i)
-                    if overflow { exact = false } else { intTotal = s }
-                } else {
-                    exact = false
-                }
+        default:
+            preconditionFailure("\(rawValue)() is not an ordering function")
+        }
+    }
+
+    /// `type`, `to_array`, `to_number`, `to_string` and `not_null`: functions on a value's type.
+    private func applyConversion<V: JMESPathValue>(_ args: [Arg<V>]) throws(JMESPathError) -> V {
+        switch self {
+        case .type:
+            let v = try value(args, 0)
+            switch v.jmesKind {
+            case .null: return .jmesString("null")
+            case .boolean: return .jmesString("boolean")
+            case .number: return .jmesString("number")
+            case .string: return .jmesString("string")
+            case .array: return .jmesString("array")
+            case .object: return .jmesString("object")
             }
-            return exact ? .jmesInt(intTotal) : .jmesDouble(total)
 
         case .toArray:
             let v = try value(args, 0)
@@ -195,68 +206,17 @@ extension Builtin {
             if v.jmesKind == .string { return v }
             return .jmesString(try jsonText(v))
 
-        case .type:
-            let v = try value(args, 0)
-            switch v.jmesKind {
-            case .null: return .jmesString("null")
-            case .boolean: return .jmesString("boolean")
-            case .number: return .jmesString("number")
-            case .string: return .jmesString("string")
-            case .array: return .jmesString("array")
-            case .object: return .jmesString("object")
+        case .notNull:
+            for n in args.indices {
+                let v = try value(args, n)
+                if v.jmesKind != .null { return v }
             }
+            return .jmesNull
 
         default:
-            preconditionFailure("\(rawValue)() is not one of the specification's functions")
+            preconditionFailure("\(rawValue)() is not a conversion function")
         }
     }
-}
-
-/// `x` rounded to `digits` decimal places (to tens, hundreds… when negative), halves away from
-/// zero, on the digits of x's shortest decimal form (what Swift and JavaScript print for it), not
-/// on its binary value: `round(1.005, 2)` is 1.01 and `round(-2.675, 2)` is -2.68, as a person
-/// reading the number expects; the result is the double nearest the rounded decimal. An `x`
-/// already that precise is returned as it is; the twin computes the same (`jmesRound`).
-func roundHalfAwayFromZero(_ x: Double, digits d: Int) -> Double {
-    guard x.isFinite, x != 0 else { return x == 0 ? 0 : x }
-    // |x| = mantissa × 10^exponent, the mantissa an integer of the shortest digits.
-    let text = "\(Swift.abs(x))"
-    var mantissa = Substring(text)
-    var exponent = 0
-    if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-        mantissa = text[..<e]
-        exponent = Int(text[text.index(after: e)...].replacing("+", with: "")) ?? 0
-    }
-    var digitsText = String(mantissa)
-    if let dot = digitsText.firstIndex(of: ".") {
-        exponent -= digitsText.distance(from: dot, to: digitsText.endIndex) - 1
-        digitsText.remove(at: dot)
-    }
-    var figures = Array(digitsText.drop { $0 == "0" }.utf8)
-    while figures.count > 1, figures.last == UInt8(ascii: "0") {
-        figures.removeLast()
-        exponent += 1
-    }
-    let drop = -d - exponent  // how many trailing figures fall below 10^-d
-    guard drop > 0 else { return x }
-    let keep = figures.count - drop
-    var kept: [UInt8] = keep > 0 ? Array(figures[0..<keep]) : [UInt8(ascii: "0")]
-    if keep >= 0, keep < figures.count, figures[keep] >= UInt8(ascii: "5") {
-        // Add one to the kept figures, carrying.
-        var i = kept.count - 1
-        while i >= 0 {
-            if kept[i] == UInt8(ascii: "9") {
-                kept[i] = UInt8(ascii: "0")
-                i -= 1
-            } else {
-                kept[i] += 1
-                break
-            }
-        }
-        if i < 0 { kept.insert(UInt8(ascii: "1"), at: 0) }
-    }
-    let r = (Double(String(decoding: kept, as: UTF8.self) + "e\(-d)") ?? .infinity) * (x < 0 ? -1 : 1)
-    return r == 0 ? 0 : r
 }
 
 /// Whether `needle` occurs in `haystack` (code point substring, via UTF-8 bytes).

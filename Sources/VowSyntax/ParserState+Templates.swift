@@ -75,31 +75,14 @@ extension ParserState {
                 if c == AMP && (peek(1) == 0 || peek(1) == SPACE || peek(1) == NL || peek(1) == SEMI) && pos > start { break }
             }
             if c == LBRACE && pos > start || (c == LBRACE && pos == start && peek(1) == RBRACE) {
-                // {} or {PATH}: interpolation.
-                let open = pos
-                pos += 1
-                let s = pos
-                var d = 1
-                while !atEnd && d > 0 {
-                    if peek == LBRACE { d += 1 }
-                    if peek == RBRACE { d -= 1 }
-                    if d > 0 { pos += 1 }
-                }
-                if atEnd { throw error("unclosed '{' in the word (expected '}')", at: open, incomplete: true) }
-                let path = text(s, pos).trimmingSpaces
-                pos += 1
+                let part = try inputInterpolation(stoppingAt: nil, unclosed: "unclosed '{' in the word (expected '}')")
                 flush()
-                parts.append(.input(path: path.isEmpty ? nil : path))
+                parts.append(part)
                 continue
             }
-            if c == DOLLAR && (isIdentStart(peek(1)) || isDigit(peek(1)) || peek(1) == LBRACE) {
+            if atVariable {
                 flush()
-                pos += 1
-                if peek == LBRACE {
-                    parts.append(try bracedVariable())
-                } else if let (name, _) = variableRef(path: false) {
-                    parts.append(.variable(name: name, path: nil))
-                }
+                if let part = try variableInterpolation() { parts.append(part) }
                 continue
             }
             if c == SQUOTE || c == BACKTICK, pos > start {
@@ -131,17 +114,47 @@ extension ParserState {
         return Template(parts: parts)
     }
 
+    /// `{}` or `{PATH}` (pos at the `{`): the input, or the part of it PATH names. `unclosed` is
+    /// the error when no `}` closes it before the end or before `stop`.
+    mutating func inputInterpolation(stoppingAt stop: UInt8?, unclosed: String) throws(SyntaxError) -> Template.Part {
+        let open = pos
+        pos += 1
+        let s = pos
+        skipToClosingBrace(stoppingAt: stop)
+        guard peek == RBRACE else { throw error(unclosed, at: open, incomplete: atEnd) }
+        let path = text(s, pos).trimmingSpaces
+        pos += 1
+        return .input(path: path.isEmpty ? nil : path)
+    }
+
+    /// Whether pos is at a `$` that starts a variable: `$name`, `$0` or `${…}`.
+    var atVariable: Bool { peek == DOLLAR && (isIdentStart(peek(1)) || isDigit(peek(1)) || peek(1) == LBRACE) }
+
+    /// `$name` or `${name.PATH}` (pos at the `$`, `atVariable` true); nil when no name follows.
+    mutating func variableInterpolation() throws(SyntaxError) -> Template.Part? {
+        pos += 1
+        if peek == LBRACE { return try bracedVariable() }
+        guard let (name, _) = variableRef(path: false) else { return nil }
+        return .variable(name: name, path: nil)
+    }
+
+    /// Moves pos from just inside a `{` to the `}` that closes it, counting nested braces;
+    /// stops early at the end of the input or at `stop`.
+    private mutating func skipToClosingBrace(stoppingAt stop: UInt8?) {
+        var d = 1
+        while !atEnd && d > 0 && peek != stop {
+            if peek == LBRACE { d += 1 }
+            if peek == RBRACE { d -= 1 }
+            if d > 0 { pos += 1 }
+        }
+    }
+
     /// `${name.PATH}` (pos at the `{`).
     mutating func bracedVariable() throws(SyntaxError) -> Template.Part {
         let open = pos - 1
         pos += 1
         let s = pos
-        var d = 1
-        while !atEnd && d > 0 && peek != NL {
-            if peek == LBRACE { d += 1 }
-            if peek == RBRACE { d -= 1 }
-            if d > 0 { pos += 1 }
-        }
+        skipToClosingBrace(stoppingAt: NL)
         guard peek == RBRACE else { throw error("unclosed '${' (expected '}')", at: open, incomplete: atEnd) }
         let inner = text(s, pos)
         pos += 1
@@ -221,31 +234,15 @@ extension ParserState {
                 continue
             }
             if c == LBRACE {
-                let open = pos
-                pos += 1
-                let s = pos
-                var d = 1
-                while !atEnd && d > 0 {
-                    if peek == LBRACE { d += 1 }
-                    if peek == RBRACE { d -= 1 }
-                    if peek == DQUOTE && d > 0 { break }
-                    if d > 0 { pos += 1 }
-                }
-                guard peek == RBRACE else { throw error("unclosed '{' in the string (expected '}'; write \\{ for a literal brace)", at: open, incomplete: atEnd) }
-                let path = text(s, pos).trimmingSpaces
-                pos += 1
+                let part = try inputInterpolation(
+                    stoppingAt: DQUOTE, unclosed: "unclosed '{' in the string (expected '}'; write \\{ for a literal brace)")
                 flush()
-                parts.append(.input(path: path.isEmpty ? nil : path))
+                parts.append(part)
                 continue
             }
-            if c == DOLLAR && (isIdentStart(peek(1)) || isDigit(peek(1)) || peek(1) == LBRACE) {
+            if atVariable {
                 flush()
-                pos += 1
-                if peek == LBRACE {
-                    parts.append(try bracedVariable())
-                } else if let (name, _) = variableRef(path: false) {
-                    parts.append(.variable(name: name, path: nil))
-                }
+                if let part = try variableInterpolation() { parts.append(part) }
                 continue
             }
             lit.append(c)

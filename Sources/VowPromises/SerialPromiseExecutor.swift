@@ -1,0 +1,291 @@
+import Dispatch
+import Synchronization
+
+/// A serial executor with JavaScript's event loop: a queue of jobs (microtasks: promise
+/// reactions) and a queue of tasks (timer callbacks), drained on one thread at a time.
+///
+/// A drain runs every ready job, then one task, then every job again, and so on, so the jobs a
+/// timer's callback makes all run before the next timer's callback, as in node. Enqueueing onto
+/// an idle executor costs one dispatch to start a drain; a job enqueued while it drains (the usual
+/// case for a chain, where each handler settles the next promise) is only appended to an array:
+/// no dispatch, no thread hop, no allocation. Order is strictly FIFO within each queue.
+public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
+    private struct Queue {
+        var jobs = ContiguousArray<AnyPromise>()
+        var tasks = ContiguousArray<AnyPromise>()
+        var taskHead = 0
+        var draining = false
+        var pendingTimers = 0
+        /// Threads in `waitUntilIdle`, signalled when a drain ends.
+        var idleWaiters: [DispatchSemaphore] = []
+        /// Threads in `waitUntilQuiescent`, signalled when nothing is left at all.
+        var quiescentWaiters: [DispatchSemaphore] = []
+        /// Tracked promises that rejected with no reaction (see `UnhandledRejection`).
+        var possiblyUnhandled: [AnyPromise] = []
+        /// What is told of them once the jobs have drained.
+        var unhandledHandler: (@Sendable ([AnyPromise]) -> Void)?
+        /// Set by `halt`: nothing queued runs any more.
+        var halted = false
+        /// Jobs to run once no other job is ready (`enqueueWhenDrained`).
+        var whenDrained = ContiguousArray<AnyPromise>()
+
+        var quiescent: Bool { !draining && pendingTimers == 0 }
+    }
+
+    private let state = Locked(Queue())
+    private let queue: DispatchQueue
+
+    /// A serial executor whose drains run on a new serial dispatch queue labelled `label`.
+    ///
+    /// The executor is never freed: the promises that run on it hold it without a reference
+    /// count (see `ExecutorRef`), and may outlive every other holder. A program makes one per
+    /// session, so what stays behind is a dispatch queue and a few words.
+    public init(label: String = "vow.promises.serial") {
+        self.queue = DispatchQueue(label: label)
+        _ = Unmanaged.passRetained(self)  // the reference that is never given back
+    }
+
+    /// Itself: promises hand it their jobs directly.
+    public var asSerialPromiseExecutor: SerialPromiseExecutor? { self }
+
+    /// Appends the job (a microtask); starts a drain only when the executor was idle.
+    public func enqueue(_ job: @escaping @Sendable () -> Void) {
+        enqueueJob(ClosureJob(job))
+    }
+
+    @inline(__always)
+    func enqueueJob(_ job: AnyPromise) {
+        if PromiseObservation.isActive { PromiseObservation.jobQueued(job, isTask: false) }
+        if drainThread.load(ordering: .relaxed) == currentThreadToken() {
+            // On the draining thread (a job enqueueing the next): no lock.
+            local.push(job)
+            return
+        }
+        let startDrain = state.withLock { q -> Bool in
+            q.jobs.append(job)
+            if q.draining { return false }
+            q.draining = true
+            return true
+        }
+        if startDrain { queue.async { self.drain() } }
+    }
+
+    /// Appends a task: it runs once no job is ready, after the tasks before it.
+    func enqueueTask(_ task: AnyPromise, timerFired: Bool) {
+        if PromiseObservation.isActive { PromiseObservation.jobQueued(task, isTask: true) }
+        let startDrain = state.withLock { q -> Bool in
+            q.tasks.append(task)
+            if timerFired { q.pendingTimers -= 1 }
+            if q.draining { return false }
+            q.draining = true
+            return true
+        }
+        if startDrain { queue.async { self.drain() } }
+    }
+
+    /// Runs `task` as a task (a macrotask, as a timer callback is): after every job ready now.
+    public func enqueueTask(_ task: @escaping @Sendable () -> Void) {
+        enqueueTask(ClosureJob(task), timerFired: false)
+    }
+
+    /// Runs `job` once every job that is ready has run, those they enqueue included, and
+    /// before the next task: where node checks its unhandled rejections, after a drain of the
+    /// microtask queue. Observers see it as a microtask (a callback that is not a task). A program
+    /// that draws what has happened so far (`:timeline`) waits this way for what it started.
+    public func enqueueWhenDrained(_ job: @escaping @Sendable () -> Void) {
+        let job = ClosureJob(job)
+        if PromiseObservation.isActive { PromiseObservation.jobQueued(job, isTask: false) }
+        let startDrain = state.withLock { q -> Bool in
+            q.whenDrained.append(job)
+            if q.draining { return false }
+            q.draining = true
+            return true
+        }
+        if startDrain { queue.async { self.drain() } }
+    }
+
+    func timerStarted() {
+        state.withLock { $0.pendingTimers += 1 }
+    }
+
+    func timerCancelled() {
+        var waiters: [DispatchSemaphore] = []
+        state.withLock { q in
+            q.pendingTimers -= 1
+            if q.quiescent { swap(&waiters, &q.quiescentWaiters) }
+        }
+        for w in waiters { w.signal() }
+    }
+
+    /// The timers (`delay`, `timeout`, `retry` waits) whose callbacks will run on this executor
+    /// and that have neither fired nor been cleared.
+    public var pendingTimers: Int { state.withLock { $0.pendingTimers } }
+
+    /// True while a job or task is queued or running, or a timer is pending.
+    public var hasPendingWork: Bool { state.withLock { !$0.quiescent } }
+
+    /// Stops running the program, as node's process ends where an unhandled rejection ends it:
+    /// from now on, the jobs and tasks queued (now or later, a timer's included) are dropped
+    /// without running, and the waits below return at once. Meant to be called from a job or
+    /// from `unhandledRejectionHandler`; the job running goes on to its end.
+    public func halt() {
+        var waiters: [DispatchSemaphore] = []
+        haltFlag.store(true, ordering: .relaxed)
+        state.withLock { q in
+            q.halted = true
+            swap(&waiters, &q.quiescentWaiters)
+            waiters += q.idleWaiters
+            q.idleWaiters = []
+        }
+        for w in waiters { w.signal() }
+    }
+
+    /// True once `halt` was called.
+    public var isHalted: Bool { haltFlag.load(ordering: .relaxed) }
+    /// `halt` was called: read by the draining thread before each job it enqueued itself.
+    private let haltFlag = Atomic<Bool>(false)
+
+    /// Waits, from a thread that is not running one of this executor's jobs, until no job is
+    /// queued or running, or until `timeout` has passed; returns true when the executor went
+    /// idle. A job enqueued later (by a timer, say) makes it busy again.
+    public func waitUntilIdle(timeout: DispatchTimeInterval) -> Bool {
+        let signal = DispatchSemaphore(value: 0)
+        let busy = state.withLock { q -> Bool in
+            if q.draining && !q.halted { q.idleWaiters.append(signal) }
+            return q.draining && !q.halted
+        }
+        return !busy || signal.wait(timeout: .now() + timeout) == .success
+    }
+
+    /// Waits, from a thread that is not running one of this executor's jobs, until no job and
+    /// no task is queued or running and no timer of this executor is pending (as node waits
+    /// before it exits), or until `timeout` has passed; returns true when that happened.
+    public func waitUntilQuiescent(timeout: DispatchTimeInterval) -> Bool {
+        let signal = DispatchSemaphore(value: 0)
+        let busy = state.withLock { q -> Bool in
+            if !q.quiescent && !q.halted { q.quiescentWaiters.append(signal) }
+            return !q.quiescent && !q.halted
+        }
+        return !busy || signal.wait(timeout: .now() + timeout) == .success
+    }
+
+    /// Called on the draining thread, after every job that was ready has run, with the tracked
+    /// promises (`UnhandledRejection.track`) that rejected and still have no reaction, as node
+    /// checks its possibly-unhandled rejections after each drain of the microtask queue. Nil (the
+    /// default) lists nothing. What it enqueues runs in the same drain.
+    public var unhandledRejectionHandler: (@Sendable ([AnyPromise]) -> Void)? {
+        get { state.withLock { $0.unhandledHandler } }
+        set { state.withLock { $0.unhandledHandler = newValue } }
+    }
+
+    /// A tracked promise rejected with no reaction.
+    func notePossiblyUnhandled(_ p: AnyPromise) {
+        state.withLock { if $0.unhandledHandler != nil { $0.possiblyUnhandled.append(p) } }
+    }
+
+    /// A listed promise got a reaction before the check.
+    func noteHandled(_ p: AnyPromise) {
+        state.withLock { $0.possiblyUnhandled.removeAll { $0 === p } }
+    }
+
+    /// True when called from a job running on this executor.
+    public var isCurrent: Bool {
+        drainThread.load(ordering: .relaxed) == currentThreadToken()
+    }
+
+    /// The thread running a drain, or 0. Only that thread ever finds its own token here, so it
+    /// alone uses `local`.
+    private let drainThread = Atomic<UInt>(0)
+    /// Jobs enqueued by the draining thread itself; only that thread touches it, and drains hand
+    /// over from thread to thread under the lock (`draining`).
+    @exclusivity(unchecked) private var local = JobRing()
+
+    private func drain() {
+        drainThread.store(currentThreadToken(), ordering: .relaxed)
+        var batch = ContiguousArray<AnyPromise>()
+        while true {
+            if let job = local.pop() {
+                if haltFlag.load(ordering: .relaxed) {
+                    while local.pop() != nil {}
+                    continue
+                }
+                if PromiseObservation.isActive { PromiseObservation.jobStarted(job, isTask: false) }
+                job.run()
+                continue
+            }
+            var waiters: [DispatchSemaphore] = []
+            var quiet: [DispatchSemaphore] = []
+            var task: AnyPromise? = nil
+            var unhandled: [AnyPromise] = []
+            let more = state.withLock { q -> Bool in
+                if q.halted {
+                    // What was queued is dropped; so is what comes later, drain by drain.
+                    q.jobs.removeAll()
+                    q.tasks.removeAll()
+                    q.taskHead = 0
+                    q.possiblyUnhandled.removeAll()
+                    q.whenDrained.removeAll()
+                    q.draining = false
+                    drainThread.store(0, ordering: .relaxed)
+                    swap(&waiters, &q.idleWaiters)
+                    swap(&quiet, &q.quiescentWaiters)
+                    return false
+                }
+                if !q.jobs.isEmpty {
+                    swap(&batch, &q.jobs)
+                    return true
+                }
+                if !q.possiblyUnhandled.isEmpty, q.unhandledHandler != nil {
+                    swap(&unhandled, &q.possiblyUnhandled)
+                    return true
+                }
+                if !q.whenDrained.isEmpty {
+                    // One at a time: what it enqueues runs before the next.
+                    batch.append(q.whenDrained.removeFirst())
+                    return true
+                }
+                if q.taskHead < q.tasks.count {
+                    task = q.tasks[q.taskHead]
+                    q.taskHead += 1
+                    if q.taskHead == q.tasks.count {
+                        q.tasks.removeAll(keepingCapacity: true)
+                        q.taskHead = 0
+                    }
+                    return true
+                }
+                q.draining = false
+                drainThread.store(0, ordering: .relaxed)
+                swap(&waiters, &q.idleWaiters)
+                if q.pendingTimers == 0 { swap(&quiet, &q.quiescentWaiters) }
+                return false
+            }
+            if !more {
+                for w in waiters { w.signal() }
+                for w in quiet { w.signal() }
+                return
+            }
+            if !unhandled.isEmpty {
+                state.withLock { $0.unhandledHandler }?(unhandled)
+            } else if let task {
+                if PromiseObservation.isActive { PromiseObservation.jobStarted(task, isTask: true) }
+                task.run()
+            } else {
+                // Jobs from other threads, in their order, before the jobs they enqueue (which
+                // go to `local`, empty until now).
+                for job in batch {
+                    if PromiseObservation.isActive { PromiseObservation.jobStarted(job, isTask: false) }
+                    job.run()
+                }
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+    private func currentThreadToken() -> UInt { UInt(pthread_self()) }
+#elseif canImport(Darwin)
+    import Darwin
+    private func currentThreadToken() -> UInt { UInt(bitPattern: pthread_self()) }
+#endif
