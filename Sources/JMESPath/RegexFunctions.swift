@@ -95,6 +95,10 @@ extension Builtin {
 }
 
 /// A pattern and its compiled regular expression.
+///
+/// Sendable: the standard library does not mark `Regex` Sendable. A compiled regex here is never
+/// changed after it is made, and matching only reads it (the library builds its matching program
+/// once, with an atomic store).
 private struct CompiledRegex: @unchecked Sendable {
     let pattern: RegexPattern
     let regex: Regex<AnyRegexOutput>

@@ -205,6 +205,9 @@ public struct Download: Sendable {
 
 /// A one-line progress bar (a line of the terminal's live region): bytes, rate, time left;
 /// redrawn at most ten times a second, taken away when done or abandoned.
+///
+/// Sendable: one download's `write` makes it and alone uses it, one call at a time (`lastDraw` is
+/// its only `var`); `LiveRegion` locks the lines it shares.
 final class ProgressBar: @unchecked Sendable {
     let total: Int?
     let start: Int

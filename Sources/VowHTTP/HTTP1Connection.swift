@@ -5,6 +5,10 @@ import NIOHTTP1
 /// One kept-alive `http://` connection of the `HTTP1Pool`: the last handler of its channel's
 /// pipeline (after NIO's HTTP/1 codec and the gzip/deflate decompressor), carrying one request at
 /// a time. Everything but `run` and `abort` happens on the channel's event loop.
+///
+/// Sendable: its `var`s are touched only on `loop`. `run`, `abort` and `close` hop there when
+/// called from another thread (`run` reads `inRead` only once it is on the loop); `origin`, `loop`
+/// and `pool` are set in init and never change.
 final class HTTP1Connection: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundOut = HTTPClientRequestPart

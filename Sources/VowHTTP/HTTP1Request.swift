@@ -6,6 +6,10 @@ import VowValue
 /// One hop sent through the `HTTP1Pool`: the request head and body, the gatherer of its response,
 /// its deadline, and what it is told once, when it settles. It can settle from any thread (its
 /// response, an error, its deadline, a cancel); the first outcome wins.
+///
+/// Sendable: what changes is in `state`, touched only under its lock; the other fields are set in
+/// init and never change (the gatherer is used on one event loop at a time, as `ResponseGatherer`
+/// says).
 final class HTTP1Request: @unchecked Sendable {
     let origin: HTTP1Pool.Origin
     let head: HTTPRequestHead

@@ -183,6 +183,9 @@ final class LoopExchange: Sendable {
 
     /// The client library's delegate for one hop: a `ResponseGatherer` and the first error.
     /// Called by the client on the request's event loop only.
+    ///
+    /// Sendable: the client calls every delegate method on the request's event loop, one at a time,
+    /// so `error` and the gatherer are touched on that loop only.
     final class Collector: HTTPClientResponseDelegate, @unchecked Sendable {
         typealias Response = Collected
         private let gatherer: ResponseGatherer

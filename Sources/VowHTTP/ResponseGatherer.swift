@@ -15,6 +15,11 @@ struct Collected: Sendable {
 /// body as it arrives. A `HEAD` response keeps no body. Used on one event loop at a time, by the
 /// client library's delegate (`LoopExchange.Collector`) or by a pooled connection
 /// (`HTTP1Connection`).
+///
+/// Sendable: its `var`s are touched on one event loop at a time. A request goes again on a new
+/// connection only when none of its response has come (`HTTP1Connection` checks `answered`), so the
+/// gatherer is still untouched then, and it is handed over through the pool's lock and
+/// `EventLoop.execute`.
 final class ResponseGatherer: @unchecked Sendable {
     /// When the response head arrived (time to first byte).
     private var headArrived: ContinuousClock.Instant?

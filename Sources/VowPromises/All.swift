@@ -62,6 +62,9 @@ extension Promise {
 }
 
 /// What the reactions of one `all` share.
+///
+/// Sendable: `remaining` and `values` are touched only under `lock` (in `AllElementJob.react`); the
+/// other fields are set in init and never change.
 final class AllState<T: Sendable, U: Sendable>: @unchecked Sendable {
     let lock = Locked(())
     var remaining: Int
@@ -82,6 +85,9 @@ final class AllState<T: Sendable, U: Sendable>: @unchecked Sendable {
 }
 
 /// The reaction of `all` to one input: one object per input, no closure.
+///
+/// Sendable: every field is a `let` (`state` guards its own). It says `@unchecked` only because its
+/// superclass does, and Swift makes a subclass restate that.
 final class AllElementJob<T: Sendable, U: Sendable>: ReactionJob, @unchecked Sendable {
     let source: Promise<T>
     let index: Int

@@ -5,6 +5,8 @@
 /// cancelled in turn once every promise that depends on it has been cancelled (a shared upstream
 /// keeps running for its other dependents). The walk is a loop over a work list, never recursion,
 /// so a chain of any length cancels in constant stack.
+///
+/// Sendable: it holds no state of its own; each subclass says what guards its fields.
 public class AnyPromise: @unchecked Sendable {
     /// The id observers see (0 when no observer was installed at creation).
     public var id: Int { 0 }
@@ -74,6 +76,9 @@ public class AnyPromise: @unchecked Sendable {
 
 /// A job that is not a promise (an observer, an adoption step, a closure): it runs on the
 /// executor it names.
+///
+/// Sendable: its one field, `execRef`, is a `let` of a Sendable type. It says `@unchecked` only
+/// because its superclass does, and Swift makes a subclass restate that.
 class ReactionJob: AnyPromise, @unchecked Sendable {
     let execRef: ExecutorRef?
     init(execRef: ExecutorRef?) {

@@ -62,6 +62,9 @@ final class ExecutorBox: Sendable {
 }
 
 /// A job that runs a closure (what `enqueue` is given).
+///
+/// Sendable: `body` is a `let` of a Sendable type. It says `@unchecked` only because its superclass
+/// does, and Swift makes a subclass restate that.
 final class ClosureJob: ReactionJob, @unchecked Sendable {
     let body: @Sendable () -> Void
     init(_ body: @escaping @Sendable () -> Void) {

@@ -19,6 +19,10 @@
     /// The state lives in its own allocation: a stored property of zero size (`Locked(())`) would
     /// share its address with the mutex pointer, and the sanitizer would take the unlocked read of
     /// that pointer for a race with the locked access to the state.
+    ///
+    /// Sendable: the state is read and written only in `withLock`, with the mutex held; both
+    /// pointers are set in init and never change. The compiler cannot see that a pointer is
+    /// guarded.
     final class Locked<State>: @unchecked Sendable {
         private let state: UnsafeMutablePointer<State>
         private let mutex: UnsafeMutablePointer<pthread_mutex_t>

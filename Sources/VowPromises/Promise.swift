@@ -13,6 +13,11 @@ import Synchronization
 ///
 /// All methods are thread-safe. A derived promise is itself the job that runs its handler, so a
 /// `then` hop allocates one object (and the handler's captures, if any).
+///
+/// Sendable: every field that changes is touched under `lock` (a `SpinLock`), and `execRef` never
+/// changes. `phase` and `slot` never change once settled, so `settledResult` reads them without the
+/// lock, in a reaction scheduled after settling (by `settle`, or by `addReaction` under the lock).
+/// The fields are `@exclusivity(unchecked)` for speed, so the compiler checks none of this.
 public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     /// The executor handlers run on when the caller names none.
     final let execRef: ExecutorRef

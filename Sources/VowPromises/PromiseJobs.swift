@@ -4,6 +4,10 @@
 /// The promise `then { value }` derives: it is its own job, and calls `body` with the parent's
 /// value when it runs, through the step `then` registered, specialized for `T` and `U` (see
 /// `SpecializedSteps`): it keeps no closure of its own, so that a hop takes 80 bytes.
+///
+/// Sendable: the promise's state is `Promise`'s, under `lock`. `body` is set in init and then
+/// changed only by `react`, which runs once, as this job, on its executor; the parent's lock and
+/// the executor's queue hand the job from thread to thread.
 final class MappingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
     /// The handler; nil once it has run (or was skipped), so that what it captured is released
     /// even while the promise itself is kept (an interpreter keeps its stages' promises, and
@@ -49,6 +53,9 @@ final class MappingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sen
 }
 
 /// The promise `then(resolving:)` derives (the interpreter's stages).
+///
+/// Sendable: as `MappingPromise`: `body` is changed only by the one run of this job on its
+/// executor; the rest is `Promise`'s, under `lock`.
 final class ResolvingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
     /// The handler; nil once it has run (or was skipped), as in `MappingPromise`.
     @exclusivity(unchecked) var body: (@Sendable (T) throws -> Resolution<U>)?
@@ -95,6 +102,9 @@ final class ResolvingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked S
 }
 
 /// The promise every other handler derives: `react` gets the parent's outcome.
+///
+/// Sendable: as `MappingPromise`: `react` is changed only by the one run of this job on its
+/// executor; the rest is `Promise`'s, under `lock`.
 final class ReactingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Sendable {
     /// The handler; nil once it has run (or was skipped), as in `MappingPromise`.
     @exclusivity(unchecked) var react: (@Sendable (Result<T, any Error>, Promise<U>, ExecutorRef) -> Void)?
@@ -131,6 +141,9 @@ final class ReactingPromise<T: Sendable, U: Sendable>: Promise<U>, @unchecked Se
 }
 
 /// `whenSettled`'s job: calls `body` with the source's outcome.
+///
+/// Sendable: every field is a `let` of a Sendable type. It says `@unchecked` only because its
+/// superclass does, and Swift makes a subclass restate that.
 final class ObserverJob<T: Sendable>: ReactionJob, @unchecked Sendable {
     let source: Promise<T>
     let body: @Sendable (Result<T, any Error>) -> Void
@@ -161,6 +174,10 @@ final class ObserverJob<T: Sendable>: ReactionJob, @unchecked Sendable {
 
 /// Adoption, JavaScript's PromiseResolveThenableJob and the reaction it attaches: run once, it
 /// attaches itself to `inner`; run again when `inner` settles, it settles `child` likewise.
+///
+/// Sendable: the other fields are `let`s of Sendable types. `attached` changes once, in `react` on
+/// the executor, just before the job attaches itself to `inner` under `inner`'s lock; every later
+/// read (the second run, `observedJob` when the job is queued again) comes after that lock.
 final class AdoptJob<T: Sendable>: ReactionJob, @unchecked Sendable {
     let inner: Promise<T>
     let child: Promise<T>

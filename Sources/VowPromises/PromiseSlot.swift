@@ -84,6 +84,10 @@ struct PromiseSlot {
 }
 
 /// A value too large for a promise's slot.
+///
+/// Sendable: `value` is a `let`, and a box only ever holds a promise's value, whose type is
+/// Sendable (`Promise<T: Sendable>`); `V` is left unconstrained so that the slot's generic code can
+/// make one.
 final class PromiseValueBox<V>: @unchecked Sendable {
     let value: V
     init(_ value: V) { self.value = value }

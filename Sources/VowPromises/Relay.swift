@@ -24,6 +24,9 @@ extension Promise {
 
 /// `relay`'s reaction: it runs in the instant its source settles, on the settling thread,
 /// instead of being scheduled on an executor.
+///
+/// Sendable: every field is a `let` of a Sendable type. It says `@unchecked` only because its
+/// superclass does, and Swift makes a subclass restate that.
 final class RelayJob<T: Sendable, U: Sendable>: ReactionJob, @unchecked Sendable {
     let source: Promise<T>
     let child: Promise<U>

@@ -9,6 +9,11 @@ import Synchronization
 /// an idle executor costs one dispatch to start a drain; a job enqueued while it drains (the usual
 /// case for a chain, where each handler settles the next promise) is only appended to an array:
 /// no dispatch, no thread hop, no allocation. Order is strictly FIFO within each queue.
+///
+/// Sendable: the queues and their flags are in `state`, touched only under its lock; `drainThread`
+/// and `haltFlag` are atomics; `queue` never changes. `local` has no lock: only the thread running
+/// the drain uses it, one drain runs at a time (`draining`, under the lock), and a drain ends with
+/// `local` empty.
 public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
     private struct Queue {
         var jobs = ContiguousArray<AnyPromise>()

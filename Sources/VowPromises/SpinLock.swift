@@ -11,6 +11,8 @@ import Synchronization
 /// Its critical sections are a few loads and stores, almost never contended (a promise is used
 /// from its executor's thread, and now and then from the thread that settles it): it spins
 /// briefly, then yields the processor. It is plain atomics, which ThreadSanitizer understands.
+///
+/// Sendable: its one field is an `Atomic`, and every access to it is an atomic operation.
 struct SpinLock: ~Copyable, @unchecked Sendable {
     private let word = Atomic<UInt8>(0)
 

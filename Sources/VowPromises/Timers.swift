@@ -113,6 +113,9 @@ public enum RetryDecision: Sendable, Equatable {
 ///
 /// When it fires, its callback runs as a task on the executor it names (after every job that is
 /// ready there), and timers due at the same time fire in the order they were set, as in node.
+///
+/// Sendable: `fire` and `heapIndex` are touched only under `TimerScheduler`'s lock (init sets
+/// `fire` before the timer is shared); the other fields are set in init and never change.
 final class OneShotTimer: @unchecked Sendable {
     let deadline: UInt64
     let sequence: UInt64
@@ -146,6 +149,9 @@ final class OneShotTimer: @unchecked Sendable {
 
 /// The one scheduler of every timer: a binary heap ordered by (deadline, sequence number) and one
 /// Dispatch timer source armed for the earliest deadline.
+///
+/// Sendable: the heap is in `state`, touched only under its lock, and `source` is rearmed only with
+/// that lock held; `source` itself is set in init and never replaced.
 final class TimerScheduler: @unchecked Sendable {
     static let shared = TimerScheduler()
 

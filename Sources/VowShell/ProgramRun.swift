@@ -14,6 +14,10 @@ import VowValue
 ///
 /// Threading: its state is touched on the session executor only; `done` and `status` are what
 /// the runner's thread reads, once `done` is signalled.
+///
+/// Sendable: its `var`s are touched only on the session executor: `advance` is enqueued there,
+/// every callback is `whenSettled(on: ex)` or `ex.enqueue`, and `unhandled` runs in the executor's
+/// drain. The runner's thread reads only `done` (a semaphore) and `ended` (an atomic).
 final class ProgramRun: @unchecked Sendable {
     /// The line end after a result.
     private static let newline: [UInt8] = [0x0A]

@@ -7,6 +7,10 @@ import VowSyntax
 /// The interactive loop, on libedit in callback mode: the loop polls the terminal and a wake-up
 /// pipe, so that background job reports and Ctrl-C reach it while a line is being edited; a
 /// report is printed above the line, which is then redrawn intact.
+///
+/// Sendable: its `var`s are touched only by the thread in `run` (libedit's callbacks included).
+/// Other threads (Ctrl-C, job reports from the executor) reach it only through `events` (locked),
+/// `editing` (atomic) and the wake-up pipe, whose descriptors never change.
 public final class REPL: @unchecked Sendable {
     let runner: Runner
     let historyPath: String

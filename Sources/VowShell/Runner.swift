@@ -23,6 +23,12 @@ public enum ExitStatus {
 
 /// Runs vow programs non-interactively (`vow FILE`, `vow -c`, a script on stdin) and prints
 /// results to stdout and errors to stderr.
+///
+/// Sendable: what other threads touch (Ctrl-C, the executor) is locked or atomic (`running`,
+/// `streaming`, `cleanup`, `awaitedJob`, `currentRun`, the flags), and the `let`s never change.
+/// `reportJob`, `spinner` and `waitsForJobs` are set while it is set up, before any statement runs.
+/// `tracer` and `quietJobNotices` change only on the thread that calls `run`, or on the executor
+/// (`:trace on`) while that thread waits for `ProgramRun.done`.
 public final class Runner: @unchecked Sendable {
     /// The session statements run in.
     public let session: Session

@@ -25,6 +25,9 @@ import Darwin
 /// tape is read only by `JSONTape.read`, which checks all of the text exactly as `JSON.parse`
 /// does and gives nil for any text the reader refuses; what it reads from the text (strings,
 /// numbers, keys) is what the reader makes of the same bytes.
+///
+/// Sendable: every field is a `let`, and nothing writes the words or the text once `read` has built
+/// the tape; the compiler cannot see that through the raw pointers `text` and `words`.
 public final class JSONTape: @unchecked Sendable {
     /// What keeps the text alive.
     private let storage: Storage

@@ -11,6 +11,9 @@ import VowPromises
 /// ends the process, aborts the request) and is what a consumer that stops early (`take`, a
 /// rejection, Ctrl-C, the end of the statement) calls. In JavaScript a stream is an async
 /// iterator, consumed with `for await` (docs/streams.md).
+///
+/// Sendable: all that changes is in `state`, touched only under its lock; `label` and `capacity`
+/// are set in init and never change.
 public final class ValueStream: OpaqueValue, @unchecked Sendable {
     /// `stream`.
     public var typeName: String { "stream" }

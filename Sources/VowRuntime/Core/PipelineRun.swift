@@ -3,6 +3,10 @@ import VowSyntax
 import VowValue
 
 /// The stages of one pipeline run and their promises: what error provenance is read from.
+///
+/// Sendable: `entries` and `immediate` are set while the pipeline is built, on the session
+/// executor, and only read after. Another thread (the runner's spinner) reads them only through
+/// `Runner.running`, a lock, set once the build is done. `site` and `input` never change.
 final class PipelineRun: @unchecked Sendable {
     struct Entry {
         let name: String

@@ -1,6 +1,9 @@
 import VowValue
 
 /// Variables visible to a stage: `def` parameters over the session's globals.
+///
+/// Sendable: its fields are `let`s; the session's globals it reads are touched on the session
+/// executor only, where every lookup runs.
 final class Scope: @unchecked Sendable {
     let locals: [String: Binding]
     let parent: Scope?

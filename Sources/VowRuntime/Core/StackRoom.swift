@@ -21,6 +21,9 @@ enum StackRoom {
     static func enough(_ needed: Int = 256 << 10) -> Bool { remaining() >= needed }
 
     /// The lowest stack address of each thread, kept in a thread-specific slot.
+    ///
+    /// Sendable: `key` is written only in init (a `var` because `pthread_key_create` takes it
+    /// `inout`) and only read after; each thread reads and writes its own slot.
     private final class ThreadLowest: @unchecked Sendable {
         private var key = pthread_key_t()
 

@@ -1,7 +1,7 @@
 import VowSyntax
 
 /// A pipeline's plans, made the first time the pipeline runs and kept for the later runs.
-/// Touched only on the session executor.
+/// Sendable: touched only on the session executor, which runs one job at a time.
 final class PlanCache: @unchecked Sendable {
     private var plans: [StagePlan]?
     private var pure: PureStage??

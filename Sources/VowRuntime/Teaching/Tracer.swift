@@ -6,6 +6,9 @@ import VowHTTP
 /// Records promise events through the promise core's observer hook: in memory (for `:timeline`)
 /// and, optionally, as JSON Lines to a file (`--trace FILE`, `:trace on`). docs/trace-format.md
 /// documents the lines.
+///
+/// Sendable: all it records is in `state`, touched only under its lock; `origin` and `memoryLimit`
+/// never change.
 public final class Tracer: PromiseObserver, @unchecked Sendable {
     /// One recorded event and its time in microseconds since the tracer started.
     public struct Entry: Sendable {

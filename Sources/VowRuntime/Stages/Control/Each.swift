@@ -74,6 +74,10 @@ extension EachStage {
 /// Runs `each` with a bounded number in flight. Touched only on the session executor, one job
 /// at a time: its fields need no dynamic exclusivity checks (they cost a thread-local lookup per
 /// access, several per element).
+///
+/// Sendable: its `var`s are touched only on `ex`, the session's serial executor: `start` runs in
+/// the stage's handler there, every callback is `whenSettled(on: ex)`, and the cancel handler hops
+/// to `ex` before it reads `inFlight`. The other fields never change.
 final class EachRunner: @unchecked Sendable {
     let items: [Value]
     let limit: Int
@@ -146,6 +150,10 @@ final class EachRunner: @unchecked Sendable {
 /// (`PurePipeline`: its stages are pure, nothing observes) gets its value at once and does not
 /// count against `limit`; the others run the pipeline the ordinary way. Touched only on the
 /// session executor.
+///
+/// Sendable: its `var`s are touched only on `ex`, the session's serial executor: `start` runs in
+/// the stage's handler there, every callback is `whenSettled(on: ex)`, and the cancel handler only
+/// cancels the stream (which locks) and hops to `ex`. The other fields never change.
 final class StreamEachRunner: @unchecked Sendable {
     let stream: ValueStream
     let limit: Int

@@ -7,6 +7,9 @@ import VowValue
 /// Drawn only when stderr is a terminal (never into a pipe or a file). Automatic in a script on a
 /// terminal for more than 20 elements once they have run for a second. Used on the session's
 /// executor only.
+///
+/// Sendable: its `var`s are touched only on the session executor, from `EachRunner`'s callbacks,
+/// one at a time; the other fields never change.
 final class EachProgress: @unchecked Sendable {
     let total: Int
     /// Drawn only after a second (the automatic kind), or at once (`--progress`).

@@ -51,6 +51,9 @@ func processFailure(_ child: ChildProcess, _ ended: ChildProcess.Termination, st
 }
 
 /// Carries a non-Sendable value to one other thread that alone uses it.
+///
+/// Sendable: only as safe as its use: the value must go to one thread and be used there alone from
+/// then on. The compiler cannot check that, so each use must.
 struct UncheckedBox<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }

@@ -99,6 +99,10 @@ struct Origin: Equatable, CustomStringConvertible {
 
 /// One `paginate` walk: a page at a time, each next request sent when the page before it has
 /// arrived. Touched only on the session executor.
+///
+/// Sendable: its `var`s are touched only on `executor` (serial): `start` runs in the stage's
+/// handler there, each page's callback is `whenSettled(on: executor)`, and the cancel handler hops
+/// to `executor`. The other fields never change.
 final class PageWalk: @unchecked Sendable {
     let first: HTTPRequestSpec
     let origin: Origin

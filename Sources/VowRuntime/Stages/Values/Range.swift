@@ -55,10 +55,12 @@ struct RangeStage: ValueStage {
     }
 
     /// Offers the numbers to a stream a chunk at a time, the next chunk when there is room.
+    ///
+    /// Sendable: `next` and `left` are touched only by `produce`, which runs again only from the
+    /// `resume` of the offer before it (at once while the stream has room, or later on the
+    /// consumer's side), after it has updated them: never two at a time. The stream hands `resume`
+    /// over under its lock; `step` and `stream` never change.
     final class Counter: @unchecked Sendable {
-        // @unchecked: `next` and `left` are touched only by `produce`, which runs again only from
-        // the `resume` of the offer before it (at once while the stream has room, or later on the
-        // consumer's side), after it has updated them: never two at a time.
         private var next: Int
         private var left: Int
         private let step: Int
