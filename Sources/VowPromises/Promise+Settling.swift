@@ -9,7 +9,7 @@ extension Promise {
     @discardableResult
     final func settle(_ result: Result<T, any Error>) -> Bool {
         var first: AnyPromise? = nil
-        var more: PromiseExtra.Taken? = nil
+        var more: PromiseRareState.Taken? = nil
         var upstream: AnyPromise? = nil
         var unhandled = false
         let done = lock.withLock { () -> Bool in
@@ -34,7 +34,7 @@ extension Promise {
 
     /// After settling: tells observers, and schedules the reactions in attachment order.
     @inline(__always)
-    final func dispatch(_ result: Result<T, any Error>, _ first: AnyPromise?, _ more: PromiseExtra.Taken?) {
+    final func dispatch(_ result: Result<T, any Error>, _ first: AnyPromise?, _ more: PromiseRareState.Taken?) {
         if PromiseObservation.isActive {
             let id = self.id
             if id != 0 {

@@ -23,7 +23,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     final let execRef: ExecutorRef
     /// What few promises need: id and name, more reactions, more upstream, cancel handlers.
     /// Under `lock`.
-    @exclusivity(unchecked) final var extra: PromiseExtra?
+    @exclusivity(unchecked) final var extra: PromiseRareState?
     /// Guards the fields around it.
     final let lock = SpinLock()
     /// 0 while pending, 1 once fulfilled, 2 once rejected: what `slot` holds. Under `lock`;
@@ -65,7 +65,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         // The name is for traces: kept only while an observer is installed, so that naming a
         // promise costs nothing (no allocation) the rest of the time.
         if PromiseObservation.isActive {
-            self.extra = PromiseExtra(id: PromiseObservation.takeID(), name: name)
+            self.extra = PromiseRareState(id: PromiseObservation.takeID(), name: name)
         }
         super.init()
     }
@@ -138,9 +138,9 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     }
 
     @inline(__always)
-    final func makeExtra() -> PromiseExtra {
+    final func makeExtra() -> PromiseRareState {
         if let e = extra { return e }
-        let e = PromiseExtra()
+        let e = PromiseRareState()
         extra = e
         return e
     }
@@ -156,7 +156,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
     override final func cancelLocally(reason: String) -> [AnyPromise] {
         var first: AnyPromise? = nil
         var upstream: AnyPromise? = nil
-        var more: PromiseExtra.Taken? = nil
+        var more: PromiseRareState.Taken? = nil
         let result: Result<T, any Error> = .failure(PromiseCancelledError(reason: reason))
         let done = lock.withLock { () -> Bool in
             guard isPendingUnlocked else { return false }

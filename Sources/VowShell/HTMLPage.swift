@@ -131,7 +131,7 @@ public enum HTMLPage {
             case .created(let id, let parents, let name, _):
                 nodes[id] = Node(id: id, name: name, label: record["text"]?.stringValue, created: e.micros - t0, createdTurn: seq)
                 order.append(id)
-                let combines = parents.count > 1 || name.map { Turns.combinators.contains($0) } == true
+                let combines = parents.count > 1 || name.map { RecordedTurns.combinators.contains($0) } == true
                 for p in parents { addEdge(p, id, combines ? "input" : "chain") }
             case .labelled(let id, _):
                 if let text = record["text"]?.stringValue { nodes[id]?.label = text }
@@ -169,7 +169,7 @@ public enum HTMLPage {
                 "settledTurn": n.settledTurn.map { .int($0) } ?? .null,
             ])
         }
-        let turns: [Value] = TurnView.shown(Turns(entries)).map { t in
+        let turns: [Value] = TurnView.shown(RecordedTurns(entries)).map { t in
             let s = seqOfJob[t.job] ?? 0
             return .record([
                 "seq": .int(s),

@@ -154,7 +154,7 @@ final class ProgramRun: @unchecked Sendable {
         }.whenSettled(on: ex, bookkeeping: true) { [self] end in
             runner.streaming.withLock { $0 = nil }
             if case .failure(let e) = end {
-                runner.clearSpinner { runner.errorSink(runner.renderer.error(run.explain(e))) }
+                runner.clearSpinner { runner.errorSink(runner.renderer.error(run.reported(e))) }
                 afterStatement(failed: true)
             } else {
                 afterStatement(failed: false)
@@ -192,7 +192,7 @@ final class ProgramRun: @unchecked Sendable {
                 return false
             case .failure(let e):
                 if toVowError(e).kind == .exit { return true }
-                runner.errorSink(runner.renderer.error(run.explain(e)))
+                runner.errorSink(runner.renderer.error(run.reported(e)))
                 return true
             }
         }

@@ -201,7 +201,7 @@ public final class REPL: @unchecked Sendable {
     enum Outcome { case next, quit }
 
     /// The turns of the last `:step` not shown yet.
-    var stepping: ArraySlice<Turns.Turn> = []
+    var stepping: ArraySlice<RecordedTurns.Turn> = []
 
     /// `:step PIPELINE`: runs it, recording every event, its output held back; then shows it
     /// turn by turn, a turn for each Enter.

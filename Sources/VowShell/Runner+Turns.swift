@@ -5,7 +5,7 @@ extension Runner {
     /// are kept, and the output is held back, to be shown in the turn that wrote it. Returns the
     /// exit status and the turns of this run alone, its jobs numbered from 1; what the session
     /// recorded before it stays recorded (`:timeline --turns` after `:step` shows both).
-    public func runShowingTurns(_ text: String, name: String) -> (status: Int32, turns: Turns) {
+    public func runShowingTurns(_ text: String, name: String) -> (status: Int32, turns: RecordedTurns) {
         let tracer = enableTracing()
         let kept = tracer.keepsWholeRun
         tracer.keepsWholeRun = true
@@ -17,6 +17,6 @@ extension Runner {
         quietJobNotices = false
         session.output.mute(false)
         tracer.keepsWholeRun = kept
-        return (status, Turns(tracer.since(mark)))
+        return (status, RecordedTurns(tracer.since(mark)))
     }
 }

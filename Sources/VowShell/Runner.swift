@@ -32,7 +32,7 @@ public enum ExitStatus {
 public final class Runner: @unchecked Sendable {
     /// The session statements run in.
     public let session: Session
-    let interpreter: Interpreter
+    let interpreter: StatementStarter
     let renderer: Renderer
     let errorSink: @Sendable (String) -> Void
     /// The statement being waited for: its promise (Ctrl-C cancels it), its run and when it
@@ -99,7 +99,7 @@ public final class Runner: @unchecked Sendable {
         OutputSink.writeError(s + "\n")
     }) {
         self.session = session
-        self.interpreter = Interpreter(session: session)
+        self.interpreter = StatementStarter(session: session)
         self.renderer = renderer
         self.errorSink = errors
         let r = renderer
@@ -205,7 +205,7 @@ public final class Runner: @unchecked Sendable {
             case .success(let v):
                 if !quiet { self.report("[\(id)] fulfilled: \(Renderer(colors: false, jsonLines: true).value(v))", isError: notice) }
             case .failure(let e):
-                let error = run.explain(e)
+                let error = run.reported(e)
                 if error.kind == .cancelled {
                     if !quiet { self.report("[\(id)] cancelled", isError: true) }
                 } else {

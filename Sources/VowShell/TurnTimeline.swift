@@ -16,7 +16,7 @@ public enum TurnTimeline {
         /// reaction to one of its inputs) and did not settle it.
         case ran
         /// The promise settled in the turn.
-        case settled(Turns.Settlement.Outcome)
+        case settled(RecordedTurns.Settlement.Outcome)
     }
 
     /// One column: a turn as `vow --turns` shows it.
@@ -24,7 +24,7 @@ public enum TurnTimeline {
         /// `s` for the start, `v` for a step of vow's own, else the turn's number.
         let title: String
         /// The turn.
-        let turn: Turns.Turn
+        let turn: RecordedTurns.Turn
     }
 
     /// One promise's row.
@@ -51,7 +51,7 @@ public enum TurnTimeline {
     /// stage promise, each promise a turn ran a job for and each that a numbered turn settled,
     /// in the order they were made.
     static func chart(_ entries: [Tracer.Entry]) -> Chart {
-        let all = Turns(entries).turns
+        let all = RecordedTurns(entries).turns
         var labels: [Int: String] = [:]
         for r in Timeline.rows(entries) { labels[r.id] = r.label }
         var names: [Int: String] = [:]
@@ -62,7 +62,7 @@ public enum TurnTimeline {
         // in a step that is not shown (vow's own, which only queued) is pending from the next one.
         var columns: [Column] = []
         var madeAt: [Int: Int] = [:]
-        var settledAt: [Int: (column: Int, outcome: Turns.Settlement.Outcome)] = [:]
+        var settledAt: [Int: (column: Int, outcome: RecordedTurns.Settlement.Outcome)] = [:]
         var ranAt: [Int: Set<Int>] = [:]
         var madeUnshown: [Int] = []
         // Promises without a stage that a turn of the program settled (a timer's, say) get a row.
@@ -84,7 +84,7 @@ public enum TurnTimeline {
         }
         let ids = Set(labels.keys).union(ranAt.keys).union(settledInATurn).sorted()
         let rows = ids.map { id -> Row in
-            let label = "p\(id) " + Turns.brief(labels[id] ?? names[id] ?? "promise")
+            let label = "p\(id) " + RecordedTurns.brief(labels[id] ?? names[id] ?? "promise")
             let start = madeAt[id] ?? 0
             var marks = [Mark](repeating: .none, count: columns.count)
             for c in columns.indices {

@@ -3,7 +3,7 @@ import VowRuntime
 /// `vow --turns` and `:step`: a recorded run drawn turn by turn, as text.
 public enum TurnView {
     /// One turn as lines of text: its number and job, what happened, and the queues after it.
-    public static func render(_ turn: Turns.Turn, colors: Bool) -> String {
+    public static func render(_ turn: RecordedTurns.Turn, colors: Bool) -> String {
         func bold(_ s: String) -> String { colors ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
         func dim(_ s: String) -> String { colors ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
         var out: String
@@ -24,17 +24,17 @@ public enum TurnView {
 
     /// Every turn of `turns`, one after another; vow's own bookkeeping only where it did
     /// something the program can see (settled a promise, printed).
-    public static func render(_ turns: Turns, colors: Bool) -> String {
+    public static func render(_ turns: RecordedTurns, colors: Bool) -> String {
         shown(turns).map { render($0, colors: colors) }.joined(separator: "\n")
     }
 
     /// The turns worth showing: every turn of the program, and vow's own where something happened.
-    public static func shown(_ turns: Turns) -> [Turns.Turn] {
+    public static func shown(_ turns: RecordedTurns) -> [RecordedTurns.Turn] {
         turns.turns.filter(isShown)
     }
 
     /// Whether `shown` shows `turn`: a turn of the program, or vow's own where something happened.
-    public static func isShown(_ turn: Turns.Turn) -> Bool {
+    public static func isShown(_ turn: RecordedTurns.Turn) -> Bool {
         !turn.isInternal || turn.happened.contains { !$0.hasPrefix("queues ") }
     }
 }

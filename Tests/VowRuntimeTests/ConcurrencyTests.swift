@@ -19,7 +19,7 @@ private final class Collected: Sendable {
 private func settle(_ source: String, in session: Session) throws -> Result<Value, any Error> {
     let text = SourceText(source, name: "<test>")
     let program = try Parser.parse(text)
-    guard case .pipeline(let promise, _) = Interpreter(session: session).start(program.statements[0], in: text) else {
+    guard case .pipeline(let promise, _) = StatementStarter(session: session).start(program.statements[0], in: text) else {
         throw VowError(.syntax, "not a pipeline")
     }
     let done = DispatchSemaphore(value: 0)
@@ -33,7 +33,7 @@ private func settle(_ source: String, in session: Session) throws -> Result<Valu
 private func runStatements(_ source: String, in session: Session) async throws -> [Result<Value, any Error>] {
     let text = SourceText(source, name: "<test>")
     let program = try Parser.parse(text)
-    let interpreter = Interpreter(session: session)
+    let interpreter = StatementStarter(session: session)
     XCTAssertTrue(interpreter.check(program).isEmpty, "\(interpreter.check(program))")
     var results: [Result<Value, any Error>] = []
     for statement in program.statements {
@@ -91,7 +91,7 @@ final class ConcurrencyTests: XCTestCase {
     func test_closeCancelsWhatTheSessionStillHasPending() async throws {
         let session = Session(output: OutputSink { _ in })
         let text = SourceText("let slow = delay 1h 1\ndelay 1h 2 &\nlet quick = echo 3", name: "<test>")
-        let interpreter = Interpreter(session: session)
+        let interpreter = StatementStarter(session: session)
         let started = interpreter.start(try Parser.parse(text).statements, in: text)
         guard case .job(_, let job, _) = started[1] else { return XCTFail("\(started[1])") }
         let slow = session.onExecutor { session.globals["slow"] }
@@ -118,10 +118,10 @@ final class ConcurrencyTests: XCTestCase {
     func test_closeCancelsAPromiseWhoseNameWasBoundAgain() throws {
         let session = Session(output: OutputSink { _ in })
         let first = SourceText("let v = delay 1h 1 | then echo 2", name: "<test>")
-        _ = Interpreter(session: session).start(try Parser.parse(first).statements, in: first)
+        _ = StatementStarter(session: session).start(try Parser.parse(first).statements, in: first)
         guard case .promise(let firstPromise)? = session.onExecutor({ session.globals["v"] }) else { return XCTFail("v is not a promise") }
         let second = SourceText("let v = 2", name: "<test>")
-        _ = Interpreter(session: session).start(try Parser.parse(second).statements, in: second)
+        _ = StatementStarter(session: session).start(try Parser.parse(second).statements, in: second)
         session.onExecutor {}
         XCTAssertTrue(firstPromise.isPending, "rebinding does not cancel: the first promise runs on")
         session.close()
@@ -133,7 +133,7 @@ final class ConcurrencyTests: XCTestCase {
         let printed = Locked("")
         let session = Session(output: OutputSink { _ in })
         let text = SourceText("let slow = delay 1h 1", name: "<test>")
-        _ = Interpreter(session: session).start(try Parser.parse(text).statements, in: text)
+        _ = StatementStarter(session: session).start(try Parser.parse(text).statements, in: text)
         guard case .promise(let slow)? = session.onExecutor({ session.globals["slow"] }) else { return XCTFail("slow is not a promise") }
         slow.whenSettled(on: session.executor) { r in
             usleep(50_000)

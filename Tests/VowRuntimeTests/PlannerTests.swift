@@ -29,7 +29,7 @@ final class PlannerTests: XCTestCase {
     func test_thenOfAValueStageIsThatStageReportedAsThen() throws {
         let p = try plans("echo 1 | then format \"{}\"")
         XCTAssertTrue(p[1].definition == FormatStage.self)
-        XCTAssertEqual(p[1].reportedName, "then")
+        XCTAssertEqual(p[1].nameAsWritten, "then")
         XCTAssertNotNil(p[1].rewrittenThen)
         // A control stage after then is not rewritten: then holds it as its inner stage.
         let q = try plans("echo 1 | then catch pick message")

@@ -54,6 +54,8 @@ final class StageCapabilityTests: XCTestCase {
             case .control, .none:
                 continue
             }
+            // A function the stage writes beside itself is added to the prelude (`twinFunction`).
+            if stage.twinFunction != nil { continue }
             let defined = ["    \(function)(", "    \(function): ", "    async \(function)(", "    \"\(function)\": ", "    \"\(function)\"("]
             XCTAssertTrue(defined.contains { TwinSource.prelude.contains($0) }, "\(stage.name): vow.\(function) is not in the prelude")
         }

@@ -8,7 +8,7 @@ import VowPromises
 
 final class TurnsTests: XCTestCase {
     /// Runs `source` as `vow --turns` does: output held back for the turns, every event recorded.
-    func turns(_ source: String, javaScript: Bool = false) -> Turns {
+    func turns(_ source: String, javaScript: Bool = false) -> RecordedTurns {
         let session = Session(diagnostics: OutputSink({ _ in }))
         session.javaScriptMode = javaScript
         defer { session.http.shutdown() }
@@ -25,7 +25,7 @@ final class TurnsTests: XCTestCase {
         XCTAssertTrue(text.contains("prints second"), text)
     }
 
-    func number(_ t: Turns, where match: (Turns.Turn) -> Bool) -> Int? {
+    func number(_ t: RecordedTurns, where match: (RecordedTurns.Turn) -> Bool) -> Int? {
         TurnView.shown(t).first(where: match)?.number
     }
 

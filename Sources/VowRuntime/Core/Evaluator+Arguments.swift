@@ -50,7 +50,7 @@ extension Evaluator {
                 }
             }
             if allValues { return .value(.list(values)) }
-            return .promise(Promise.all(promises, on: session.executor, cancelsOthers: !session.javaScriptMode).relay { $0.map(Value.list) })
+            return .promise(Promise.all(promises, on: session.executor, cancelsOthers: !session.javaScriptMode).transformedAtOnce { $0.map(Value.list) })
         case .record(let fields):
             var rec = Record()
             var pairs: [(key: String, value: Promise<Value>)] = []
@@ -68,7 +68,7 @@ extension Evaluator {
             }
             if allValues { return .value(.record(rec)) }
             let keys = pairs.map(\.key)
-            return .promise(Promise.all(pairs.map(\.value), on: session.executor, cancelsOthers: !session.javaScriptMode).relay { r in
+            return .promise(Promise.all(pairs.map(\.value), on: session.executor, cancelsOthers: !session.javaScriptMode).transformedAtOnce { r in
                 r.map { values in Value.record(Record(zip(keys, values).map { ($0, $1) })) }
             })
         case .variable(let name, let path):
@@ -112,7 +112,7 @@ extension Evaluator {
         if waits.isEmpty { return .value(.string(ExpressionVariables.bound(text, known))) }
         let names = waits.map(\.name)
         let settled = known
-        return .promise(Promise.all(waits.map(\.promise), on: session.executor, cancelsOthers: false).relay { r in
+        return .promise(Promise.all(waits.map(\.promise), on: session.executor, cancelsOthers: false).transformedAtOnce { r in
             r.map { values in .string(ExpressionVariables.bound(text, settled + zip(names, values).map { ($0, $1) })) }
         })
     }
@@ -131,10 +131,10 @@ extension Evaluator {
 
     /// `promise`, whose rejection is given its origin within `run` in the same instant (no turn).
     static func annotating(_ promise: Promise<Value>, _ run: PipelineRun) -> Promise<Value> {
-        // Already fulfilled: there is nothing to annotate, and the relay would settle in this
+        // Already fulfilled: there is nothing to annotate, and a transformed promise would settle in this
         // same instant, so the promise itself serves.
         if case .success? = promise.result { return promise }
-        return promise.relay { r in
+        return promise.transformedAtOnce { r in
             if case .failure(let e) = r { return .failure(run.annotate(e)) }
             return r
         }
@@ -152,7 +152,7 @@ extension Evaluator {
         }
         guard let waits else { return .value(try render(t, input: input, scope: scope, settled: [:])) }
         let names = Array(waits.keys)
-        return .promise(Promise.all(names.map { waits[$0]! }, on: session.executor, cancelsOthers: false).relay { r in
+        return .promise(Promise.all(names.map { waits[$0]! }, on: session.executor, cancelsOthers: false).transformedAtOnce { r in
             Result { try self.render(t, input: input, scope: scope, settled: Dictionary(uniqueKeysWithValues: zip(names, try r.get()))) }
         })
     }

@@ -120,9 +120,9 @@ struct Evaluator: Sendable {
         }
         if let span = plan.rewrittenThen, PromiseObservation.isActive {
             let (line, col) = site.source.lineColumn(of: span.start)
-            PromiseObservation.label(promise, StageTraceInfo(stage: plan.reportedName, text: site.source.slice(span), line: line, column: col))
+            PromiseObservation.label(promise, StageTraceInfo(stage: plan.nameAsWritten, text: site.source.slice(span), line: line, column: col))
         }
-        return (plan.reportedName, promise)
+        return (plan.nameAsWritten, promise)
     }
 }
 

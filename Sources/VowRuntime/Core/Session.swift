@@ -39,7 +39,7 @@ public final class Session: @unchecked Sendable {
     /// The HTTP sessions (`--session NAME`) this session has opened.
     public let httpSessions = HTTPSessions()
     /// The answers `ask`, `confirm` and `choose` read from standard input, in the order asked.
-    let questions = Questions()
+    let questions = TerminalQuestions()
     /// A script on a terminal draws `each`'s progress by itself (set by the command line).
     public var autoProgress = false
     /// The clean-up `defer` registered, in order; run last first when the script ends. On the

@@ -63,7 +63,7 @@ extension StageCall {
         let fixed = args
         let fixedSlots = slots
         // The arguments arrive together, in the turn the last one settles (Promise.all's turn).
-        return .promise(Promise.all(pending, on: session.executor, cancelsOthers: !session.javaScriptMode).relay { r in
+        return .promise(Promise.all(pending, on: session.executor, cancelsOthers: !session.javaScriptMode).transformedAtOnce { r in
             r.map { values -> StageArguments in
                 var a = fixed
                 for (slot, v) in zip(fixedSlots, values) {

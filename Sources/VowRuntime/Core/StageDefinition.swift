@@ -154,6 +154,11 @@ public protocol StageDefinition: Sendable {
     /// True for a stage that only applies the stage its arguments form, on the value (`then X`
     /// is `| X`): the planner plans X in its place, with the same promise and turns.
     static var appliesItsStage: Bool { get }
+    /// The twin's function for this stage, in JavaScript, written beside the stage: a function
+    /// expression (`(v, flags) => …`) that the twin's prelude holds as `vow["NAME"]`, where NAME
+    /// is the function `twin` names. It may use the prelude's `vow.error(kind, message)`,
+    /// `vow.text(v)`, `vow.typeName(v)`. Nil when the prelude file defines the function.
+    static var twinFunction: String? { get }
     /// True for a stage that does less when it knows the stage after it, and conforms to
     /// `LooksAhead` to say how (`json`, `read`).
     static var looksAhead: Bool { get }
@@ -214,6 +219,8 @@ extension StageDefinition {
     public static var combinesPromises: Bool { false }
     /// Does more than apply the stage it is given, by default.
     public static var appliesItsStage: Bool { false }
+    /// Its twin's function is in the prelude file, by default.
+    public static var twinFunction: String? { nil }
     /// Looks at no other stage, by default.
     public static var looksAhead: Bool { false }
     /// Makes a value of its own, by default.

@@ -7,7 +7,7 @@ import VowValue
 /// by the stage's declaration, the inner stage of `then`/`catch`/`each …` planned, look-ahead
 /// fused (`LooksAhead`), and what cannot start given as a `PlanProblem` with its span.
 ///
-/// It is the one place names are resolved: the evaluator runs plans, `Interpreter.check` reports
+/// It is the one place names are resolved: the evaluator runs plans, `StatementStarter.check` reports
 /// their problems before anything runs (`Planner+Check.swift`), the JavaScript twin and the
 /// explainer write from them, and completion reads the registry through the same declarations.
 /// Nothing in a plan depends on the input, so a pipeline run many times is planned once.
@@ -48,7 +48,7 @@ struct Planner: Sendable {
         switch node.head {
         case .value(let arg):
             // `$x | …`, `%2 | …`, `[a, b] | …`: the value itself, evaluated against the input.
-            return StagePlan(reportedName: "", name: "", node: node, kind: .value(arg))  // named by its source text when run
+            return StagePlan(nameAsWritten: "", name: "", node: node, kind: .value(arg))  // named by its source text when run
         case .named(let name, _) where defs[name] == nil && registry.stage(named: name)?.appliesItsStage == true:
             // `then X …` is `| X …`: the inner stage is applied to the upstream itself, with the
             // same promise and the same turns, instead of running a one-stage pipeline per input.
@@ -60,7 +60,7 @@ struct Planner: Sendable {
                     head: .named(inner, first.span), arguments: Array(node.arguments.dropFirst()),
                     span: SourceSpan(start: first.span.start, end: node.span.end))
                 let p = named(inner, rewritten, outerFlags: outerFlags)
-                p.reportedName = name
+                p.nameAsWritten = name
                 p.rewrittenThen = node.span
                 return p
             }
@@ -73,7 +73,7 @@ struct Planner: Sendable {
     /// Resolves a named stage (built-in, `def`, or external).
     private func named(_ name: String, _ node: StageNode, outerFlags: [String]) -> StagePlan {
         if let user = defs[name] {
-            return StagePlan(reportedName: name, name: name, node: node, kind: .user(user))
+            return StagePlan(nameAsWritten: name, name: name, node: node, kind: .user(user))
         }
         let def: any StageDefinition.Type
         if let d = registry.stage(named: name) {
@@ -88,20 +88,20 @@ struct Planner: Sendable {
             let span: SourceSpan
             if case .named(_, let nameSpan) = node.head { span = nameSpan } else { span = node.span }
             return StagePlan(
-                reportedName: name, name: name, node: node,
+                nameAsWritten: name, name: name, node: node,
                 kind: .refused(PlanProblem("unknown stage '\(name)'\(hint)", span: span, beforeRun: true)))
         }
         let plan: StagePlan
         switch FlagBinding.bind(def, node: node, outerFlags: outerFlags) {
         case .success(let bound) where def.positionalLimit.map({ bound.positional.count > $0 }) ?? false:
-            plan = StagePlan(reportedName: name, name: name, node: node, kind: .refused(Self.tooManyArguments(def, bound.positional)))
+            plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .refused(Self.tooManyArguments(def, bound.positional)))
         case .success(let bound) where Self.unreadableExpression(def, bound.positional) != nil:
-            plan = StagePlan(reportedName: name, name: name, node: node, kind: .refused(Self.unreadableExpression(def, bound.positional)!))
+            plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .refused(Self.unreadableExpression(def, bound.positional)!))
         case .success(let bound):
-            plan = StagePlan(reportedName: name, name: name, node: node, kind: .builtin(def, bound.positional, bound.flags))
+            plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .builtin(def, bound.positional, bound.flags))
             plan.inner = innerPlan(def, node: node, positional: bound.positional)
         case .failure(let problem):
-            plan = StagePlan(reportedName: name, name: name, node: node, kind: .refused(problem))
+            plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .refused(problem))
         }
         plan.onRejection = def.onRejection
         return plan
@@ -178,7 +178,7 @@ struct Planner: Sendable {
 }
 
 /// Why a stage cannot start: an unknown name, an unknown flag, a flag without its value. The
-/// stage rejects with it (kind `syntax`) when it runs; `Interpreter.check` reports it before
+/// stage rejects with it (kind `syntax`) when it runs; `StatementStarter.check` reports it before
 /// anything runs when `beforeRun` says so.
 struct PlanProblem: Error, Sendable {
     /// What is wrong, in words (`unknown stage 'fetc' (did you mean 'fetch'?)`).

@@ -27,7 +27,7 @@ final class StagePlan: @unchecked Sendable {
     }
 
     /// The name the pipeline's records give the stage (`then` for a rewritten `then X`).
-    var reportedName: String
+    var nameAsWritten: String
     /// The name of the stage that runs (X for `then X`).
     let name: String
     /// The node the stage sees (for `then X`, X's node).
@@ -52,9 +52,9 @@ final class StagePlan: @unchecked Sendable {
     /// (`FileText`), without making a String of them, which would check the UTF-8 a second time.
     var feedsJSON = false
 
-    /// A plan of `node`: `name` runs, `reportedName` names it in the pipeline's records.
-    init(reportedName: String, name: String, node: StageNode, kind: Kind) {
-        self.reportedName = reportedName
+    /// A plan of `node`: `name` runs, `nameAsWritten` names it in the pipeline's records.
+    init(nameAsWritten: String, name: String, node: StageNode, kind: Kind) {
+        self.nameAsWritten = nameAsWritten
         self.name = name
         self.node = node
         self.kind = kind

@@ -71,7 +71,7 @@ public struct JavaScriptTwin {
     /// The prelude as a module of its own, for twins that require it (`program(_:preludeModule:)`):
     /// JMESPath and the prelude, exporting `vow`.
     public static var preludeModule: String {
-        "\"use strict\";\n" + TwinSource.jmespath + "\n\n" + TwinSource.prelude + "\nmodule.exports = { vow };\n"
+        "\"use strict\";\n" + TwinSource.jmespath + "\n\n" + TwinSource.prelude + stageFunctions(.builtins) + "\nmodule.exports = { vow };\n"
     }
 
     /// The name `vow --emit-js-to` gives the prelude written beside a twin.
@@ -112,13 +112,29 @@ public struct JavaScriptTwin {
         }
     }
 
+    /// The twin functions that stages write beside themselves (`StageDefinition.twinFunction`),
+    /// added to the prelude's `vow`.
+    static func stageFunctions(_ registry: StageRegistry) -> String {
+        var out = ""
+        for stage in registry.stages {
+            guard let function = stage.twinFunction else { continue }
+            let name: String
+            switch stage.twin {
+            case .handler(let f), .promise(let f), .handlerTakingFlags(let f), .promiseTakingFlags(let f, _): name = f
+            case .control, .none: name = stage.name
+            }
+            out += "\nvow[\(jsString(name))] = \(function);"
+        }
+        return out.isEmpty ? "" : out + "\n"
+    }
+
     /// `check` runs before the first statement (a script's arguments and flags).
     func wrap(_ body: [String], preludeModule: String? = nil, check: String = "") -> String {
         var out = "\"use strict\";\n"
         if let preludeModule {
             out += "const { vow } = require(\(jsString(preludeModule)));\n"
         } else {
-            out += TwinSource.jmespath + "\n\n" + TwinSource.prelude
+            out += TwinSource.jmespath + "\n\n" + TwinSource.prelude + Self.stageFunctions(registry)
         }
         out += "\nconst $args = process.argv.slice(2);\n"
         // `$1`, `$2`…: the script's arguments, as vow reads them.

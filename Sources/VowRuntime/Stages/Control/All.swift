@@ -29,7 +29,7 @@ struct AllStage: CombinatorStage {
 
     func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor, cancels: Bool) -> Promise<Value> {
         // The values are shaped in the turn the last one arrives, as Promise.all resolves.
-        Promise.all(promises, on: ex, cancelsOthers: cancels).relay { r in
+        Promise.all(promises, on: ex, cancelsOthers: cancels).transformedAtOnce { r in
             r.map { values -> Value in
                 guard let keys else { return .list(values) }
                 return .record(Record(zip(keys, values).map { ($0, $1) }))

@@ -69,7 +69,7 @@ struct RetryStage: StageDefinition {
                 made.withLock { $0 = attempt }
                 return attempt == 1 ? first : rerun()
             }
-        ).relay { r in
+        ).transformedAtOnce { r in
             // The error that ends the retrying says how many attempts were made, and over how
             // long: in its fields and in the context it is printed with (its message stays).
             guard case .failure(let e) = r, !(e is PromiseCancelledError) else { return r }

@@ -20,7 +20,7 @@ struct SettleStage: CombinatorStage {
     ]
 
     func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor, cancels: Bool) -> Promise<Value> {
-        Promise.settle(promises, on: ex).relay { r in
+        Promise.settle(promises, on: ex).transformedAtOnce { r in
             r.map { outcomes -> Value in
                 let records: [Value] = outcomes.map { r in
                     switch r {

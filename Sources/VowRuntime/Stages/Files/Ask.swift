@@ -29,16 +29,16 @@ struct AskStage: ValueStage {
         let prompt = args.positional.map(Evaluator.interpolationText).joined(separator: " ")
         let fallback = try args.value(Self.fallback).map(Evaluator.interpolationText)
         let shown = prompt + (fallback.map { " [\($0)]" } ?? "") + ": "
-        return .promise(Questions.answer(call.session, shown, secret: args[Self.secret], stage: "ask", question: prompt) { line in
+        return .promise(TerminalQuestions.answer(call.session, shown, secret: args[Self.secret], stage: "ask", question: prompt) { line in
             if let line, !line.isEmpty { return .string(line) }
             if let fallback { return .string(fallback) }
             if let line { return .string(line) }
-            throw Questions.ended("ask", prompt)
+            throw TerminalQuestions.ended("ask", prompt)
         })
     }
 }
 
-extension Questions {
+extension TerminalQuestions {
     /// A promise of `parse` applied to the answer to `shown`, settled as a task (an I/O callback).
     static func answer(
         _ session: Session, _ shown: String, secret: Bool, stage: String, question: String,

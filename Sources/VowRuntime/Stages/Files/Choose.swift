@@ -32,8 +32,8 @@ struct ChooseStage: ValueStage {
             for (i, t) in texts.enumerated() { shown += "  \(i + 1)) \(TerminalText.visibleLine(t))\n" }
         }
         shown += "\(prompt) [1-\(items.count)]: "
-        return .promise(Questions.answer(call.session, shown, secret: false, stage: "choose", question: prompt) { line in
-            guard let line else { throw Questions.ended("choose", prompt) }
+        return .promise(TerminalQuestions.answer(call.session, shown, secret: false, stage: "choose", question: prompt) { line in
+            guard let line else { throw TerminalQuestions.ended("choose", prompt) }
             let answer = line.trimmingCharacters(in: .whitespaces)
             if let n = Int(answer), (1...items.count).contains(n) { return items[n - 1] }
             if let i = texts.firstIndex(of: answer) { return items[i] }

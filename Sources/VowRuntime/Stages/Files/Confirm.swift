@@ -30,7 +30,7 @@ struct ConfirmStage: ValueStage {
             default: throw call.error(.type, "--default must be yes or no")
             }
         } ?? false
-        return .promise(Questions.answer(call.session, prompt + (yes ? " [Y/n] " : " [y/N] "), secret: false, stage: "confirm", question: prompt) { line in
+        return .promise(TerminalQuestions.answer(call.session, prompt + (yes ? " [Y/n] " : " [y/N] "), secret: false, stage: "confirm", question: prompt) { line in
             switch line?.trimmingCharacters(in: .whitespaces).lowercased() {
             case nil, "": return .bool(yes)
             case "y", "yes": return .bool(true)

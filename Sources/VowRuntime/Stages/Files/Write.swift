@@ -80,7 +80,7 @@ struct WriteStage: ValueStage {
         }.then(on: ex) { _ -> Value in
             try writer.commit()
             return .int(count.withLock { $0 })
-        }.relay { r in
+        }.transformedAtOnce { r in
             // A stream that ended with an error, or was cancelled, leaves the old file as it was.
             if case .failure = r { writer.abandon() }
             return r

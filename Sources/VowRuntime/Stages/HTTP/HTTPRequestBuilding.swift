@@ -64,7 +64,7 @@ func jsonTextWarning(_ stage: String, _ json: Value) -> String {
 /// turn): cookies that came with a 4xx count too. A session that cannot be saved rejects.
 func saving(_ session: HTTPSession?, after promise: Promise<Value>) -> Promise<Value> {
     guard let session else { return promise }
-    return promise.relay { r in
+    return promise.transformedAtOnce { r in
         do {
             try session.save()
             return r

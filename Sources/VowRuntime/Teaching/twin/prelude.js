@@ -91,7 +91,7 @@ const vow = (() => {
   // A stream is an async iterable (docs/streams.md): its items arrive over time.
   const isStream = (v) => v !== null && typeof v === "object" && typeof v[Symbol.asyncIterator] === "function";
   const typeName = (v) => (v === null || v === undefined ? "null" : Array.isArray(v) ? "list" : isStream(v) ? "stream"
-    : typeof v === "object" ? "record" : typeof v === "string" ? "string" : typeof v === "boolean" ? "bool" : "number");
+    : v instanceof Uint8Array ? "bytes" : typeof v === "object" ? "record" : typeof v === "string" ? "string" : typeof v === "boolean" ? "boolean" : "number");
   // The lines of a readable stream as they arrive, without their line breaks.
   async function* linesOf(readable) {
     readable.setEncoding("utf8");
@@ -285,7 +285,7 @@ const vow = (() => {
   })();
 
   return {
-    text, show, error, rec, path, isStream,
+    text, show, error, rec, path, isStream, typeName,
     // A stage that does not take a stream gets its items as a list, once it has ended.
     async collect(s) {
       const items = [];

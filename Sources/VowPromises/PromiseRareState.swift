@@ -1,7 +1,7 @@
 /// What few promises need, kept out of the promise itself: reactions after the first, upstream
 /// promises after the first, cancel handlers, and the count of cancelled dependents. Guarded by
 /// the lock of the promise that holds it.
-final class PromiseExtra {
+final class PromiseRareState {
     let id: Int
     let name: String?
     var moreReactions: [AnyPromise] = []

@@ -26,8 +26,8 @@ public struct StatementRun: Sendable {
     /// What a program prints of the statement's value (the REPL shows every value).
     public var inPrograms = ProgramPrinting.value
 
-    /// The error with its origin and the stages it skipped filled in.
-    public func explain(_ error: any Error) -> VowError {
+    /// The error as the shell reports it: its origin and the stages it skipped filled in.
+    public func reported(_ error: any Error) -> VowError {
         var e = run.annotate(error)
         if e.skipped.isEmpty { e.skipped = run.skipped(after: e) }
         return e
@@ -40,7 +40,7 @@ public struct StatementRun: Sendable {
 }
 
 /// Runs statements in a session: the bridge from syntax trees to promises.
-public struct Interpreter: Sendable {
+public struct StatementStarter: Sendable {
     /// The session statements run in.
     public let session: Session
 
@@ -84,16 +84,16 @@ public struct Interpreter: Sendable {
         case .letBinding(let name, _, let value):
             let (promise, run) = ev.pipeline(value, input: .null, scope: scope, site: Site(source: source, statement: value.span, context: ["let \(name)"], run: session.nextStatementRun()))
             // `let y = $x` (or `%N`) names the promise bound to x itself, as `const y = x` does
-            // in JavaScript: a relay of it would settle in x's reaction, so y's handlers would
+            // in JavaScript: a transformed promise would settle in x's reaction, so y's handlers would
             // run ahead of x's handlers attached before y was bound.
             if session.isBound(promise) {
                 session.bind(name, promise)
                 return .bound(name)
             }
             // Keep the annotated error in the bound promise so that later users see where it came
-            // from; the relay settles in the same instant, so `$name | …` takes JavaScript's turns.
-            let bound = promise.relay { (r: Result<Value, any Error>) -> Result<Value, any Error> in
-                if case .failure(let e) = r { return .failure(StatementRun(run: run).explain(e)) }
+            // from; the transformed promise settles in the same instant, so `$name | …` takes JavaScript's turns.
+            let bound = promise.transformedAtOnce { (r: Result<Value, any Error>) -> Result<Value, any Error> in
+                if case .failure(let e) = r { return .failure(StatementRun(run: run).reported(e)) }
                 return r
             }
             // Several statements may chain on it: cancelling one of them must not cancel it.

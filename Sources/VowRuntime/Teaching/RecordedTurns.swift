@@ -4,7 +4,7 @@ import VowValue
 /// A recorded run, turn by turn: the job each turn ran (which handler, of which promise), what it
 /// settled, adopted, printed and queued, and the queues after it. Built from a tracer's events
 /// (`Tracer.entries`); `vow --turns`, `:step` and the page of `--html` show it.
-public struct Turns: Sendable {
+public struct RecordedTurns: Sendable {
     /// One turn: a job of the event loop, or (turn 0) what ran before the first job.
     public struct Turn: Sendable {
         /// 0 for the start (the synchronous part), then 1, 2, … in the order jobs ran.

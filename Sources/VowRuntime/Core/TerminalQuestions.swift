@@ -6,7 +6,7 @@ import VowValue
 /// questions were asked, read on a thread of its own. On a terminal the question goes to stderr
 /// first and the line is typed there (with echo off for a secret); piped, each question reads the
 /// next line, so `printf 'Ada\nblue\n' | vow script.vow` answers two questions.
-final class Questions: Sendable {
+final class TerminalQuestions: Sendable {
     /// One question waiting for its line.
     private struct Pending: Sendable {
         let prompt: String
