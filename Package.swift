@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.36.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
     ],
     targets: [
         // The promise core: knows nothing of the language.
@@ -57,6 +58,7 @@ let package = Package(
             name: "VowRuntime",
             dependencies: [
                 "VowPromises", "VowSyntax", "VowValue", "VowHTTP", "JMESPath", "CStack",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["Teaching/twin"],
             plugins: ["EmbedJavaScriptPlugin"]
