@@ -10,7 +10,7 @@ final class AsyncDefTests: XCTestCase {
     func agree(_ source: String, _ expected: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let vow = runVow(source, javaScript: true)
         XCTAssertEqual(vow.out, expected, vow.err, file: file, line: line)
-        let node = try runNode(Runner.emitJavaScript(source, name: "t").output)
+        let node = try runTwin(source)
         XCTAssertEqual(node.out, expected, file: file, line: line)
     }
 
@@ -42,7 +42,7 @@ final class AsyncDefTests: XCTestCase {
         let source = "async def f() = delay 5ms | print x\nf | catch echo \"{message}\""
         let message = "in async def f, 'delay 5ms' waits: write 'await delay 5ms' to wait for it, or make it the last stage to return its promise\n"
         XCTAssertEqual(runVow(source).out, message)
-        XCTAssertEqual(try runNode(Runner.emitJavaScript(source, name: "t").output).out, message)
+        XCTAssertEqual(try runTwin(source).out, message)
     }
 
     /// `async` must be followed by `def`.

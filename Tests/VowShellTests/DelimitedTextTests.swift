@@ -107,7 +107,7 @@ final class DelimitedTextTests: XCTestCase {
             """
         let vowRun = runVow(program, javaScript: true)
         XCTAssertEqual(vowRun.status, 0, vowRun.err)
-        let node = try runNode(Runner.emitJavaScript(program, name: "csv").output)
+        let node = try runTwin(program, name: "csv")
         XCTAssertEqual(node.out, vowRun.out)
     }
 }

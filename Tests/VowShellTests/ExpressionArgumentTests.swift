@@ -38,7 +38,7 @@ final class ExpressionArgumentTests: XCTestCase {
 
     func test_theTwinBindsTheSameVariables() throws {
         let vow = runVow(program, javaScript: true)
-        let node = try runNode(Runner.emitJavaScript(program, name: "expressions").output)
+        let node = try runTwin(program, name: "expressions")
         XCTAssertEqual(node.out, vow.out)
     }
 

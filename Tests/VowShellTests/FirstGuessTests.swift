@@ -21,26 +21,17 @@ final class FirstGuessTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: dir)
     }
 
-    /// vow's output for `source`, checked against node running its twin (stdout and status).
-    func agreed(_ source: String, file: StaticString = #filePath, line: UInt = #line) throws -> (out: String, err: String, status: Int32) {
-        let vow = runVow(source)
-        let twin = try runWithInput("/bin/sh", ["-c", "\"\(REPLTests.binary)\" --emit-js -c \"$0\" | node -", source], input: "")
-        XCTAssertEqual(twin.out, vow.out, "twin of: \(source)\n\(twin.err)", file: file, line: line)
-        XCTAssertEqual(twin.status, vow.status, "twin of: \(source)\n\(twin.err)", file: file, line: line)
-        return vow
-    }
-
     /// Text that holds JSON (a file, stdin) is searched as JSON by `pick` and `where`, as a
     /// response is; other text that a search finds nothing in is an error, not null.
     func test_pickAndWhereReadJSONText() throws {
-        XCTAssertEqual(try agreed("read \(dir)/users.json | pick '[0].name'").out, "ada\n")
-        XCTAssertEqual(try agreed("read \(dir)/users.json | where 'age > `30`' | pick '[*].name' | to-json").out, #"["ada"]"# + "\n")
-        XCTAssertEqual(try agreed(#"echo ['{"n": 1}', '{"n": 5}', 'not json'] | where 'n > `2`' | to-json"#).out, #"["{\"n\": 5}"]"# + "\n")
-        let text = try agreed("echo 'hello world' | pick name")
+        XCTAssertEqual(try assertTwinAgrees("read \(dir)/users.json | pick '[0].name'").out, "ada\n")
+        XCTAssertEqual(try assertTwinAgrees("read \(dir)/users.json | where 'age > `30`' | pick '[*].name' | to-json").out, #"["ada"]"# + "\n")
+        XCTAssertEqual(try assertTwinAgrees(#"echo ['{"n": 1}', '{"n": 5}', 'not json'] | where 'n > `2`' | to-json"#).out, #"["{\"n\": 5}"]"# + "\n")
+        let text = try assertTwinAgrees("echo 'hello world' | pick name")
         XCTAssertEqual(text.status, 1)
         XCTAssertTrue(text.err.contains(#"pick: 'name' finds nothing in text: the input is text, not JSON (it starts "hello world"); `| json` reads JSON text"#), text.err)
-        XCTAssertEqual(try agreed("echo hello | pick 'length(@)'").out, "5\n", "a string is still searched as one")
-        let whereText = try agreed("echo 'a b' | where a")
+        XCTAssertEqual(try assertTwinAgrees("echo hello | pick 'length(@)'").out, "5\n", "a string is still searched as one")
+        let whereText = try assertTwinAgrees("echo 'a b' | where a")
         XCTAssertEqual(whereText.status, 1)
         XCTAssertTrue(whereText.err.contains("where: expected a list or a stream, got text"), whereText.err)
         let piped = try runWithInput(REPLTests.binary, ["-c", "stdin | pick a"], input: #"{"a": 7}"#)
@@ -58,7 +49,7 @@ final class FirstGuessTests: XCTestCase {
         XCTAssertEqual(record.err, "")
         XCTAssertTrue(record.out.contains(#"--data-binary '{"name":"ada"}'"#), record.out)
         XCTAssertEqual(runVow("post http://127.0.0.1:9/x --json 'plain text' --curl").err, "", "text that is not JSON is no mistake")
-        let twin = try runWithInput("/bin/sh", ["-c", "\"\(REPLTests.binary)\" --emit-js -c \"$0\" | node -", #"post http://127.0.0.1:9/x --json '[1]' | catch echo"#], input: "")
+        let twin = try runTwinOfBinary(#"post http://127.0.0.1:9/x --json '[1]' | catch echo"#)
         XCTAssertTrue(twin.err.contains("warning: post: --json was given text that holds a JSON list, and sends it as one JSON string; to send the list, write it unquoted: --json [1]"), twin.err)
     }
 
@@ -110,10 +101,10 @@ final class FirstGuessTests: XCTestCase {
     func test_aProgramPrintsWhatWasAskedFor() throws {
         let file = dir + "/out.json"
         let source = "print start\nrun echo built\necho {a: 1} | write \(file)\ndelay 10ms\necho {a: 1} | pick missing\nlet sha = run printf 'abc\\n\\n'\necho \"v-$sha\"\nrun echo built | write \(dir)/built.txt\nprint end"
-        XCTAssertEqual(try agreed(source).out, "start\nbuilt\nnull\nv-abc\nend\n")
+        XCTAssertEqual(try assertTwinAgrees(source).out, "start\nbuilt\nnull\nv-abc\nend\n")
         XCTAssertEqual(try String(contentsOfFile: dir + "/built.txt", encoding: .utf8), "built\n")
-        XCTAssertEqual(try agreed("echo null").out, "null\n")
-        let shell = try agreed("run 'ls /etc | wc -l'")
+        XCTAssertEqual(try assertTwinAgrees("echo null").out, "null\n")
+        let shell = try assertTwinAgrees("run 'ls /etc | wc -l'")
         XCTAssertEqual(shell.status, 1)
         XCTAssertTrue(shell.err.contains("run takes a program and its arguments, never through a shell: run ls /etc, or for a command line run sh -c 'ls /etc | wc -l'"), shell.err)
     }
@@ -160,9 +151,9 @@ final class FirstGuessTests: XCTestCase {
     func test_dottedFieldsOfARecordVariableInAWord() throws {
         setenv("VOW_FIRST_GUESS_API", "http://127.0.0.1:9", 1)
         defer { unsetenv("VOW_FIRST_GUESS_API") }
-        XCTAssertEqual(try agreed("echo $env.VOW_FIRST_GUESS_API/users/2").out, "http://127.0.0.1:9/users/2\n")
-        XCTAssertEqual(try agreed("let f = echo name\necho \"$f.txt\"").out, "name.txt\n")
-        XCTAssertEqual(try agreed("let u = {a: {b: 2}}\necho x$u.a.b.c/y").out, "x2.c/y\n")
+        XCTAssertEqual(try assertTwinAgrees("echo $env.VOW_FIRST_GUESS_API/users/2").out, "http://127.0.0.1:9/users/2\n")
+        XCTAssertEqual(try assertTwinAgrees("let f = echo name\necho \"$f.txt\"").out, "name.txt\n")
+        XCTAssertEqual(try assertTwinAgrees("let u = {a: {b: 2}}\necho x$u.a.b.c/y").out, "x2.c/y\n")
         let unknown = runVow("echo $HOME")
         XCTAssertTrue(unknown.err.contains("unknown variable $HOME (the environment is $env: $env.HOME"), unknown.err)
     }
@@ -170,16 +161,16 @@ final class FirstGuessTests: XCTestCase {
     /// `run`'s words are its program's argv as written (numbers, durations, flags it does not
     /// declare), and text it is given ends its last line, as a shell's pipe gives it.
     func test_runTakesItsWordsAsWritten() throws {
-        XCTAssertEqual(try agreed("run echo 007 1.50 10ms true null").out, "007 1.50 10ms true null\n")
-        XCTAssertEqual(try agreed("run echo a --oneline -1 --x=y").out, "a --oneline -1 --x=y\n")
-        XCTAssertEqual(try agreed("run printf 'b\\na\\nc\\n' | run wc -l").out, "3\n")
-        XCTAssertEqual(try agreed("echo abc | run wc -c").out, "4\n", "as `echo abc | wc -c`")
-        XCTAssertEqual(try agreed("echo {zip: 01234, n: 10} | to-json").out, #"{"zip":"01234","n":10}"# + "\n")
+        XCTAssertEqual(try assertTwinAgrees("run echo 007 1.50 10ms true null").out, "007 1.50 10ms true null\n")
+        XCTAssertEqual(try assertTwinAgrees("run echo a --oneline -1 --x=y").out, "a --oneline -1 --x=y\n")
+        XCTAssertEqual(try assertTwinAgrees("run printf 'b\\na\\nc\\n' | run wc -l").out, "3\n")
+        XCTAssertEqual(try assertTwinAgrees("echo abc | run wc -c").out, "4\n", "as `echo abc | wc -c`")
+        XCTAssertEqual(try assertTwinAgrees("echo {zip: 01234, n: 10} | to-json").out, #"{"zip":"01234","n":10}"# + "\n")
     }
 
     /// A status made from data (`catch exit "{status}"`) is a status.
     func test_exitTakesAStatusFromText() throws {
-        let r = try agreed("run sh -c 'exit 3' | catch exit \"{status}\" 'check failed'")
+        let r = try assertTwinAgrees("run sh -c 'exit 3' | catch exit \"{status}\" 'check failed'")
         XCTAssertEqual(r.status, 3)
         XCTAssertEqual(r.err, "check failed\n")
     }

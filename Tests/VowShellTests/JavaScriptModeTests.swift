@@ -14,7 +14,7 @@ final class JavaScriptModeTests: XCTestCase {
         XCTAssertEqual(runVow(src).out, "A\nC\nB\nD\nE\n")
         let caught = "reject 1 | catch print A | print B &\nresolve 2 | print C | print D | print E &"
         XCTAssertEqual(runVow(caught).out, "A\nC\nB\nD\nE\n")
-        XCTAssertEqual(try runNode(Runner.emitJavaScript(src, name: "t").output).out, "A\nC\nB\nD\nE\n")
+        XCTAssertEqual(try runTwin(src).out, "A\nC\nB\nD\nE\n")
     }
 
     /// A group is a pipeline and always a promise: `then (X)` adopts (two more turns).
@@ -90,7 +90,7 @@ final class JavaScriptModeTests: XCTestCase {
             let src = line + "\n" + other
             let vow = runVow(src, javaScript: true)
             XCTAssertEqual(vow.out.split(separator: "\n").joined(separator: " "), expected, src)
-            XCTAssertEqual(try runNode(Runner.emitJavaScript(src, name: "t").output).out, vow.out, src)
+            XCTAssertEqual(try runTwin(src).out, vow.out, src)
         }
     }
 
@@ -107,11 +107,11 @@ final class JavaScriptModeTests: XCTestCase {
         for javaScript in [true, false] {
             XCTAssertEqual(runVow(src, javaScript: javaScript).out, "p1\np8\nt18\np9\n")
         }
-        XCTAssertEqual(try runNode(Runner.emitJavaScript(src, name: "t").output).out, "p1\np8\nt18\np9\n")
+        XCTAssertEqual(try runTwin(src).out, "p1\np8\nt18\np9\n")
         // The same for a job's promise, `%N`.
         let job = "resolve 1 | print a &\nlet y = %1\n%1 | print p &\n$y | print q &\n%1 | print r &"
         XCTAssertEqual(runVow(job, javaScript: true).out, "a\np\nq\nr\n")
-        XCTAssertEqual(try runNode(Runner.emitJavaScript(job, name: "t").output).out, "a\np\nq\nr\n")
+        XCTAssertEqual(try runTwin(job).out, "a\np\nq\nr\n")
     }
 
     /// When one element of `each` rejects, vow's mode cancels the others; in JavaScript mode they
@@ -120,7 +120,7 @@ final class JavaScriptModeTests: XCTestCase {
         let src = #"echo [5, 40] | each (delay "{}ms" | then format "done {}" | print | then reject "r{}") | catch pick message"#
         let js = runVow(src, javaScript: true)
         XCTAssertEqual(js.out, "done 5\nrdone 5\ndone 40\n", js.err)
-        XCTAssertEqual(try runNode(Runner.emitJavaScript(src, name: "t").output).out, js.out)
+        XCTAssertEqual(try runTwin(src).out, js.out)
         XCTAssertEqual(runVow(src).out, "done 5\nrdone 5\n")
     }
 
@@ -198,6 +198,6 @@ final class JavaScriptModeTests: XCTestCase {
         let src = #"echo 1 | then reject "boom" | format "never {}" | len | catch pick '[kind, message, at, skipped]' | to-json"#
         let expected = #"["user","boom","then reject \"boom\"",["format \"never {}\"","len"]]"# + "\n"
         XCTAssertEqual(runVow(src, javaScript: true).out, expected)
-        XCTAssertEqual(try runNode(Runner.emitJavaScript(src, name: "t").output).out, expected)
+        XCTAssertEqual(try runTwin(src).out, expected)
     }
 }

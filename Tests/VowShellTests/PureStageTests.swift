@@ -74,6 +74,6 @@ final class PureStageTests: XCTestCase {
     func test_aDirectGroupTakesTheTurnsOfAPipeline() throws {
         let src = "resolve 1 | then (format \"A{}\") | print &\nresolve 2 | print C | print D | print E | print F &"
         XCTAssertEqual(runVow(src).out, "C\nD\nE\nA1\nF\n")
-        XCTAssertEqual(try runNode(Runner.emitJavaScript(src, name: "t").output).out, "C\nD\nE\nA1\nF\n")
+        XCTAssertEqual(try runTwin(src).out, "C\nD\nE\nA1\nF\n")
     }
 }

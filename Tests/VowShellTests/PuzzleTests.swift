@@ -21,7 +21,7 @@ final class PuzzleTests: XCTestCase {
             let run = runVow(source, javaScript: true)
             XCTAssertEqual(run.out, node.out, "vow --js \(name).vow against node \(name).js")
             XCTAssertEqual(run.status, node.status, name + ": " + run.err)
-            let twin = try runNode(Runner.emitJavaScript(source, name: name).output)
+            let twin = try runTwin(source, name: name)
             XCTAssertEqual(twin.out, node.out, "the twin of \(name).vow against node \(name).js")
             XCTAssertEqual(twin.status, node.status, name)
         }

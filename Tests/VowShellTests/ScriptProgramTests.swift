@@ -51,7 +51,7 @@ final class ScriptProgramTests: XCTestCase {
             ("range 1 100000 --stream | len", "100000"), ("range 0 10 --step 5 | to-json", "[0,5,10]"),
         ] {
             XCTAssertEqual(runVow(source).out, expected + "\n", source)
-            let twin = try runWithInput("/bin/sh", ["-c", "\"\(REPLTests.binary)\" --emit-js -c \"$0\" | node -", source], input: "")
+            let twin = try runTwinOfBinary(source)
             XCTAssertEqual(twin.out, expected + "\n", "twin of \(source): \(twin.err)")
         }
         let seq = try runCommand("seq", ["1", "3", "10"])
@@ -72,7 +72,7 @@ final class ScriptProgramTests: XCTestCase {
         let path = try script("let n = arg 1 N --default 2\nrange 1 4 | each (then format \"x{}\") --limit $n | to-json\n")
         let r = try runWithInput(REPLTests.binary, [path], input: "")
         XCTAssertEqual(r.out, #"["x1","x2","x3","x4"]"# + "\n", r.err)
-        let twin = try runWithInput("/bin/sh", ["-c", "\"\(REPLTests.binary)\" --emit-js \"$0\" | node -", path], input: "")
+        let twin = try runTwinOfBinary(path, isPath: true)
         XCTAssertEqual(twin.out, r.out, twin.err)
         let pending = runVow("let d = delay 50ms 2\nrange 1 4 | each (then format \"x{}\") --limit $d | to-json")
         XCTAssertTrue(pending.err.contains("each: --limit must be a plain value ($d has not settled yet"), pending.err)
@@ -86,7 +86,7 @@ final class ScriptProgramTests: XCTestCase {
         XCTAssertEqual(r.out, #"["network","connection refused 127.0.0.1:1 — GET http://127.0.0.1:1/x"]"# + "\n", r.err)
         let kinds = "delay 50ms | timeout 10ms | catch (reject $_) | catch pick kind"
         XCTAssertEqual(runVow(kinds).out, "timeout\n")
-        let twin = try runWithInput("/bin/sh", ["-c", "\"\(REPLTests.binary)\" --emit-js -c \"$0\" | node -", kinds], input: "")
+        let twin = try runTwinOfBinary(kinds)
         XCTAssertEqual(twin.out, "timeout\n", twin.err)
         XCTAssertEqual(runVow("reject {message: x, code: 3} | catch pick '[kind, code]' | to-json").out, #"["user",3]"# + "\n", "a record without a kind is the user's")
     }

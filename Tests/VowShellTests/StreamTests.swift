@@ -206,7 +206,7 @@ final class StreamTests: ServerTestCase {
         let vowRun = runVow(program, javaScript: true)
         XCTAssertEqual(vowRun.status, 0, vowRun.err)
         XCTAssertEqual(vowRun.out.split(separator: "\n").count, 22, vowRun.out)
-        let node = try runNode(Runner.emitJavaScript(program, name: "streams").output)
+        let node = try runTwin(program, name: "streams")
         XCTAssertEqual(node.out, vowRun.out)
         XCTAssertEqual(node.status, 0)
     }

@@ -30,7 +30,7 @@ final class TwinExampleTests: XCTestCase {
             for ex in stage.examples where !ex.needsServer && Self.apart[ex.source] == nil && Self.apartStages[stage.name] == nil {
                 count += 1
                 let vow = try runWithInput(REPLTests.binary, ["-c", ex.source], input: "")
-                let twin = try runWithInput("/bin/sh", ["-c", "\"\(REPLTests.binary)\" --emit-js -c \"$0\" | node -", ex.source], input: "")
+                let twin = try runTwinOfBinary(ex.source)
                 // A failing example fails the same way: the same first line, `error[kind]: message`.
                 let firstLine = { (s: String) in s.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "" }
                 if twin.out != vow.out || (twin.status == 0) != (vow.status == 0) || (ex.fails && firstLine(twin.err) != firstLine(vow.err)) {
