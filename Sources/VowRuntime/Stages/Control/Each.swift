@@ -10,7 +10,7 @@ struct EachStage: StageDefinition {
     static let settlement: String? = "settles when its inputs do"
     static func takesStream(_ positional: [Argument]) -> Bool { true }
     static let group = StageGroup.control
-    static let synopsis = "each STAGE… [--limit N]"
+    static let synopsis = "each STAGE… [--limit N] [--rate N/s]"
     static let summary = "Runs STAGE on every element of the input list, at most N at once; results in input order."
     static let help = """
         Maps the input list through STAGE (a stage with its arguments, or a (group)), with at most N
@@ -19,8 +19,13 @@ struct EachStage: StageDefinition {
         on). On a stream, each item is
         handled as it arrives (at most N at once, the stream waiting while N are in flight) and the
         results, in order, fulfil `each` when the stream ends; a rejection stops the stream.
+        With --rate (50/s, 120/m, 1000/h, 10/2s), elements start at most that often, spaced
+        evenly, whatever --limit allows: no window of the period holds more starts than the
+        count (`each fetch … --rate 50/s --limit 8` for an API's limit).
         """
-    static let flags = [limit.spec, progress.spec]
+    static let flags = [limit.spec, rate.spec, progress.spec]
+    /// `--rate N/s`.
+    static let rate = Flag.rate(help: "start at most N elements a second (N/s, N/m, N/h, N/DURATION), spaced evenly")
     /// `--limit N`.
     static let limit = Flag.integer("limit", help: "how many elements run at once (default 16)")
     /// `--progress`.
@@ -29,6 +34,7 @@ struct EachStage: StageDefinition {
     static let examples = [
         StageExample("echo [1, 2, 3] | each (then format \"n{}\") --limit 2 | to-json", "[\"n1\",\"n2\",\"n3\"]"),
         StageExample("echo [3, 1] | each delay 10ms | to-json", "[3,1]"),
+        StageExample("range 1 3 | each (format \"n{}\") --rate 100/s | to-json", "[\"n1\",\"n2\",\"n3\"]"),
     ]
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
@@ -37,15 +43,21 @@ struct EachStage: StageDefinition {
         let cancelsOthers = !call.session.javaScriptMode
         return call.chain { input in
             let limit = try call.integer(Self.limit, default: 16, minimum: 1, input: input)
+            let schedule = try call.plain(Self.rate).map(RateSchedule.init)
             if let stream = input.stream {
                 guard let inner = call.innerStageForStream() else { throw call.error(.type, "missing STAGE") }
+                // Under a rate limit every item waits for its slot: none runs directly.
+                let start = schedule.map { $0.pacing(inner.promise, on: ex) } ?? inner.promise
                 return .promise(
-                    StreamEachRunner(stream: stream, limit: limit, inner: inner.promise, direct: inner.direct, ex: ex, cancelsOthers: cancelsOthers).start())
+                    StreamEachRunner(
+                        stream: stream, limit: limit, inner: start, direct: schedule == nil ? inner.direct : nil, ex: ex, cancelsOthers: cancelsOthers
+                    ).start())
             }
             guard case .list(let items) = Pick.target(input) else {
                 throw call.error(.type, "expected a list, got \(input.typeName)")
             }
-            guard let inner = call.innerStagePromise() else { throw call.error(.type, "missing STAGE") }
+            guard let given = call.innerStagePromise() else { throw call.error(.type, "missing STAGE") }
+            let inner = schedule.map { $0.pacing(given, on: ex) } ?? given
             if items.isEmpty { return .value(.list([])) }
             let progress = EachProgress.make(total: items.count, asked: call.given(Self.progress), session: call.session)
             return .promise(EachRunner(items: items, limit: limit, inner: inner, ex: ex, cancelsOthers: cancelsOthers, progress: progress).start())
@@ -272,8 +284,10 @@ extension EachStage: TwinWriting {
     /// `vow.each(input, {limit}, (x) => X(x))`.
     static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
         let limit = twin.flag(limit, in: plan).map { twin.value($0, input: input, depth: depth) }
+        let rate = twin.flag(rate, in: plan).map { twin.value($0, input: input, depth: depth) }
         guard let h = twin.handler(plan, depth: depth) else { return twin.missing(name) }
-        return TwinCode("vow.each(\(input), {\(limit.map { " limit: \($0) " } ?? "")}, \(h.code))", isPromise: false)
+        let flags = [limit.map { "limit: \($0)" }, rate.map { "rate: \($0)" }].compactMap { $0 }
+        return TwinCode("vow.each(\(input), {\(flags.isEmpty ? "" : " " + flags.joined(separator: ", ") + " ")}, \(h.code))", isPromise: false)
     }
 }
 

@@ -32,8 +32,11 @@ struct PaginateStage: ValueStage {
         there while a next page exists is a warning on stderr, and the items so far) or when
         a next URL repeats one already fetched. Every HTTP flag (--header, --timeout, --auth, …)
         applies to every page; a page that fails rejects the whole walk, naming the page.
+        With --rate (50/s, 120/m, 10/2s), pages are requested at most that often.
         """ + "\n" + httpHelpTail
-    static let flags = httpFlags + [items.spec, next.spec, nextHeader.spec, cursor.spec, param.spec, maxPages.spec, crossOrigin.spec]
+    static let flags = httpFlags + [items.spec, next.spec, nextHeader.spec, cursor.spec, param.spec, maxPages.spec, crossOrigin.spec, rate.spec]
+    /// `--rate N/s`.
+    static let rate = Flag.rate(help: "request at most N pages a second (N/s, N/m, N/h, N/DURATION)")
     /// `--items EXPR`.
     static let items = Flag.text("items", value: "EXPR", help: "the items of a page, picked from its JSON body (default: the page itself)")
     /// `--next EXPR`.
@@ -56,7 +59,6 @@ struct PaginateStage: ValueStage {
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
-        let stage = Self.name
         let built = try buildHTTPRequest(method: nil, input: input, args: args, environment: call.session.environment)
         if args[HTTPFlag.curl] { return try send(built, args, call) }  // the first page's request
         let (first, session) = try prepare(built, args, call)
@@ -64,18 +66,19 @@ struct PaginateStage: ValueStage {
         let next = try args.value(Self.next)
         let cursor = try args.value(Self.cursor)
         let param = try args.value(Self.param)
-        if cursor != nil, param == nil { throw VowError(.type, "\(stage): --cursor needs --param NAME (the query parameter that carries it)") }
-        if param != nil, cursor == nil { throw VowError(.type, "\(stage): --param needs --cursor EXPR (where the cursor is in the page)") }
+        if cursor != nil, param == nil { throw call.error(.type, "--cursor needs --param NAME (the query parameter that carries it)", flag: "cursor") }
+        if param != nil, cursor == nil { throw call.error(.type, "--param needs --cursor EXPR (where the cursor is in the page)", flag: "param") }
         let nextHeader = try args.value(Self.nextHeader)
         if [next != nil, cursor != nil, nextHeader != nil].filter({ $0 }).count > 1 {
-            throw VowError(.type, "\(stage): give one of --next, --next-header and --cursor")
+            throw call.error(.type, "give one of --next, --next-header and --cursor")
         }
         let maxPages = try args.value(Self.maxPages) ?? 100
-        guard maxPages >= 1 else { throw VowError(.type, "\(stage): --max-pages must be at least 1") }
-        guard let origin = Origin(first.url) else { throw VowError(.type, "\(stage): not a URL: \(first.url)") }
+        guard maxPages >= 1 else { throw call.error(.type, "--max-pages must be at least 1", flag: "max-pages") }
+        guard let origin = Origin(first.url) else { throw call.error(.type, "not a URL: \(first.url)") }
         let walk = PageWalk(
             first: first, origin: origin, crossOrigin: args[Self.crossOrigin], items: items, next: next, nextHeader: nextHeader,
-            cursor: cursor.map { ($0, param!) }, maxPages: maxPages, http: call.session.http, executor: call.session.executor,
+            cursor: cursor.map { ($0, param!) }, maxPages: maxPages, schedule: try args.value(Self.rate).map(RateSchedule.init),
+            http: call.session.http, executor: call.session.executor,
             warn: { [diagnostics = call.session.diagnostics] in diagnostics.emit("warning: " + $0 + "\n") })
         return .promise(saving(session, after: walk.start()))
     }
@@ -112,6 +115,8 @@ final class PageWalk: @unchecked Sendable {
     let nextHeader: String?
     let cursor: (expression: String, param: String)?
     let maxPages: Int
+    /// The pace of the requests, under `--rate`.
+    let schedule: RateSchedule?
     let http: HTTPEngine
     let executor: SerialPromiseExecutor
     /// Says on stderr that the walk stopped while a next page was there.
@@ -125,9 +130,10 @@ final class PageWalk: @unchecked Sendable {
 
     init(
         first: HTTPRequestSpec, origin: Origin, crossOrigin: Bool, items: String?, next: String?, nextHeader: String? = nil,
-        cursor: (String, String)?, maxPages: Int, http: HTTPEngine, executor: SerialPromiseExecutor,
+        cursor: (String, String)?, maxPages: Int, schedule: RateSchedule? = nil, http: HTTPEngine, executor: SerialPromiseExecutor,
         warn: @escaping @Sendable (String) -> Void
     ) {
+        self.schedule = schedule
         self.warn = warn
         self.first = first
         self.origin = origin
@@ -153,9 +159,25 @@ final class PageWalk: @unchecked Sendable {
         guard !resolver.isSettled else { return }
         visited.insert(url)
         pages += 1
+        let page = pages
+        // Under --rate, the page waits for its slot (the timer is what cancelling stops then).
+        if let wait = schedule?.take(), wait > 0 {
+            let timer = Promise<Value>.delay(wait, value: .null, name: "rate", on: executor)
+            current = timer
+            timer.whenSettled(on: executor) { [self] r in
+                current = nil
+                if case .success = r { request(url, page: page) }
+            }
+            return
+        }
+        request(url, page: page)
+    }
+
+    /// Requests page `page`, at `url`.
+    private func request(_ url: String, page: Int) {
+        guard !resolver.isSettled else { return }
         var spec = first
         spec.url = url
-        let page = pages
         let p = http.perform(spec, on: executor)
         current = p
         p.whenSettled(on: executor) { [self] r in

@@ -364,10 +364,19 @@ const vow = (() => {
     },
     await: (v, ...a) => (a.length ? a[0] : v),
     // `retry N`: runs the upstream again while it rejects, waiting between attempts.
-    retry(make, attempts, delay, exp) {
+    // `retry N --on KINDS`: what is retried, as vow reads it (kinds and HTTP statuses; by
+    // default every kind but syntax, type and cancelled).
+    retries(e, on) {
+      const r = rec(e);
+      if (r.kind === "exit") return false;
+      if (on === undefined) return !["syntax", "type", "cancelled"].includes(r.kind);
+      const words = (typeof on === "string" ? on : JSON.stringify(on)).split(",").map((w) => w.trim());
+      return words.some((w) => w === r.kind || (r.kind === "http" && /^[0-9]+$/.test(w) && Number(w) === (r.status ?? e.status)));
+    },
+    retry(make, attempts, delay, exp, on) {
       return new Promise((resolve, reject) => {
         const run = (n, wait) => make().then(resolve, (e) => {
-          if (n >= attempts || rec(e).kind === "cancelled") { reject(e); return; }
+          if (n >= attempts || !vow.retries(e, on)) { reject(e); return; }
           vow.delay(null, wait).then(() => run(n + 1, exp ? wait * 2 : wait));
         });
         run(1, delay);
@@ -418,8 +427,9 @@ const vow = (() => {
       let target = url ?? v;
       const items = [];
       const max = flags["max-pages"] ?? 100;
+      const paced = flags.rate === undefined ? (f) => f() : vow.paced((f) => f(), vow.rateInterval(flags.rate, "paginate"));
       for (let pages = 0; target && pages < max; pages++) {
-        const r = await vow.fetch(null, {}, target);
+        const r = await paced(() => vow.fetch(null, {}, target));
         const page = JSON.parse(r.body);
         const found = flags.items !== undefined ? path(page, flags.items) : page;
         if (Array.isArray(found)) items.push(...found); else if (found !== null && found !== undefined) items.push(found);
@@ -874,11 +884,33 @@ const vow = (() => {
       // The output without its final line breaks, as a shell's $(…) gives it.
       return exited.then((code) => { if (code !== 0) throw failure(code, out); return out.replace(/\n+$/, ""); });
     },
+    // `--rate N/UNIT`: the seconds between two starts, as vow spaces them (RateLimit: evenly,
+    // 1 % wider than the period over the count).
+    rateInterval(r, stage) {
+      const m = /^\s*(\d+)\s*\/\s*(.+?)\s*$/.exec(typeof r === "string" ? r : JSON.stringify(r));
+      const count = m ? Number(m[1]) : 0, unit = m ? m[2] : "";
+      let period = unit === "s" ? 1 : unit === "m" ? 60 : unit === "h" ? 3600 : 0;
+      if (m && period === 0) { try { period = vow.seconds(unit, stage, "--rate"); } catch { period = 0; } }
+      if (!(count >= 1) || !(period > 0)) throw error("type", `${stage}: --rate must be a count per time, like 50/s, 120/m, 1000/h or 10/2s, got ${JSON.stringify(r)}`);
+      return (period / count) * 1.01;
+    },
+    // `f` started at most once every `interval` seconds, in the order it is called.
+    paced(f, interval) {
+      let next = null;
+      return (x) => {
+        const now = performance.now(), slot = Math.max(now, next ?? now);
+        next = slot + interval * 1000;
+        if (slot <= now) return f(x);
+        return new Promise((resolve) => setTimeout(resolve, slot - now)).then(() => f(x));
+      };
+    },
     // `each STAGE`: STAGE on every element of a list, or every item of a stream as it
     // arrives, at most --limit at once (16); the results in order.
     each(v, flags, f) {
       // `--limit $n`, $n bound by `let`: its value, once its promise has settled.
       if (flags.limit && typeof flags.limit.then === "function") return flags.limit.then((n) => vow.each(v, { ...flags, limit: n }, f));
+      if (flags.rate && typeof flags.rate.then === "function") return flags.rate.then((r) => vow.each(v, { ...flags, rate: r }, f));
+      if (flags.rate !== undefined) f = vow.paced(f, vow.rateInterval(flags.rate, "each"));
       const limit = flags.limit ?? 16;
       if (isStream(v)) return vow.eachItem(v, limit, f);
       const items = target(v);
