@@ -5,7 +5,7 @@ far but those of /warm, as JSON; GET /hits gives how many requests each path had
 
   /pages/N        {"items": [N], "next": "/pages/N+1"} up to page 10, whose next is null
   /status/CODE    an empty JSON object with that status
-  anything else   200 {"ok": true}
+  anything else   200 {"ok": true}; a POST is 201 and echoes its JSON body
 
 Prints its port on the first line of standard output, then serves until killed.
 """
@@ -56,6 +56,21 @@ class Handler(BaseHTTPRequestHandler):
             self.send(int(parts[1]), {})
         else:
             self.send(200, {"ok": True})
+
+
+    def do_POST(self):
+        now = time.monotonic()
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length)
+        with lock:
+            times.append(now)
+            hits[self.path] = hits.get(self.path, 0) + 1
+        try:
+            value = json.loads(body or b"null")
+        except ValueError:
+            self.send(400, {"error": "not JSON"})
+            return
+        self.send(201, value)
 
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

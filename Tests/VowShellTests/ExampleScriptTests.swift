@@ -64,12 +64,52 @@ final class ExampleScriptTests: ServerTestCase {
         XCTAssertEqual(try run("confirm-delete.vow", ["--help"]).out, "usage: confirm-delete.vow DIR [--yes]\n")
     }
 
+    /// The count is kept as it goes (`reduce --as`) and said by a `defer`, as the bash version
+    /// beside it says it from its `trap … EXIT`: both print the same.
     func test_tailAndReact() throws {
         let dir = try temporaryDirectory()
         try "start\nERROR disk full\nok\nERROR again\n".write(toFile: dir + "/app.log", atomically: true, encoding: .utf8)
         let r = try run("tail-and-react.vow", [dir + "/app.log"])
         XCTAssertEqual(r.out, "2 errors\n")
         XCTAssertEqual(r.err, "alert: ERROR disk full\nalert: ERROR again\n")
+        let bash = try runWithInput("/bin/bash", [script("tail-and-react.sh"), dir + "/app.log"], input: "")
+        XCTAssertEqual(bash.out, r.out)
+        XCTAssertEqual(bash.err, r.err)
+    }
+
+    /// Rows pushed under a rate limit, by vow and by the node version beside it, against a
+    /// server that keeps each request's arrival time: the same output, and neither goes over
+    /// the limit in any second.
+    func test_pushRowsUnderARateLimit() throws {
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", projectRoot.appendingPathComponent("testdata/clock-server.py").path]
+        let port = Pipe()
+        server.standardOutput = port
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        let base = "http://127.0.0.1:" + String(decoding: port.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let dir = try temporaryDirectory()
+        try (0..<30).map { #"{"id": \#($0)}"# }.joined(separator: "\n").appending("\n").write(toFile: dir + "/rows.ndjson", atomically: true, encoding: .utf8)
+        func arrivals(since start: Int) throws -> [Double] {
+            let times = try runWithInput("/usr/bin/env", ["curl", "-s", base + "/times"], input: "").out
+            return Array(try XCTUnwrap(JSONSerialization.jsonObject(with: Data(times.utf8)) as? [Double]).dropFirst(start))
+        }
+        func busiestSecond(_ times: [Double]) -> Int {
+            let t = times.sorted()
+            var most = 0, lo = 0
+            for hi in t.indices {
+                while t[hi] - t[lo] >= 1 { lo += 1 }
+                most = max(most, hi - lo + 1)
+            }
+            return most
+        }
+        let vow = try run("push-rows.vow", [dir + "/rows.ndjson", base + "/items", "--rate", "15/s"])
+        XCTAssertEqual(vow.out, "30 rows posted\n", vow.err)
+        XCTAssertLessThanOrEqual(busiestSecond(try arrivals(since: 0)), 15)
+        let node = try runWithInput("/usr/bin/env", ["node", script("push-rows.mjs"), dir + "/rows.ndjson", base + "/items", "--rate", "15/s"], input: "")
+        XCTAssertEqual(node.out, vow.out, node.err)
+        XCTAssertEqual(try arrivals(since: 30).count, 30)
     }
 
     func test_cleanUpOnInterrupt() throws {

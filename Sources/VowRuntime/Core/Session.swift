@@ -165,6 +165,11 @@ public final class Session: @unchecked Sendable {
     }
 
     /// Binds `name` to a `let` statement's promise (on the executor).
+    /// Binds `name` to a plain value (`reduce --as`), replacing what it held. On the executor.
+    func setValue(_ name: String, _ value: Value) {
+        globals[name] = .value(value)
+    }
+
     func bind(_ name: String, _ promise: Promise<Value>) {
         if case .promise(let old)? = globals[name], old.isPending {
             unboundPending.removeAll { !$0.isPending }

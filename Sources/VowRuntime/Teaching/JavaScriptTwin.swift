@@ -336,7 +336,9 @@ public struct JavaScriptTwin {
                 isPromise = !(streamsAtOnce && flags["stream"] != nil)
             }
             let object = flagObject(plan, input: input, depth: depth)
-            let r = withArguments(positional, input: input, depth: depth, wordsAsWritten: def.takesWordsAsWritten) { vals in
+            let r = withArguments(
+                positional, input: input, depth: depth, expressions: def.expressionArguments, wordsAsWritten: def.takesWordsAsWritten
+            ) { vals in
                 "\(f.contains("-") ? "vow[\(jsString(f))]" : "vow.\(f)")(\(([input, object] + vals).joined(separator: ", ")))"
             }
             return isPromise ? r.asPromise : r

@@ -15,15 +15,26 @@ struct TapStage: StageDefinition {
     static let help = """
         Runs HANDLER with the value (e.g. `tap print`, `tap write log.json`) and, once it fulfils,
         passes the original value on. With no HANDLER it prints the value. Skipped on rejection;
-        if HANDLER rejects, that rejection passes on.
+        if HANDLER rejects, that rejection passes on. On a stream, HANDLER runs on each item as it
+        arrives, and the item passes on once HANDLER has fulfilled: the stream is still a stream
+        after it, with every item (`read log --stream | lines | tap print | len`).
         """
     static let argumentStyle = ArgumentStyle.stage
-    static let examples = [StageExample("echo 3 | tap print \"saw {}\" | then format \"{}\"", "saw 3\n3")]
+    static let examples = [
+        StageExample("echo 3 | tap print \"saw {}\" | then format \"{}\"", "saw 3\n3"),
+        StageExample("range 1 3 --stream | tap print \"saw {}\" | len", "saw 1\nsaw 2\nsaw 3\n3"),
+    ]
+
+    /// A stream passes through, item by item.
+    static func takesStream(_ positional: [Argument]) -> Bool { true }
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
         let inner = call.innerStage()
         let ex = call.executor
         return call.chain { input in
+            if let stream = input.stream {
+                return .value(.opaque(Self.tapping(stream, call: call, on: ex)))
+            }
             guard let inner else {
                 let text = call.session.printed(input)
                 call.session.output.emit(text + "\n")
@@ -36,6 +47,33 @@ struct TapStage: StageDefinition {
             case .promise(let p): return .promise(p.then(on: ex) { _ in input })
             }
         }
+    }
+}
+
+extension TapStage {
+    /// `stream` with the handler run on each item before the item passes on (with no handler,
+    /// the item printed). A handler's rejection ends the stream with it; cancelling the result
+    /// cancels `stream`.
+    static func tapping(_ stream: ValueStream, call: StageCall, on ex: any PromiseExecutor) -> ValueStream {
+        let out = ValueStream(label: "tap")
+        out.onCancel { stream.cancel() }
+        let handler = call.innerStagePromise()
+        let session = call.session
+        stream.forEach(on: ex) { item in
+            let ran: Promise<Value>
+            if let handler {
+                ran = handler(item)
+            } else {
+                session.output.emit(session.printed(item) + "\n")
+                ran = Promise.resolve(item, on: ex)
+            }
+            return ran.then(on: ex, resolving: { _ in
+                .promise(out.offer([item], on: ex, otherwise: { stream.cancel() }).then(on: ex) { _ in () })
+            })
+        }.whenSettled(on: ex) { r in
+            if case .failure(let e) = r { out.finish(e) } else { out.finish() }
+        }
+        return out
     }
 }
 

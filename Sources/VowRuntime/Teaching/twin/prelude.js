@@ -343,8 +343,10 @@ const vow = (() => {
       if (r && typeof r === "object") (r.skipped = r.skipped || []).push(text);
       throw e;
     },
-    tap: (h) => (v) => { h(v); return v; },
-    tapAsync: (h) => (v) => h(v).then(() => v),
+    tap: (h) => (v) => { if (isStream(v)) return vow.tapStream(v, h); h(v); return v; },
+    tapAsync: (h) => (v) => (isStream(v) ? vow.tapStream(v, h) : h(v).then(() => v)),
+    // `tap` on a stream: the handler on each item as it arrives, the item passed on after it.
+    async *tapStream(s, h) { for await (const item of s) { await h(item); yield item; } },
     onError: (h, at) => (e) => h(origin(rec(e), at)),
     timeout(p, seconds) {
       return new Promise((resolve, reject) => {
