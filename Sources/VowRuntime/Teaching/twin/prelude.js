@@ -345,6 +345,26 @@ const vow = (() => {
     },
     tap: (h) => (v) => { if (isStream(v)) return vow.tapStream(v, h); h(v); return v; },
     tapAsync: (h) => (v) => (isStream(v) ? vow.tapStream(v, h) : h(v).then(() => v)),
+    // `watch EVERY (PIPELINE)`: the pipeline run again and again, its first value printed, then
+    // what changed (vow.diff), until --count, --for or --until says so.
+    watch(v, f, every, flags) {
+      try { every = vow.seconds(every, "watch", "EVERY"); } catch (e) { return Promise.reject(e); }
+      const began = performance.now();
+      let runs = 0, last;
+      const line = (c) => c.change === "added" ? `+ ${c.path}: ${JSON.stringify(c.to)}`
+        : c.change === "removed" ? `- ${c.path}: ${JSON.stringify(c.from)}`
+        : `~ ${c.path}: ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`;
+      const run = () => Promise.resolve(v).then(f).then((x) => {
+        runs++;
+        if (runs === 1) console.log(show(x)); else for (const c of vow.diff(null, last, x)) console.log(line(c));
+        last = x;
+        if (flags.count !== undefined && runs >= flags.count) return x;
+        if (flags.until !== undefined && vow.holds(path(x, flags.until))) return x;
+        if (flags.for !== undefined && (performance.now() - began) / 1000 + every > vow.seconds(flags.for, "watch", "--for")) return x;
+        return new Promise((resolve) => setTimeout(resolve, every * 1000)).then(run);
+      });
+      return run();
+    },
     // `tap` on a stream: the handler on each item as it arrives, the item passed on after it.
     async *tapStream(s, h) { for await (const item of s) { await h(item); yield item; } },
     onError: (h, at) => (e) => h(origin(rec(e), at)),
