@@ -14,6 +14,11 @@ struct UntilStage: StageDefinition {
     static let synopsis = "until COND [--every D] [--timeout D] [--max N] [--backoff exp]"
     static let summary = "Re-runs everything upstream, waiting between runs, until COND holds on its value."
     static let help = """
+        Everything before `until` runs again on each poll, a stage that starts something included:
+        `post $api/jobs | pick id | until …` would start a new job every time. Start it once,
+        then poll what it started: `let id = post $api/jobs | pick id` and
+        `fetch "$api/jobs/$id" | json | until "status == 'done'"`.
+
         Polling: when the pipeline before it fulfils with a value on which the JMESPath expression
         COND does not hold (JMESPath's truthiness, as `if`), waits --every (default 1s, doubling
         each time with --backoff exp) and runs it all again; fulfils with the first value on which
