@@ -201,3 +201,18 @@ final class JavaScriptModeTests: XCTestCase {
         XCTAssertEqual(try runTwin(src).out, expected)
     }
 }
+
+/// Timers follow node's rules: a wait under 1ms is 1ms, so timers set in order with waits of
+/// 1ms and 0s fire in that order, in both of vow's modes and in the twin, every time.
+final class TimerFloorTests: XCTestCase {
+    func test_aZeroDelayIsOneMillisecondAsInNode() throws {
+        let src = "delay 1ms | print one &\ndelay 0s | print zero &"
+        let node = try runNode("setTimeout(() => console.log('one'), 1); setTimeout(() => console.log('zero'), 0);").out
+        XCTAssertEqual(node, "one\nzero\n")
+        for _ in 0..<5 {
+            XCTAssertEqual(runVow(src, javaScript: true).out, node)
+            XCTAssertEqual(runVow(src).out.split(separator: "\n").filter { !$0.hasPrefix("[") }.joined(separator: "\n") + "\n", node)
+            XCTAssertEqual(try runTwin(src).out, node)
+        }
+    }
+}

@@ -12,7 +12,9 @@ struct DelayStage: ValueStage {
     static let summary = "Fulfils with VALUE (or the input) after DURATION; cancelling it clears the timer."
     static let help = """
         Waits DURATION (250ms, 2s, 1.5m) and fulfils with VALUE, or with the input when no VALUE is
-        given. The timer is cleared when the promise is cancelled (Ctrl-C, timeout, race).
+        given. The timer is cleared when the promise is cancelled (Ctrl-C, timeout, race). As
+        node's setTimeout, a wait under 1ms is 1ms (`delay 0s` is `setTimeout(f, 0)`), and timers
+        due together fire in the order they were set.
         """
     static let examples = [
         StageExample("delay 10ms done", "done"),
@@ -22,7 +24,9 @@ struct DelayStage: ValueStage {
 
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         guard let d = args[0] else { throw call.error(.type, "missing DURATION (e.g. delay 250ms)") }
-        let seconds = try args.seconds(d, "DURATION")
+        // node's floor: setTimeout(f, 0) waits 1ms, so a 0s and a 1ms timer set in that order
+        // fire in that order.
+        let seconds = max(try args.seconds(d, "DURATION"), 0.001)
         return .promise(Promise.delay(seconds, value: args[1] ?? input, name: "delay", on: call.session.executor))
     }
 }
