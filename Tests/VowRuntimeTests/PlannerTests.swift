@@ -73,6 +73,29 @@ final class PlannerTests: XCTestCase {
         // An external stage's arguments are its own.
         XCTAssertEqual(try problems("echo 1 | then (echo 2)"), [])
     }
+    /// Every JMESPath a program holds is parsed before it runs, wherever it is: an expression
+    /// argument (pick, where, assert, reduce), a condition (if, until) and an expression flag
+    /// (watch --until, paginate --items, --next, --cursor), in a branch or a def body too.
+    func test_everyExpressionIsReadBeforeTheProgramRuns() throws {
+        let cases = [
+            ("echo 1 | catch (pick 'a[')", "pick: "),
+            ("def f() = where 'a >'", "where: "),
+            ("echo {} | if 'a[' (echo 1) else (echo 2)", "if: "),
+            ("echo {} | until 'a[' --max 1", "until: "),
+            ("watch 1s (echo 1) --until 'a['", "watch: --until: "),
+            ("paginate http://h/ --items 'a['", "paginate: --items: "),
+            ("paginate http://h/ --next 'a[' --items x", "paginate: --next: "),
+            ("echo [1] | reduce 'acc +' 0", "reduce: "),
+        ]
+        for (source, prefix) in cases {
+            let found = try problems(source)
+            XCTAssertEqual(found.count, 1, source)
+            XCTAssertTrue(found.first?.hasPrefix(prefix) == true, "\(source): \(found)")
+        }
+        // A condition written as a group, or a template filled in when it runs, is not text to read.
+        XCTAssertEqual(try problems("echo {} | if (echo true) (echo 1) else (echo 2)"), [])
+        XCTAssertEqual(try problems("watch 1s (echo 1) --until \"{}\""), [])
+    }
 }
 
 /// The warnings said before a program runs, which do not stop it.
@@ -94,4 +117,5 @@ final class PlannerWarningTests: XCTestCase {
                        ["format: '{a}' is in single quotes, so nothing in it is filled in; write it in double quotes to fill it in"])
         XCTAssertEqual(try warnings("echo {a: 1} | format \"{a}\" | format 'plain'"), [])
     }
+
 }

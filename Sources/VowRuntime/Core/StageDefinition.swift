@@ -141,6 +141,10 @@ public protocol StageDefinition: Sendable {
     /// (`pick`, `where`, `assert`: 1): written as a word or a string, such an argument is its
     /// text as written (`pick "{id: id}"`), never a template filled in from the input.
     static var expressionArguments: Int { get }
+    /// The flags whose value is a JMESPath expression (`watch --until`, `paginate --items`):
+    /// the planning pass parses a literal one before anything runs, as it does the
+    /// `expressionArguments`.
+    static var expressionFlags: Set<String> { get }
     /// True for a stage whose positional words are text as written (`run`'s argv): `007`,
     /// `1.50`, `10ms`, `true` and `null` reach it as those characters, not as values, and a
     /// flag it does not declare, after its first word, is a word too (`run git log --oneline`).
@@ -211,6 +215,8 @@ extension StageDefinition {
     public static var alwaysRejects: Bool { false }
     /// Reads no argument as an expression, by default.
     public static var expressionArguments: Int { 0 }
+    /// No flag holds an expression, by default.
+    public static var expressionFlags: Set<String> { [] }
     /// Words are values (a number, a duration…), by default.
     public static var takesWordsAsWritten: Bool { false }
     /// Its flags are its own, by default.

@@ -13,7 +13,7 @@ struct PickAhead: Sendable {
         guard case .builtin(_, let positional, let flags) = plan.kind, flags.isEmpty,
             case .builtin(let nextDef, let arguments, let nextFlags) = next.kind, nextDef == PickStage.self,
             nextFlags.isEmpty, arguments.count == 1, positional.isEmpty, !next.isHandler,
-            let text = Self.text(arguments[0]),
+            let text = Self.literal(arguments[0]),
             let compiled = try? JMESPathExpression.cached(text)
         else { return nil }
         self.expression = text
@@ -22,7 +22,7 @@ struct PickAhead: Sendable {
 
     /// The text of an argument written as plain text (a word or a string with nothing to
     /// interpolate), or nil.
-    private static func text(_ argument: Argument) -> String? {
+    static func literal(_ argument: Argument) -> String? {
         switch argument.kind {
         case .word(let t), .string(let t): return t.literalText
         case .rawString(let s): return s

@@ -95,8 +95,9 @@ struct Planner: Sendable {
         switch FlagBinding.bind(def, node: node, outerFlags: outerFlags) {
         case .success(let bound) where def.positionalLimit.map({ bound.positional.count > $0 }) ?? false:
             plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .refused(Self.tooManyArguments(def, bound.positional)))
-        case .success(let bound) where Self.unreadableExpression(def, bound.positional) != nil:
-            plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .refused(Self.unreadableExpression(def, bound.positional)!))
+        case .success(let bound) where Self.unreadableExpression(def, bound.positional, flags: bound.flags) != nil:
+            plan = StagePlan(
+                nameAsWritten: name, name: name, node: node, kind: .refused(Self.unreadableExpression(def, bound.positional, flags: bound.flags)!))
         case .success(let bound):
             plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .builtin(def, bound.positional, bound.flags))
             plan.inner = innerPlan(def, node: node, positional: bound.positional)
@@ -153,15 +154,27 @@ struct Planner: Sendable {
     /// An expression argument (`pick .name`, `where 'a >'`) that does not parse, found before
     /// anything runs (the request is never sent); nil when every one parses. Expressions are
     /// compiled once and cached, so the stage finds it compiled.
-    static func unreadableExpression(_ def: any StageDefinition.Type, _ positional: [Argument]) -> PlanProblem? {
-        for a in positional.prefix(def.expressionArguments) {
-            guard let text = a.expressionText else { continue }
+    static func unreadableExpression(_ def: any StageDefinition.Type, _ positional: [Argument], flags: [String: [Argument?]] = [:]) -> PlanProblem? {
+        func check(_ text: String, _ a: Argument, flag: String?) -> PlanProblem? {
             do {
                 _ = try JMESPathExpression.cached(text)
+                return nil
             } catch {
                 let message = Pick.pickError(error, text).message
                 let said = message.hasPrefix("syntax: ") ? String(message.dropFirst("syntax: ".count)) : message
-                return PlanProblem("\(def.name): \(said)", span: a.span, beforeRun: true)
+                return PlanProblem("\(def.name): \(flag.map { "--\($0): " } ?? "")\(said)", span: a.span, beforeRun: true)
+            }
+        }
+        for a in positional.prefix(def.expressionArguments) {
+            guard let text = a.expressionText else { continue }
+            if let problem = check(text, a, flag: nil) { return problem }
+        }
+        // A flag's expression is checked when it is literal text (a template is only known when
+        // it is filled in).
+        for name in def.expressionFlags.sorted() {
+            for case let a? in flags[name] ?? [] {
+                guard let text = PickAhead.literal(a) else { continue }
+                if let problem = check(text, a, flag: name) { return problem }
             }
         }
         return nil

@@ -22,6 +22,9 @@ struct IfStage: StageDefinition {
         a promise the chain adopts, as a `then` handler returning a promise.
         """
     static let argumentStyle = ArgumentStyle.raw
+    /// COND, when it is written as text, is JMESPath: the planning pass checks it before
+    /// anything runs.
+    static let expressionArguments = 1
     static let examples = [
         StageExample("echo {ok: false} | if ok (echo yes) else (echo no)", "no"),
         StageExample("echo 12 | if '@ > `10`' (format \"big {}\") | then format \"{}!\"", "big 12!"),

@@ -39,6 +39,9 @@ struct UntilStage: StageDefinition {
     /// `--backoff exp`.
     static let backoff = Flag.value("backoff", value: "exp", help: "exp doubles the wait after each run")
     static let argumentStyle = ArgumentStyle.raw
+    /// COND, when it is written as text, is JMESPath: the planning pass checks it before
+    /// anything runs.
+    static let expressionArguments = 1
     static let examples = [
         StageExample("sim --seed 1 x | until '@ == `\"x\"`' --every 10ms", "x"),
         StageExample("echo {status: running} | until \"status == 'done'\" --every 10ms --max 3 | catch pick '[kind, attempts, last.status]' | to-json",

@@ -12,6 +12,8 @@ struct WatchStage: StageDefinition {
     static let settlement: String? = "fulfils with the last value when --count, --for or --until says so; rejects when a run does"
     static let group = StageGroup.control
     static let argumentStyle = ArgumentStyle.raw
+    /// `--until COND` is JMESPath, checked before anything runs.
+    static let expressionFlags: Set<String> = ["until"]
     /// It prints its first value and the changes itself: a statement ending with it prints
     /// nothing more.
     static let printsItsValue = true

@@ -86,143 +86,31 @@ let httpHelpTail = """
 /// Builds a request from a stage's input and arguments.
 /// `environment` is the session's (proxies, `VOW_CA_BUNDLE`), read once when the session began.
 func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments, environment: [String: String]) throws -> HTTPRequestSpec {
-    let stage = args.stage
-    var method = fixed ?? "GET"
-    var url: String?
-    var headers: [(name: String, value: String)] = []
-    var query: [(String, Value)] = []
-    var body: [UInt8]?
-    var contentType: String?
-    var wantsJSON = false
-    var upload: FileUpload?
-    var curlForm: [(option: String, value: String)]?
-
-    func addHeaders(_ v: Value) throws {
-        switch v {
-        case .record(let r):
-            for (k, v) in r.entries { headers.append((k, try args.asString(v, "header value"))) }
-        case .string(let s):
-            guard let colon = s.firstIndex(of: ":") else {
-                throw VowError.ofStage(.type, "--header must be K:V (e.g. --header \"Accept: text/plain\"), got '\(s)'")
-            }
-            let name = s[..<colon].trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty, !name.contains(" ") else { throw VowError.ofStage(.type, "invalid header name in '\(s)'") }
-            headers.append((name, s[s.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
-        default:
-            throw VowError.ofStage(.type, "--header must be K:V or a record, got \(v.typeName)")
-        }
-    }
-    func addQuery(_ v: Value) throws {
-        guard case .record(let r) = v else { throw VowError.ofStage(.type, "--query must be a record like {q: x}, got \(v.typeName)") }
-        query += r.entries.map { ($0.key, $0.value) }
-    }
-    func setJSON(_ given: Value) throws {
-        var v = given
-        // `--json @PATH` sends the JSON in a file, as `--body @PATH` and `--multipart` read one.
-        if case .string(let s) = given, s.hasPrefix("@"), s.count > 1 {
-            let path = (String(s.dropFirst()) as NSString).expandingTildeInPath
-            let bytes = try Files.read(path)
-            do {
-                v = try JSON.parse(bytes)
-            } catch {
-                throw VowError.ofStage(.json, "--json @\(path): the file is not JSON (\(error.description))", details: ["path": .string(path)])
-            }
-        }
-        body = Array(JSONWriter.compact(v).utf8)
-        contentType = "application/json"
-        wantsJSON = true
-    }
-    func setBody(_ v: Value) throws {
-        switch v {
-        case .string(let s) where s.hasPrefix("@"): upload = try FileUpload(String(s.dropFirst()), flag: "--body")
-        case .bytes(let b): body = b
-        case .string(let s): body = Array(s.utf8)
-        default: throw VowError.ofStage(.type, "--body must be text or bytes (use --json for values), got \(v.typeName)")
-        }
-    }
-
+    var draft = RequestDraft(method: fixed ?? "GET", args: args)
     // The input describes the request when it is a record; it is the URL when it is text and no
     // URL argument is given (fetch only).
-    if fixed == nil, case .record(let r) = input, args.count == 0 {
-        guard let u = r["url"] else { throw VowError.ofStage(.type, "a request record needs a url field") }
-        url = try args.asString(u, "url")
-        if let m = r["method"] { method = try args.asString(m, "method").uppercased() }
-        if let h = r["headers"] { try addHeaders(h) }
-        if let q = r["query"] { try addQuery(q) }
-        if let j = r["json"] { try setJSON(j) }
-        if let b = r["body"] { try setBody(b) }
-    }
+    if fixed == nil, case .record(let r) = input, args.count == 0 { try draft.read(record: r) }
     if args.count > 0 {
-        url = try args.string(0, "URL")
-    } else if url == nil {
-        if case .string(let s) = input, fixed == nil {
-            url = s
-        } else {
-            throw VowError.ofStage(.type, "missing URL (e.g. \(stage) https://example.com)")
+        draft.url = try args.string(0, "URL")
+    } else if draft.url == nil {
+        guard case .string(let s) = input, fixed == nil else {
+            throw VowError.ofStage(.type, "missing URL (e.g. \(args.stage) https://example.com)")
         }
+        draft.url = s
     }
-    guard var target = url.map(trimmedURL), !target.isEmpty else {
-        throw VowError.ofStage(.type, "empty URL")
-    }
+    guard var target = draft.url.map(trimmedURL), !target.isEmpty else { throw VowError.ofStage(.type, "empty URL") }
     if !hasScheme(target) { target = "http://" + target }
+    try draft.readFlags()
+    target = try draft.withQuery(target)
+    try draft.checkHeaders()
+    var spec = draft.spec(to: target)
+    try applyTransferFlags(&spec, args: args, environment: environment)
+    return spec
+}
 
-    let bodies = [HTTPFlag.json, HTTPFlag.form, HTTPFlag.body, HTTPFlag.multipart].filter { args.given($0) }.map(\.name)
-    if bodies.count > 1 {
-        throw VowError.ofStage(.type, "one body at a time: --\(bodies[0]) and --\(bodies[1]) were both given")
-    }
-    for h in try args.values(HTTPFlag.header) { try addHeaders(h) }
-    if let q = try args.value(HTTPFlag.query) { try addQuery(q) }
-    if let j = try args.value(HTTPFlag.json) { try setJSON(j) }
-    if let f = try args.value(HTTPFlag.form) {
-        guard case .record(let r) = f else { throw VowError.ofStage(.type, "--form must be a record, got \(f.typeName)") }
-        body = Array(try formEncode(r.entries.map { ($0.key, $0.value) }, args: args).utf8)
-        contentType = "application/x-www-form-urlencoded"
-    }
-    if let b = try args.value(HTTPFlag.body) { try setBody(b) }
-    if let m = try args.value(HTTPFlag.multipart) {
-        guard case .record(let r) = m else { throw VowError.ofStage(.type, "--multipart must be a record like {name: ann, doc: @notes.txt}, got \(m.typeName)") }
-        let multipart = try MultipartBody(r.entries.map { ($0.key, $0.value) }, stage: stage)
-        body = multipart.bytes
-        curlForm = multipart.curlForm
-        contentType = multipart.contentType
-    }
-    if let a = try args.value(HTTPFlag.auth) {
-        let s = try args.asString(a, "--auth")
-        guard s.contains(":") else { throw VowError.ofStage(.type, "--auth must be user:pass") }
-        headers.append(("Authorization", "Basic " + Data(s.utf8).base64EncodedString()))
-    }
-    if let t = try args.value(HTTPFlag.bearer) { headers.append(("Authorization", "Bearer " + (try args.asString(t, "--bearer")))) }
-
-    if !query.isEmpty {
-        let encoded = try formEncode(query, args: args, spaceAsPlus: false)
-        if let hash = target.firstIndex(of: "#") { target = String(target[..<hash]) }
-        target += (target.contains("?") ? (target.hasSuffix("?") || target.hasSuffix("&") ? "" : "&") : "?") + encoded
-    }
-
-    // A line break or NUL from data (`--header "X-V: $v"`, `--bearer $v`) would end the header
-    // and start another (header injection): refused before anything is sent, naming the header.
-    for h in headers {
-        let isAuth = h.name.caseInsensitiveCompare("Authorization") == .orderedSame
-        if let bad = h.name.unicodeScalars.first(where: { $0.value < 0x21 || $0.value == 0x7F || $0 == ":" }) {
-            throw VowError.ofStage(.type, "the header name '\(TerminalText.visibleLine(h.name))' holds \(characterName(bad)): refused before sending")
-        }
-        if let bad = h.value.unicodeScalars.first(where: { $0 == "\r" || $0 == "\n" || $0.value == 0 }) {
-            let shown = isAuth ? "" : " ('\(TerminalText.visibleLine(String(h.value.prefix(60))))')"
-            throw VowError(
-                .type, "\(stage): the value of header \(h.name)\(shown) holds \(characterName(bad)), which would end the header: refused before sending")
-        }
-    }
-
-    var spec = HTTPRequestSpec(method: method, url: target)
-    spec.stage = stage
-    spec.headers = headers
-    spec.givenHeaderCount = headers.count
-    if let contentType, !spec.hasHeader("Content-Type") { spec.headers.append(("Content-Type", contentType)) }
-    if wantsJSON, !spec.hasHeader("Accept") { spec.headers.append(("Accept", "application/json")) }
-    if !spec.hasHeader("User-Agent") { spec.headers.append(("User-Agent", "vow/0.1")) }
-    spec.body = body
-    spec.upload = upload
-    spec.curlForm = curlForm
+/// The flags of how a request travels: its time limit, redirects, size limit, download file,
+/// proxy and TLS.
+func applyTransferFlags(_ spec: inout HTTPRequestSpec, args: StageArguments, environment: [String: String]) throws {
     if let t = try args.value(HTTPFlag.timeout) {
         spec.timeout = try args.seconds(t, "--timeout")
         guard spec.timeout > 0 else { throw VowError.ofStage(.type, "--timeout must be more than 0") }
@@ -247,7 +135,7 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
         throw VowError.ofStage(.type, "--continue resumes a download: give --output FILE too")
     }
     spec.proxy = try ProxyChoice.choose(
-        for: target, flag: try args.value(HTTPFlag.proxy), direct: args[HTTPFlag.noProxy],
+        for: spec.url, flag: try args.value(HTTPFlag.proxy), direct: args[HTTPFlag.noProxy],
         environment: environment)
     spec.noProxy = args[HTTPFlag.noProxy]
     spec.allowErrors = args[HTTPFlag.allowErrors]
@@ -259,7 +147,6 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
     } else if let bundle = environment["VOW_CA_BUNDLE"], !bundle.isEmpty {
         spec.caFile = (bundle as NSString).expandingTildeInPath
     }
-    return spec
 }
 
 /// `10MB`, `64MiB`, `1024`: a byte count.

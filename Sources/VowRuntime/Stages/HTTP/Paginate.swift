@@ -12,6 +12,8 @@ struct PaginateStage: ValueStage {
     static let group = StageGroup.http
     /// One URL: a second word (HTTPie's `name=ada`) is refused, never dropped.
     static let positionalLimit: Int? = 1
+    /// `--items`, `--next` and `--cursor` are JMESPath, checked before anything runs.
+    static let expressionFlags: Set<String> = ["items", "next", "cursor"]
     static let synopsis = "paginate [URL] [--items EXPR] [--next EXPR | --next-header NAME | --cursor EXPR --param NAME] [--max-pages N] …"
     static let summary = "Walks a paged API (Link headers, a next URL, or a cursor) and fulfils with every item in order."
     static let help = """
