@@ -159,7 +159,11 @@ public struct Renderer: Sendable {
             var width = max(1, String(decoding: bytes[lo..<min(hi, lineEnd)], as: UTF8.self).count)
             (line, pad, width) = Self.window(line, pad: pad, width: width)
             out += "\n  \(blue)│\(reset) \(line)"
-            out += "\n  \(blue)│\(reset) \(String(repeating: " ", count: pad))\(red)\(Self.underline(o, bytes, from: lo, width: width)) rejected here\(reset)"
+            let label = e.raisedFirst == nil ? "rejected here" : "raised again here"
+            out += "\n  \(blue)│\(reset) \(String(repeating: " ", count: pad))\(red)\(Self.underline(o, bytes, from: lo, width: width)) \(label)\(reset)"
+            if let first = e.raisedFirst {
+                out += "\n  \(blue)=\(reset) raised first by: \(TerminalText.visibleLine(shorten(first.at)))"
+            }
             if !o.context.isEmpty { out += "\n  \(blue)=\(reset) in: \(TerminalText.visibleLine(o.context.joined(separator: ", ")))" }
             if let input = o.input, !input.isNull { out += "\n  \(blue)=\(reset) \(dim)input: \(TerminalText.visibleLine(shorten(JSONWriter.compact(input))))\(reset)" }
         }

@@ -122,6 +122,13 @@ public struct VowError: Error, Sendable, CustomStringConvertible {
         return e
     }
 
+    /// For an error raised again from its record (`catch (… (reject $_))`): the stage that
+    /// raised it first and its text (the record's `stage` and `at`), or nil.
+    public var raisedFirst: (stage: String, at: String)? {
+        guard let stage = details["stage"]?.stringValue, let at = details["at"]?.stringValue else { return nil }
+        return (stage, at)
+    }
+
     /// `kind: message`.
     public var description: String { "\(kind.rawValue): \(message)" }
 
@@ -132,10 +139,18 @@ public struct VowError: Error, Sendable, CustomStringConvertible {
         r["kind"] = .string(kind.rawValue)
         r["message"] = .string(message)
         if let origin {
-            r["stage"] = .string(origin.stage)
-            r["at"] = .string(
+            let at = Value.string(
                 VowError.redactingSecrets(
                     String(decoding: Array(origin.statement.utf8)[clamped(origin.range, origin.statement.utf8.count)], as: UTF8.self)))
+            if let first = raisedFirst {
+                // Raised again (`reject $_`): the stage that raised it first is its stage.
+                r["stage"] = .string(first.stage)
+                r["at"] = .string(first.at)
+                r["raisedAgainAt"] = at
+            } else {
+                r["stage"] = .string(origin.stage)
+                r["at"] = at
+            }
         }
         for (i, k) in details.keys.enumerated() where r[k] == nil {
             r[k] = details.values[i]

@@ -38,4 +38,20 @@ final class ErrorProvenanceTests: XCTestCase {
         XCTAssertTrue(Evaluator.isNothingToWorkOn(toVowError(Evaluator.nothingToWorkOn("len"))))
         XCTAssertFalse(Evaluator.isNothingToWorkOn(VowError(.type, "nothing to work on: the value before 'len' is null")))
     }
+
+    /// `reject $_` in a handler raises the error again as `throw err` does: its kind, message and
+    /// fields, and the stage that raised it first, which the report names beside where it was
+    /// raised again; the twin gives the same record.
+    func test_anErrorRaisedAgainKeepsWhereItWasRaisedFirst() throws {
+        let handler = #"catch (if "kind == 'timeout'" (echo t) else (reject $_))"#
+        let source = "fetch http://127.0.0.1:1/ | \(handler)"
+        let picked = try assertTwinAgrees(source + " | catch pick '[kind, stage, at]' | to-json")
+        XCTAssertEqual(picked.out, #"["network","fetch","fetch http://127.0.0.1:1/"]"# + "\n")
+        XCTAssertEqual(runVow(source + " | catch pick raisedAgainAt").out, #"if "kind == 'timeout'" (echo t) else (reject $_)"# + "\n")
+        let report = runVow(source)
+        XCTAssertEqual(report.status, 1)
+        XCTAssertTrue(report.err.hasPrefix("error[network]: connection refused 127.0.0.1:1"), report.err)
+        XCTAssertTrue(report.err.contains("^ raised again here"), report.err)
+        XCTAssertTrue(report.err.contains("= raised first by: fetch http://127.0.0.1:1/"), report.err)
+    }
 }

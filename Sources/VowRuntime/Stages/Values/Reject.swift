@@ -42,9 +42,12 @@ struct RejectStage: ValueStage {
             details["message"] = nil
             if let status { details["exitStatus"] = status }
             // An error record given back (`catch (… else (reject $_))`) raises that error again,
-            // its kind and fields kept, as `throw err` does in JavaScript.
+            // its kind and fields kept, and the stage that raised it first (`stage`, `at`), as
+            // `throw err` keeps err's stack in JavaScript; what described the first run (its
+            // input, context, skipped stages) is the new report's to say.
             if let kind = r["kind"]?.stringValue.flatMap(VowError.Kind.init(rawValue:)), kind != .exit {
                 details["kind"] = nil
+                for k in ["input", "context", "skipped"] { details[k] = nil }
                 throw VowError(kind, msg, details: details)
             }
             throw VowError(.user, msg, details: details)
