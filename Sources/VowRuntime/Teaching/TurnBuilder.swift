@@ -1,0 +1,171 @@
+import VowPromises
+import VowValue
+
+/// Builds `RecordedTurns` from a tracer's events, one event at a time: what each turn ran,
+/// settled, adopted, printed and queued.
+struct TurnBuilder {
+    /// A promise as a reader knows it: `p3 (print 1)`.
+    struct Known {
+        var label: String?
+        var state = "pending"
+        var parents: [Int] = []
+        var name: String?
+    }
+
+    var promises: [Int: Known] = [:]
+    var pendingSources = Set<Int>()
+    var queued: [(job: Int, text: String, isTask: Bool, isInternal: Bool)] = []
+    var turns: [RecordedTurns.Turn] = [RecordedTurns.Turn(number: 0, job: 0, isTask: false, isInternal: false, title: "start: the statements begin")]
+    var numbered = 0
+    /// The promises a combinator waits on: its observers of them are the reactions
+    /// JavaScript's `Promise.all` (or race, any, allSettled) attaches.
+    let combinatorsOf: [Int: [Int]]
+    let combinatorInputs: Set<Int>
+
+    /// A builder that knows which promises of `entries` combinators wait on.
+    init(combinatorsIn entries: [Tracer.Entry]) {
+        var combinatorsOf: [Int: [Int]] = [:]
+        for e in entries {
+            if case .created(let id, let parents, let name?, _) = e.event, RecordedTurns.combinators.contains(name) {
+                for p in parents { combinatorsOf[p, default: []].append(id) }
+            }
+        }
+        self.combinatorsOf = combinatorsOf
+        self.combinatorInputs = Set(combinatorsOf.keys)
+    }
+
+    // The same job is told the same way when it is queued and when it starts. An observer is
+    // the program's turn (a combinator's or `each`'s reaction to an input) unless the job
+    // says it is vow's own.
+    /// True for a job of vow's own, not the program's.
+    func isInternal(_ j: PromiseJob) -> Bool {
+        j.isOwn || (j.kind == .callback && !j.isTask)
+    }
+
+    /// `p3 (print 1)`, or `p3` when nothing names it.
+    func label(_ id: Int) -> String {
+        guard id != 0 else { return "a promise" }
+        if let l = promises[id]?.label { return "p\(id) (\(l))" }
+        if let n = promises[id]?.name { return "p\(id) (\(n))" }
+        return "p\(id)"
+    }
+    /// A job in words, as the turn it starts is titled.
+    func describe(_ j: PromiseJob) -> String {
+        switch j.kind {
+        case .reaction:
+            let src = promises[j.source]?.state ?? "settled"
+            return "\(label(j.target)): its handler reacts to \(label(j.source)), \(src)"
+        case .adoptThen:
+            let now = promises[j.source]?.state ?? "pending"
+            let then = now == "pending"
+                ? "it is pending, so p\(j.target) settles one turn after it does"
+                : "it is \(now) already, so the turn that settles p\(j.target) is queued now"
+            return "\(label(j.target)) attaches to \(label(j.source)) (JavaScript's PromiseResolveThenableJob): \(then)"
+        case .adoptSettle:
+            let src = promises[j.source]?.state ?? "settled"
+            return "\(label(j.target)) settles as \(label(j.source)) did (\(src))"
+        case .observer:
+            let state = promises[j.source]?.state ?? "settled"
+            if j.isOwn { return "vow's observer of \(label(j.source)) (waiting for the result)" }
+            return combinatorInputs.contains(j.source)
+                ? "the combinator's reaction to \(label(j.source)), \(state)"
+                : "the stage waiting on \(label(j.source)) reacts to it, \(state)"
+        case .callback:
+            return j.isTask ? "a timer fired or I/O arrived" : "a step of vow's own (it starts the statements, among others)"
+        }
+    }
+    /// A job in a few words, as the queues list it.
+    func short(_ j: PromiseJob) -> String {
+        switch j.kind {
+        case .reaction: return "\(label(j.target)) reacts to p\(j.source)"
+        case .adoptThen: return "\(label(j.target)) adopts p\(j.source)"
+        case .adoptSettle: return "\(label(j.target)) settles as p\(j.source)"
+        case .observer: return "observer of p\(j.source)"
+        case .callback: return j.isTask ? "a timer or I/O callback" : "vow's step"
+        }
+    }
+    /// Ends the turn under way: the queues as they stand, and the promises still waited on.
+    mutating func closeTurn() {
+        var t = turns.removeLast()
+        t.microtasks = queued.filter { !$0.isTask && !$0.isInternal }.map { "j\($0.job) \($0.text)" }
+        t.tasks = queued.filter(\.isTask).map { "j\($0.job) \($0.text)" }
+        // Only the sources still pending are looked at, so a long run stays linear.
+        t.waiting = pendingSources.sorted().compactMap { id in
+            guard let p = promises[id], p.state == "pending", p.label != nil || p.name != nil else { return nil }
+            return label(id)
+        }
+        turns.append(t)
+    }
+
+    /// Takes one event into the turn it happened in (a job starting closes the turn before it).
+    mutating func take(_ e: Tracer.Entry) {
+        switch e.event {
+        case .created(let id, let parents, let name, let attributes):
+            var k = Known()
+            k.parents = parents
+            k.name = name
+            if let info = attributes as? StageTraceInfo { k.label = VowError.redactingSecrets(info.text) }
+            promises[id] = k
+            if parents.isEmpty { pendingSources.insert(id) }
+            turns[turns.count - 1].made.append(id)
+        case .labelled(let id, let attributes):
+            if let info = attributes as? StageTraceInfo { promises[id, default: Known()].label = VowError.redactingSecrets(info.text) }
+        case .handlerAttached:
+            break
+        case .fulfilled(let id, let value):
+            promises[id, default: Known()].state = "fulfilled"
+            pendingSources.remove(id)
+            let v = (value as? Value).map { " with " + RecordedTurns.brief(JSONWriter.compact($0)) }
+                ?? (value as? Tracer.LargeValue).map { " with \($0.description)" } ?? ""
+            turns[turns.count - 1].happened.append("\(label(id)) fulfils\(v)")
+            turns[turns.count - 1].settled.append(RecordedTurns.Settlement(id: id, outcome: .fulfilled))
+        case .rejected(let id, let error):
+            pendingSources.remove(id)
+            let e = toVowError(error)
+            if e.kind == .cancelled {
+                promises[id, default: Known()].state = "cancelled"
+                turns[turns.count - 1].settled.append(RecordedTurns.Settlement(id: id, outcome: .cancelled))
+            } else {
+                promises[id, default: Known()].state = "rejected"
+                turns[turns.count - 1].happened.append("\(label(id)) rejects: \(RecordedTurns.brief(e.message))")
+                turns[turns.count - 1].settled.append(RecordedTurns.Settlement(id: id, outcome: .rejected))
+            }
+        case .adopted(let id, let adopted):
+            let how = promises[adopted]?.state ?? "pending"
+            let when = how == "pending"
+                ? "\(label(adopted)) is pending: \(label(id)) attaches to it next turn and settles one turn after it does"
+                : "\(label(adopted)) is \(how) already: \(label(id)) settles two turns from now (one turn to attach, one to settle)"
+            turns[turns.count - 1].happened.append("\(label(id)) adopts \(label(adopted)), the promise its handler returned; \(when)")
+        case .cancelled(let id):
+            turns[turns.count - 1].happened.append("\(label(id)) is cancelled")
+        case .jobQueued(let j):
+            let vows = isInternal(j)
+            queued.append((e.job, short(j), j.isTask, vows))
+            if !vows && !j.isTask {
+                // A task is queued from outside the turn (a timer's thread, I/O): not its doing.
+                turns[turns.count - 1].happened.append("queues j\(e.job): \(short(j))")
+            }
+        case .jobStarted(let j):
+            let vows = isInternal(j)
+            // The step of vow's own that starts the first statements is the start itself.
+            if vows, j.kind == .callback, turns.count == 1, turns[0].happened.isEmpty {
+                queued.removeAll { $0.job == e.job }
+                return
+            }
+            // The turn before this one ends with this job still in the queue it shows.
+            closeTurn()
+            queued.removeAll { $0.job == e.job }
+            if !vows { numbered += 1 }
+            var turn = RecordedTurns.Turn(number: vows ? 0 : numbered, job: e.job, isTask: j.isTask, isInternal: vows, title: describe(j))
+            if !vows {
+                turn.ranFor = j.kind == .observer ? combinatorsOf[j.source] ?? [] : [j.target].filter { $0 != 0 }
+            }
+            turns.append(turn)
+        case .output(let text):
+            var t = text
+            if t.hasSuffix("\n") { t.removeLast() }
+            turns[turns.count - 1].happened.append("prints \(RecordedTurns.brief(t))")
+            turns[turns.count - 1].printed.append(RecordedTurns.brief(t))
+        }
+    }
+}
