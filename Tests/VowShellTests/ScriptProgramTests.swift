@@ -67,7 +67,7 @@ final class ScriptProgramTests: XCTestCase {
     }
 
     /// A variable whose `let` has settled is a value wherever a value goes, flags included
-    /// (`each … --limit $n`); one still pending says so. node's twin agrees on the first.
+    /// (`each … --limit $n`); one still pending is waited for. node's twin agrees.
     func test_aSettledVariableSetsAFlag() throws {
         let path = try script("let n = arg 1 N --default 2\nrange 1 4 | each (then format \"x{}\") --limit $n | to-json\n")
         let r = try runWithInput(REPLTests.binary, [path], input: "")
@@ -75,7 +75,7 @@ final class ScriptProgramTests: XCTestCase {
         let twin = try runTwinOfBinary(path, isPath: true)
         XCTAssertEqual(twin.out, r.out, twin.err)
         let pending = runVow("let d = delay 50ms 2\nrange 1 4 | each (then format \"x{}\") --limit $d | to-json")
-        XCTAssertTrue(pending.err.contains("each: --limit must be a plain value ($d has not settled yet"), pending.err)
+        XCTAssertEqual(pending.out, r.out, pending.err)
     }
 
     /// `reject $_` in a `catch` raises the error again with its kind and fields (a `network`
@@ -147,5 +147,15 @@ final class ScriptProgramTests: XCTestCase {
             XCTAssertEqual(node.out, out, "twin \(words)")
             XCTAssertEqual(node.status, status, "twin \(words): \(node.err)")
         }
+    }
+
+    /// A flag may name a `let` that has not settled yet: the stage waits for it, as the twin
+    /// does (`each --limit $n`, `watch --count $c`); a stage that reads its arguments when the
+    /// statement starts (`timeout`, `retry`, `until`) still says it cannot.
+    func test_aFlagWaitsForAPendingLet() throws {
+        XCTAssertEqual(try assertTwinAgrees("let n = delay 50ms 2\necho [1, 2, 3] | each (format \"n{}\") --limit $n | to-json").out, #"["n1","n2","n3"]"# + "\n")
+        XCTAssertEqual(try assertTwinAgrees("let c = delay 50ms 2\nwatch 10ms (echo same) --count $c").out, "same\n")
+        let early = runVow("let t = delay 100ms 1s\ndelay 10ms x | timeout $t")
+        XCTAssertTrue(early.err.contains("timeout: DURATION must be a plain value ($t has not settled yet"), early.err)
     }
 }

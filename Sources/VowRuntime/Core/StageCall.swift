@@ -47,6 +47,9 @@ public final class StageCall: @unchecked Sendable {
     let expressionArguments: Int
     /// True when positional words are text as written (`StageDefinition.takesWordsAsWritten`).
     let takesWordsAsWritten: Bool
+    /// True for a stage that reads its own arguments (`ArgumentStyle.raw`, `.stage`): it waits
+    /// for the `let` variables its flags (and, for `.raw`, its arguments) name before it runs.
+    let readsItsOwnArguments: ArgumentStyle?
 
     /// The call of the stage `plan` describes, at `index` in the run `run`. `printed` and
     /// `pickPrinted`: the stage, or the `pick` after it, is the last of a printed statement.
@@ -78,6 +81,8 @@ public final class StageCall: @unchecked Sendable {
         self.innerPlan = plan.inner
         self.expressionArguments = plan.definition?.expressionArguments ?? 0
         self.takesWordsAsWritten = plan.definition?.takesWordsAsWritten ?? false
+        let style = plan.definition?.argumentStyle
+        self.readsItsOwnArguments = style == .raw || style == .stage ? style : nil
     }
 
     /// The executor everything runs on.
@@ -120,9 +125,34 @@ public final class StageCall: @unchecked Sendable {
         }
     }
 
+    /// The promises of the `let` variables still pending that this stage's flags name (`each
+    /// --limit $n`), and its arguments for a stage that reads them as values (`timeout $t`): a
+    /// stage that reads its own arguments waits for them, as an expression waits for the
+    /// variables it names. Empty for the other stages, whose arguments wait by themselves.
+    func pendingVariables() -> [Promise<Value>] {
+        guard let style = readsItsOwnArguments else { return [] }
+        var nodes = flagNodes.values.flatMap { $0.compactMap { $0 } }
+        if style == .raw { nodes += positional }
+        var out: [Promise<Value>] = []
+        for a in nodes {
+            if case .variable(let name, _) = a.kind, name != "_", case .promise(let p)? = scope.lookup(name), p.isPending {
+                out.append(p)
+            }
+        }
+        return out
+    }
+
     /// Chains `body` on the upstream (one turn), or runs it now on the pipeline's input. The
-    /// errors `body` throws are named (`namingErrors`).
-    public func chain(_ body: @escaping @Sendable (Value) throws -> Resolution<Value>) -> Promise<Value> {
+    /// errors `body` throws are named (`namingErrors`); a stage whose flags name a pending `let`
+    /// runs once it has settled (`pendingVariables`).
+    public func chain(_ given: @escaping @Sendable (Value) throws -> Resolution<Value>) -> Promise<Value> {
+        let body: @Sendable (Value) throws -> Resolution<Value> = { [self] input in
+            let waits = pendingVariables()
+            guard !waits.isEmpty else { return try given(input) }
+            return .promise(Promise.all(waits, on: executor, cancelsOthers: false).then(on: executor, resolving: { _ in
+                try self.namingErrors { try given(input) }
+            }))
+        }
         if let upstream {
             return upstream.then(name: name, attributes: traceInfo, on: executor, resolving: { input in
                 let r = try self.namingErrors { try body(input) }

@@ -348,6 +348,12 @@ const vow = (() => {
     // `watch EVERY (PIPELINE)`: the pipeline run again and again, its first value printed, then
     // what changed (vow.diff), until --count, --for or --until says so.
     watch(v, f, every, flags) {
+      // A flag that names a `let` still pending: its value, once it has settled.
+      const waiting = Object.entries(flags).filter(([, x]) => x && typeof x.then === "function");
+      if (waiting.length > 0) {
+        return Promise.all(waiting.map(([, x]) => x)).then((xs) =>
+          vow.watch(v, f, every, { ...flags, ...Object.fromEntries(waiting.map(([k], i) => [k, xs[i]])) }));
+      }
       try { every = vow.seconds(every, "watch", "EVERY"); } catch (e) { return Promise.reject(e); }
       const began = performance.now();
       let runs = 0, last;
