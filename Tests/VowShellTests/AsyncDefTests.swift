@@ -61,4 +61,36 @@ final class AsyncDefTests: XCTestCase {
     func test_doReturnsItsLastArgument() throws {
         try agree("resolve null | then do (print s1) (print s2) null | print next &\nresolve null | print other &", "s1\ns2\nother\nnext\n")
     }
+
+    /// `catch` and `finally` inside an async def are JavaScript's try/catch/finally around the
+    /// steps before them: vow, its twin and the JavaScript a class writes agree, turn for turn.
+    func test_catchAndFinallyInAnAsyncDefAreTryCatchFinally() throws {
+        let program = """
+            async def f() = reject x | catch echo c
+            f
+            async def g() = echo 1 | catch echo c
+            g
+            async def h() = await delay 5ms | reject boom | print never | catch (pick message) | format "caught {}"
+            h
+            async def k() = print start | await (reject late) | catch pick kind
+            k
+            async def m() = reject inner | finally print cleanup
+            m | catch pick message
+            """
+        let r = try assertTwinAgrees(program)
+        XCTAssertEqual(r.out, "c\n1\ncaught boom\nstart\nuser\ncleanup\ninner\n", r.err)
+        // `return await` inside try: the rejection is caught, in the turn node takes.
+        let vow = "async def f() = await (reject x) | catch echo c\nf | print &\nresolve 0 | print a | print b | print d &"
+        let js = """
+            async function f() { try { await Promise.reject(new Error("x")); } catch (e) { return "c"; } }
+            f().then((v) => console.log(v));
+            Promise.resolve(0).then(() => console.log("a")).then(() => console.log("b")).then(() => console.log("d"));
+            """
+        let node = try runNode(js).out
+        XCTAssertEqual(node, "a\nc\nb\nd\n")
+        XCTAssertEqual(runVow(vow, javaScript: true).out, node)
+        XCTAssertEqual(try runTwin(vow).out, node)
+        // exit passes through a catch, as everywhere.
+        XCTAssertEqual(runVow("async def e() = exit 3 gone | catch echo never\ne").status, 3)
+    }
 }

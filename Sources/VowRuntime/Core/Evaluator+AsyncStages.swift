@@ -15,22 +15,90 @@ extension Evaluator {
         let ex = session.executor
         let (result, resolver) = Promise<Value>.pending(name: user.name, on: ex)
         let steps = user.body.awaitSteps
+        let registry = session.registry
+        // A `catch` or `finally` step is JavaScript's try/catch/finally around the steps before
+        // it (back to the one before): its handler is the stage its arguments form.
+        let roles: [RejectionRole?] = steps.map { step in
+            let role = step.stage.name.flatMap { registry.stage(named: $0) }?.onRejection
+            return role?.isHandler == true ? role : nil
+        }
+        @Sendable func handler(_ i: Int) -> Pipeline? {
+            let node = steps[i].stage
+            guard let first = node.arguments.first else { return nil }
+            if node.arguments.count == 1, case .group(let p) = first.kind { return p }
+            let inner = StageNode.inner(first: first, rest: node.arguments.dropFirst(), end: node.span.end)
+            return Pipeline(stages: [inner], span: inner.span)
+        }
+        /// Runs the handler of step `i` on `input`: its value now, or nil when it failed (the
+        /// failure handled) or waited (the result adopting it when it is the last step).
+        @Sendable func runHandler(_ i: Int, _ input: Value, context: String) -> Result<Value, any Error>? {
+            guard let h = handler(i) else { return .success(.null) }
+            let handlerSite = Site(source: site.source, statement: site.statement, context: site.context + [context], depth: site.depth, run: site.run)
+            let (p, run) = pipeline(h, input: input, scope: scope, site: handlerSite)
+            switch run.immediate {
+            case .success(let v)?: return .success(v)
+            case .failure(let e)?: return .failure(run.annotate(e))
+            case nil:
+                if i == steps.count - 1 {
+                    resolver.adopt(p)
+                } else {
+                    p.abandon(reason: "cancelled: not awaited")
+                    resolver.reject(Self.notAwaited(user.name, site.source.slice(steps[i].stage.span)))
+                }
+                return nil
+            }
+        }
+        /// A step before `after` failed with `error`: the next catch takes it, a finally runs
+        /// and passes it on, and with neither the result rejects.
+        @Sendable func fail(_ error: any Error, after i: Int) {
+            guard let j = roles.indices.dropFirst(i + 1).first(where: { roles[$0] != nil }) else {
+                resolver.reject(error)
+                return
+            }
+            let e = toVowError(error)
+            if e.kind == .exit || roles[j] == .runsThenPassesOn {
+                // `exit` passes every handler; a finally's handler runs, then the error goes on.
+                if e.kind != .exit, let r = runHandler(j, .record(e.record), context: "in a finally handler") {
+                    if case .failure(let other) = r { return fail(other, after: j) }
+                } else if e.kind != .exit {
+                    return
+                }
+                return fail(error, after: j)
+            }
+            switch runHandler(j, .record(e.record), context: "in a catch handler") {
+            case .success(let v)?: go(j + 1, v)
+            case .failure(let other)?: fail(other, after: j)
+            case nil: break
+            }
+        }
         @Sendable func go(_ from: Int, _ value: Value) {
             var v = value
             var i = from
             while i < steps.count {
                 let (stage, awaits) = steps[i]
+                if let role = roles[i] {
+                    // Reached with a value: a catch passes it on, a finally runs its handler first.
+                    if role == .runsThenPassesOn {
+                        switch runHandler(i, v, context: "in a finally handler") {
+                        case .failure(let e)?: return fail(e, after: i)
+                        case nil: return
+                        case .success?: break
+                        }
+                    }
+                    i += 1
+                    continue
+                }
                 let (p, run) = pipeline(Pipeline(stages: [stage], span: stage.span), input: v, scope: scope, site: site)
                 if case .failure(let e)? = run.immediate {
-                    resolver.reject(run.annotate(e))
-                    return
+                    return fail(run.annotate(e), after: i)
                 }
                 if awaits {
                     let next = i + 1
+                    let at = i
                     _ = p.always(name: "await", on: ex) { r -> Resolution<Value> in
                         switch r {
                         case .success(let x): go(next, x)
-                        case .failure(let e): resolver.reject(e)
+                        case .failure(let e): fail(run.annotate(e), after: at)
                         }
                         return .value(.null)
                     }
@@ -41,7 +109,7 @@ extension Evaluator {
                         resolver.adopt(p)
                     } else {
                         p.abandon(reason: "cancelled: not awaited")
-                        resolver.reject(Self.notAwaited(user.name, site.source.slice(stage.span)))
+                        fail(Self.notAwaited(user.name, site.source.slice(stage.span)), after: i)
                     }
                     return
                 }
