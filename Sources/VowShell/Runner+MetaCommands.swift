@@ -22,9 +22,14 @@ extension Runner {
                 return nil
             }
             // A script's meta-command runs on the executor already; the REPL's does not.
-            let promises = session.executor.isCurrent ? session.promiseVariableNames : session.onExecutor { self.session.promiseVariableNames }
-            if asJavaScript { return JavaScriptTwin.pipeline(pipeline, source: source, registry: session.registry, promises: promises) }
-            return Explainer.explain(pipeline, source: source, javaScriptMode: session.javaScriptMode, registry: session.registry, promises: promises)
+            let known = session.executor.isCurrent
+                ? (session.promiseVariableNames, session.defs) : session.onExecutor { (self.session.promiseVariableNames, self.session.defs) }
+            let (promises, defs) = known
+            if asJavaScript {
+                return JavaScriptTwin.pipeline(pipeline, source: source, registry: session.registry, promises: promises, defs: defs)
+            }
+            return Explainer.explain(
+                pipeline, source: source, javaScriptMode: session.javaScriptMode, registry: session.registry, promises: promises, defs: defs)
         } catch {
             errorSink(error.render(source: source, colors: renderer.colors))
             return nil

@@ -282,6 +282,18 @@ final class TeachingTests: XCTestCase {
         XCTAssertEqual(out.withLock { $0 }, first)
         XCTAssertFalse(first.isEmpty)
     }
+
+    /// `:explain` and `:explain --js` know the session's `def` and `async def` stages: the chain
+    /// calls the def's function, and the JavaScript they write runs under node.
+    func test_explainKnowsTheSessionsDefs() throws {
+        for def in ["def g() = delay 10ms x", "async def g() = await delay 10ms | echo x"] {
+            let explained = runVow("\(def)\n:explain g | print \"{}\"")
+            XCTAssertTrue(explained.out.contains("p1 = stage_g(null)"), explained.out)
+            XCTAssertFalse(explained.out.contains("missing"), explained.out)
+            let js = runVow("\(def)\n:explain --js g | print \"{}\"").out
+            XCTAssertEqual(try runNode(js).out, "x\n", js)
+        }
+    }
 }
 
 /// The part of JSON Schema that docs/trace-schema.json uses: type, enum, const, required,

@@ -100,7 +100,8 @@ public final class Session: @unchecked Sendable {
         simAttempts[k] = n
         return n
     }
-    var defs: [String: UserStage] = [:]
+    /// The `def` stages given so far, by name. On the executor.
+    public internal(set) var defs: [String: UserStage] = [:]
 
     /// Makes a session.
     public init(

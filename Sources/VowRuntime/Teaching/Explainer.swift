@@ -12,13 +12,15 @@ public enum Explainer {
     /// the session cancels what it no longer needs (vow's default) or runs as JavaScript does;
     /// `promises` are the variables that hold promises (`let`), whose `$name` a stage waits for.
     public static func explain(
-        _ pipeline: Pipeline, source: SourceText, javaScriptMode: Bool = false, registry: StageRegistry = .builtins, promises: Set<String> = []
+        _ pipeline: Pipeline, source: SourceText, javaScriptMode: Bool = false, registry: StageRegistry = .builtins, promises: Set<String> = [],
+        defs: [String: UserStage] = [:]
     ) -> String {
         var lines: [(code: String, note: String)] = []
         var kinds: [Kind] = []
         let stages = pipeline.stages
         var twin = JavaScriptTwin(registry: registry, source: source)
         twin.lets = promises
+        twin.defs = defs
         let plans = twin.plan(pipeline)
         // Whether the stage before makes a stream (as the twin writer follows it).
         var streamed = false

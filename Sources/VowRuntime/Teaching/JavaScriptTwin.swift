@@ -78,11 +78,27 @@ public struct JavaScriptTwin {
     public static let preludeFileName = "vow-twin-prelude.js"
 
     /// The twin of one pipeline run as a statement (`:explain --js`); `promises` are the
-    /// variables that hold promises.
-    public static func pipeline(_ p: Pipeline, source: SourceText, registry: StageRegistry = .builtins, promises: Set<String> = []) -> String {
+    /// variables that hold promises, `defs` the session's `def` stages, written before it.
+    public static func pipeline(
+        _ p: Pipeline, source: SourceText, registry: StageRegistry = .builtins, promises: Set<String> = [], defs: [String: UserStage] = [:]
+    ) -> String {
         var t = JavaScriptTwin(registry: registry, source: source)
         t.lets = promises
-        return t.wrap([t.statement(Statement(kind: .pipeline(p, background: false), span: p.span))])
+        let definitions = t.defining(defs)
+        return t.wrap(definitions + [t.statement(Statement(kind: .pipeline(p, background: false), span: p.span))])
+    }
+
+    /// The statements that define `defs` (a session's `def` stages), each written from the
+    /// source it was given in; afterwards this twin calls them.
+    mutating func defining(_ given: [String: UserStage]) -> [String] {
+        defs.merge(given) { _, new in new }
+        return given.keys.sorted().map { name in
+            let user = given[name]!
+            var t = JavaScriptTwin(registry: registry, source: user.source)
+            t.defs = defs
+            t.lets = lets
+            return t.statement(Statement(kind: .def(name: name, params: user.params, body: user.body, isAsync: user.isAsync), span: user.body.span))
+        }
     }
 
     /// The expression of one pipeline, without the prelude (what `:explain` shows per stage).
