@@ -37,23 +37,39 @@ struct IterateStage: StageDefinition {
             // Only the step in flight is cancelled with `iterate`; finished steps are not kept.
             let current = Locked<Promise<Value>?>(nil)
             r.onCancel { current.withLock { $0 }?.cancel() }
-            @Sendable func step(_ v: Value, _ acc: [Value]) {
+            // The values so far, appended to in place: a copy a step would make the loop quadratic.
+            let acc = Collected()
+            @Sendable func step(_ v: Value) {
                 if r.isSettled { return }  // cancelled: start no further step
-                if acc.count >= max { r.fulfill(.list(acc)); return }
+                if acc.items.count >= max { r.fulfill(.list(acc.items)); return }
                 let next = inner(v)
                 current.withLock { $0 = next }
                 if r.isSettled { next.cancel() }  // cancelled while the step started
                 next.whenSettled(on: ex) { res in
                     switch res {
-                    case .success(let n): if n.isNull { r.fulfill(.list(acc)) } else { step(n, acc + [n]) }
+                    case .success(let n):
+                        if n.isNull {
+                            r.fulfill(.list(acc.items))
+                        } else {
+                            acc.items.append(n)
+                            step(n)
+                        }
                     // A null between the group's stages: nothing more to work on, the end.
-                    case .failure(let e) where Evaluator.isNothingToWorkOn(e): r.fulfill(.list(acc))
+                    case .failure(let e) where Evaluator.isNothingToWorkOn(e): r.fulfill(.list(acc.items))
                     case .failure(let e): r.reject(e)
                     }
                 }
             }
-            step(input, [])
+            step(input)
             return .promise(p)
         }
     }
+}
+
+/// The values an `iterate` has made so far.
+///
+/// Sendable: `items` is touched only on the session executor, where every step settles
+/// (`whenSettled(on: ex)`) and the first step starts.
+private final class Collected: @unchecked Sendable {
+    var items: [Value] = []
 }
