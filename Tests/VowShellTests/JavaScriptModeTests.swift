@@ -216,3 +216,17 @@ final class TimerFloorTests: XCTestCase {
         }
     }
 }
+
+/// A long pipeline's twin is written in linear time, a link a statement past a few hundred links,
+/// so that node's parser takes it; it prints what vow prints.
+final class LongTwinTests: XCTestCase {
+    func test_aTwinOfThousandsOfStagesRunsUnderNode() throws {
+        for n in [400, 3_000] {
+            let source = "echo 1" + String(repeating: " | pick '@'", count: n) + " | then format \"done {}\""
+            XCTAssertEqual(runVow(source).out, "done 1\n")
+            let twin = try runTwin(source)
+            XCTAssertEqual(twin.out, "done 1\n", "\(n) stages")
+            XCTAssertEqual(twin.status, 0)
+        }
+    }
+}

@@ -278,11 +278,21 @@ public struct JavaScriptTwin {
     /// `def` stages so far, the built-ins, external `vow-NAME` stages.
     func plan(_ p: Pipeline) -> [StagePlan] { Planner(registry: registry, defs: defs).plan(p) }
 
+    /// How many links a chain may have before it is written a link a statement (`pipeline`).
+    static let longChain = 500
+
+    /// What stands for the upstream while a stage's code is written (`pipeline`): text no
+    /// JavaScript the twin writes holds.
+    static let upstreamMark = "\u{1}upstream\u{1}"
+
     /// A promise of `p` run on `input` (a JavaScript expression).
     func pipeline(_ p: Pipeline, input: String, depth: Int) -> String {
         let plans = plan(p)
         guard let first = plans.first else { return "Promise.resolve(\(input))" }
-        var expr = firstStage(first, input: input, depth: depth)
+        // The chain so far, in pieces: a stage that appends to its upstream (`.then(…)`) adds a
+        // piece, and only one that wraps it (`vow.retry(() => upstream, …)`) joins them, so a long
+        // pipeline is written in linear time.
+        var pieces = [firstStage(first, input: input, depth: depth)]
         // Where a catch or finally can see the error record, the stages on the way note where a
         // rejection started (`at`) and what it skipped (`skipped`), as vow's records do; a
         // rejection passing a `.then(h, skip)` takes the same turn as one passing `.then(h)`.
@@ -292,10 +302,23 @@ public struct JavaScriptTwin {
         var streamed = makesStream(first)
         for (i, plan) in plans.enumerated().dropFirst() {
             let origin = (lastHandler ?? -1) >= i ? TwinOrigin(previous: source.slice(p.stages[i - 1].span), this: source.slice(p.stages[i].span)) : nil
-            expr = later(plan, upstream: expr, depth: depth, origin: origin, collects: streamed && !takesStream(plan))
+            let code = later(plan, upstream: Self.upstreamMark, depth: depth, origin: origin, collects: streamed && !takesStream(plan))
+            if code.hasPrefix(Self.upstreamMark), !code.dropFirst(Self.upstreamMark.count).contains(Self.upstreamMark) {
+                pieces.append(String(code.dropFirst(Self.upstreamMark.count)))
+            } else if code.contains(Self.upstreamMark) {
+                pieces = [code.replacingOccurrences(of: Self.upstreamMark, with: pieces.joined())]
+            } else {
+                // A stage that wrote its upstream some other way: written again with it whole.
+                pieces = [later(plan, upstream: pieces.joined(), depth: depth, origin: origin, collects: streamed && !takesStream(plan))]
+            }
             streamed = makesStream(plan) || (streamed && plan.definition?.passesStream == true)
         }
-        return expr
+        // A long chain is written a link a statement: one expression of thousands of `.then`s
+        // is deeper than node's parser goes. The promises and their turns are the same.
+        if pieces.count > Self.longChain {
+            return "(() => {\nlet c = \(pieces[0]);\n" + pieces.dropFirst().map { "c = c\($0);\n" }.joined() + "return c;\n})()"
+        }
+        return pieces.joined()
     }
 
     /// True for a stage that fulfils with a stream: a source given `--stream`.
