@@ -14,6 +14,7 @@ final class TwinExampleTests: XCTestCase {
         "iterate": "no stand-in in the twin's prelude (StageCapabilityTests lists it)",
         "jobs": "no stand-in in the twin's prelude (StageCapabilityTests lists it)",
         "cancel": "its example reads `jobs`, which has no stand-in",
+        "api": "no stand-in in the twin's prelude: the twin's requests go to the URLs as written (StageCapabilityTests lists it)",
     ]
     /// Examples the twin cannot run as vow does, each with the reason.
     static let apart: [String: String] = [

@@ -38,6 +38,8 @@ public final class Session: @unchecked Sendable {
     public let http = HTTPEngine()
     /// The HTTP sessions (`--session NAME`) this session has opened.
     public let httpSessions = HTTPSessions()
+    /// The APIs declared by name (`api add`), which HTTP stages resolve `NAME/PATH` against.
+    public let apis = APIProfiles()
     /// The answers `ask`, `confirm` and `choose` read from standard input, in the order asked.
     let questions = TerminalQuestions()
     /// A script on a terminal draws `each`'s progress by itself (set by the command line).

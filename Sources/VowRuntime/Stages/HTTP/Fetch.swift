@@ -31,7 +31,7 @@ struct FetchStage: ValueStage {
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
-        let spec = try buildHTTPRequest(method: nil, input: input, args: args, environment: call.session.environment)
+        let spec = try buildHTTPRequest(method: nil, input: input, args: args, environment: call.session.environment, apis: call.session.apis)
         return try send(spec, args, call)
     }
 }

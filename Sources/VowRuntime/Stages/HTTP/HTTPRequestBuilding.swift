@@ -36,7 +36,9 @@ func prepare(_ given: HTTPRequestSpec, _ args: StageArguments, _ call: StageCall
     if writable != nil, readOnly != nil { throw VowError.ofStage(.type, "give --session or --session-read-only, not both") }
     guard let name = writable ?? readOnly else { return (spec, nil) }
     let s = try call.session.httpSessions.session(name)
-    let mine = Array(spec.headers.prefix(spec.givenHeaderCount))
+    // An API's headers (`api add`) come first; the session keeps only the ones given now.
+    let apiCount = spec.sessionHeaderCount
+    let mine = Array(spec.headers.prefix(spec.givenHeaderCount).dropFirst(apiCount))
     guard let origin = HTTPSession.origin(of: spec.url) else {
         throw VowError.ofStage(.type, "invalid URL '\(spec.url)' (expected http:// or https://)")
     }
@@ -44,7 +46,7 @@ func prepare(_ given: HTTPRequestSpec, _ args: StageArguments, _ call: StageCall
         .filter { h in !mine.contains { $0.name.caseInsensitiveCompare(h.name) == .orderedSame } }
     spec.headers.insert(contentsOf: stored, at: 0)
     spec.givenHeaderCount += stored.count
-    spec.sessionHeaderCount = stored.count + (writable != nil ? mine.count : 0)
+    spec.sessionHeaderCount = apiCount + stored.count + (writable != nil ? mine.count : 0)
     spec.cookies = s.jar
     if args[HTTPFlag.curl], let cookie = s.jar.header(for: spec.url) { spec.headers.append(("Cookie", cookie)) }
     guard writable != nil else { return (spec, nil) }
@@ -85,7 +87,9 @@ let httpHelpTail = """
 
 /// Builds a request from a stage's input and arguments.
 /// `environment` is the session's (proxies, `VOW_CA_BUNDLE`), read once when the session began.
-func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments, environment: [String: String]) throws -> HTTPRequestSpec {
+func buildHTTPRequest(
+    method fixed: String?, input: Value, args: StageArguments, environment: [String: String], apis: APIProfiles? = nil
+) throws -> HTTPRequestSpec {
     var draft = RequestDraft(method: fixed ?? "GET", args: args)
     // The input describes the request when it is a record; it is the URL when it is text and no
     // URL argument is given (fetch only).
@@ -99,11 +103,24 @@ func buildHTTPRequest(method fixed: String?, input: Value, args: StageArguments,
         draft.url = s
     }
     guard var target = draft.url.map(trimmedURL), !target.isEmpty else { throw VowError.ofStage(.type, "empty URL") }
+    // `NAME/PATH`: an API declared by name (`api add`), its base and its headers.
+    var api: APIProfile? = nil
+    if !hasScheme(target), let found = apis?.resolve(target) {
+        (api, target) = (found.profile, found.url)
+    }
     if !hasScheme(target) { target = "http://" + target }
     try draft.readFlags()
     target = try draft.withQuery(target)
     try draft.checkHeaders()
     var spec = draft.spec(to: target)
+    if let api {
+        // The API's headers first, unless given now; like a session's, they belong to its
+        // origin, and a redirect elsewhere drops them.
+        let own = api.headers.filter { h in !draft.headers.contains { $0.name.caseInsensitiveCompare(h.name) == .orderedSame } }
+        spec.headers.insert(contentsOf: own.map { ($0.name, $0.value) }, at: 0)
+        spec.givenHeaderCount += own.count
+        spec.sessionHeaderCount += own.count
+    }
     try applyTransferFlags(&spec, args: args, environment: environment)
     return spec
 }
@@ -197,13 +214,14 @@ func trimmedURL(_ url: String) -> String {
 
 /// Whether `url` names its scheme (`…://`).
 func hasScheme(_ url: String) -> Bool {
-    var colonSlashSlash = 0
-    for c in url.utf8 {
-        switch (colonSlashSlash, c) {
-        case (0, 0x3A), (1, 0x2F): colonSlashSlash += 1
-        case (2, 0x2F): return true
-        default: colonSlashSlash = c == 0x3A ? 1 : 0
-        }
+    // A scheme is a letter, then letters, digits, + - or ., then `://`, at the very start: a
+    // `://` later (`host/path?next=http://x`) is not one.
+    var bytes = url.utf8.makeIterator()
+    guard let first = bytes.next(), (0x41...0x5A).contains(first) || (0x61...0x7A).contains(first) else { return false }
+    while let c = bytes.next() {
+        if c == 0x3A { return bytes.next() == 0x2F && bytes.next() == 0x2F }
+        let isSchemeByte = (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c) || c == 0x2B || c == 0x2D || c == 0x2E
+        if !isSchemeByte { return false }
     }
     return false
 }

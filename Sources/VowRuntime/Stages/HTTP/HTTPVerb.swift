@@ -19,7 +19,7 @@ extension HTTPVerbStage {
     static var settlement: String? { httpSettlement }
 
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
-        let spec = try buildHTTPRequest(method: Self.method, input: input, args: args, environment: call.session.environment)
+        let spec = try buildHTTPRequest(method: Self.method, input: input, args: args, environment: call.session.environment, apis: call.session.apis)
         return try send(spec, args, call)
     }
 }

@@ -61,7 +61,7 @@ struct PaginateStage: ValueStage {
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
-        let built = try buildHTTPRequest(method: nil, input: input, args: args, environment: call.session.environment)
+        let built = try buildHTTPRequest(method: nil, input: input, args: args, environment: call.session.environment, apis: call.session.apis)
         if args[HTTPFlag.curl] { return try send(built, args, call) }  // the first page's request
         let (first, session) = try prepare(built, args, call)
         let items = try args.value(Self.items)
