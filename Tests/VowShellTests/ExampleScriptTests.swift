@@ -24,6 +24,18 @@ final class ExampleScriptTests: ServerTestCase {
         XCTAssertEqual(r.out, "done\n", r.err)
     }
 
+    /// A job watched until it is done, by vow and by the node version beside it: each prints
+    /// the first record whole, then a line a change (the status among them), then the status.
+    func test_watchAJob() throws {
+        for (program, arguments) in [(REPLTests.binary, [script("watch-job.vow")]), ("/usr/bin/env", ["node", script("watch-job.mjs")])] {
+            let r = try runWithInput(program, arguments + ["\(base)/job?key=watch-\(program.hasSuffix("env") ? "node" : "vow")&after=500"], input: "")
+            XCTAssertTrue(r.out.hasPrefix("{\n  \"id\": \"watch-"), r.out + r.err)
+            XCTAssertTrue(r.out.contains("~ status: \"running\" → \"done\"\n"), r.out)
+            XCTAssertTrue(r.out.contains("~ polls: 1 → 2\n"), r.out)
+            XCTAssertTrue(r.out.hasSuffix("done\n"), r.out)
+        }
+    }
+
     func test_downloadMany() throws {
         let dir = try temporaryDirectory()
         let r = try run("download-many.vow", [base, dir + "/out"])
@@ -81,14 +93,9 @@ final class ExampleScriptTests: ServerTestCase {
     /// server that keeps each request's arrival time: the same output, and neither goes over
     /// the limit in any second.
     func test_pushRowsUnderARateLimit() throws {
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", projectRoot.appendingPathComponent("testdata/clock-server.py").path]
-        let port = Pipe()
-        server.standardOutput = port
-        try server.run()
-        defer { server.terminate(); server.waitUntilExit() }
-        let base = "http://127.0.0.1:" + String(decoding: port.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try ClockServer.start()
+        defer { server.stop() }
+        let base = server.base
         let dir = try temporaryDirectory()
         try (0..<30).map { #"{"id": \#($0)}"# }.joined(separator: "\n").appending("\n").write(toFile: dir + "/rows.ndjson", atomically: true, encoding: .utf8)
         func arrivals(since start: Int) throws -> [Double] {

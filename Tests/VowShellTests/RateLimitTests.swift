@@ -7,24 +7,15 @@ import VowValue
 /// Rate limits, measured by the server's clock (testdata/clock-server.py keeps each request's
 /// arrival time): `each --rate`, `paginate --rate`, and `retry --on` with HTTP statuses.
 final class RateLimitTests: XCTestCase {
-    var server: Process?
-    var base = ""
+    var server: ClockServer?
+    var base: String { server?.base ?? "" }
 
     override func setUpWithError() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", projectRoot.appendingPathComponent("testdata/clock-server.py").path]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let port = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        server = p
-        base = "http://127.0.0.1:\(port)"
+        server = try ClockServer.start()
     }
 
     override func tearDown() {
-        server?.terminate()
-        server?.waitUntilExit()
+        server?.stop()
     }
 
     /// The arrival times the server saw, in seconds by its clock.
