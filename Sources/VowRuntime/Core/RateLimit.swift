@@ -4,11 +4,10 @@ import VowValue
 
 /// A rate limit as a flag gives it (`--rate 50/s`): at most `count` starts in any `period`.
 ///
-/// The starts are spaced evenly, `period / count` apart from the first (a token bucket that
-/// holds one token), and 1 % wider, so that no window of `period` holds more than `count`
-/// starts even by the clock of a server that sees one request a few milliseconds later than
-/// another (a new connection, a busy machine): a burst of `count` at once would put two bursts
-/// in one window.
+/// The starts are spaced evenly, each at least `period / count` after the one before it went (a
+/// token bucket that holds one token), and 5 % wider, so that no window of `period` holds more
+/// than `count` starts even by the clock of a server that sees one request some milliseconds
+/// later than another: a burst of `count` at once would put two bursts in one window.
 struct RateLimit: Sendable, Equatable {
     /// How many starts.
     let count: Int
@@ -16,7 +15,7 @@ struct RateLimit: Sendable, Equatable {
     let period: Double
 
     /// The time between two starts, in seconds.
-    var interval: Double { period / Double(count) * 1.01 }
+    var interval: Double { period / Double(count) * 1.05 }
 
     /// Reads `50/s`, `120/m`, `1000/h`, or `10/2s` (a count over any duration).
     static func parse(_ text: String) -> RateLimit? {
@@ -56,35 +55,65 @@ extension Flag where T == RateLimit {
     }
 }
 
-/// The start times of one stage call under a rate limit: each start is given the next slot.
+/// The starts of one stage call under a rate limit: a gate that lets one start through at a
+/// time, each at least `interval` after the one before it actually went, in the order they came.
+/// Spacing from the starts as they happened, not as they were planned, keeps a late timer (a
+/// busy machine) from bunching the ones after it.
 ///
-/// Sendable: `next` is touched only on the session executor, where the stage launches its work.
+/// Sendable: its `var`s are touched only on the session executor, where the stage launches its
+/// work and where the gate's timer settles.
 final class RateSchedule: @unchecked Sendable {
     let limit: RateLimit
-    private var next: ContinuousClock.Instant?
+    private var lastStart: ContinuousClock.Instant?
+    private var waiting: [Resolver<Value>] = []
+    private var armed = false
 
-    /// A schedule whose first start is at once.
+    /// A gate whose first start goes at once.
     init(_ limit: RateLimit) { self.limit = limit }
 
-    /// How long the next start waits, in seconds (0 for one that may start now); the slot after
-    /// it is taken.
-    func take() -> Double {
+    /// Nil when a start may go now (and it is counted as gone); otherwise a promise that
+    /// fulfils when its turn comes. Cancelling that promise gives its turn up.
+    func turn(on ex: any PromiseExecutor) -> Promise<Value>? {
         let now = ContinuousClock.now
-        let slot = max(now, next ?? now)
-        next = slot + .nanoseconds(Int64(limit.interval * 1e9))
-        let wait = slot - now
-        return Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+        if waiting.isEmpty, !armed, lastStart.map({ now - $0 >= Self.duration(limit.interval) }) ?? true {
+            lastStart = now
+            return nil
+        }
+        let (p, r) = Promise<Value>.pending(name: "rate", on: ex)
+        waiting.append(r)
+        arm(on: ex)
+        return p
     }
 
-    /// `start` run at this schedule's pace: each call waits for its slot first (a timer, cleared
-    /// if the call is cancelled while it waits).
+    /// Waits for the next start's time, then lets the first start still waiting go.
+    private func arm(on ex: any PromiseExecutor) {
+        guard !armed, !waiting.isEmpty else { return }
+        armed = true
+        let due = (lastStart ?? ContinuousClock.now) + Self.duration(limit.interval)
+        let wait = ContinuousClock.now.duration(to: due)
+        let seconds = max(0, Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+        Promise<Value>.delay(seconds, value: .null, name: "rate", on: ex).whenSettled(on: ex) { [self] _ in
+            armed = false
+            while let r = waiting.first {
+                waiting.removeFirst()
+                if r.isSettled { continue }  // given up (cancelled) while it waited
+                lastStart = ContinuousClock.now
+                r.fulfill(.null)
+                break
+            }
+            arm(on: ex)
+        }
+    }
+
+    private static func duration(_ seconds: Double) -> Duration { .nanoseconds(Int64(seconds * 1e9)) }
+
+    /// `start` run through the gate: each call waits for its turn first.
     func pacing(
         _ start: @escaping @Sendable (Value) -> Promise<Value>, on ex: any PromiseExecutor
     ) -> @Sendable (Value) -> Promise<Value> {
         { [self] input in
-            let wait = take()
-            guard wait > 0 else { return start(input) }
-            return Promise.delay(wait, value: input, name: "rate", on: ex).then(on: ex, resolving: { v in .promise(start(v)) })
+            guard let wait = turn(on: ex) else { return start(input) }
+            return wait.then(on: ex, resolving: { _ in .promise(start(input)) })
         }
     }
 }

@@ -163,8 +163,7 @@ final class PageWalk: @unchecked Sendable {
         pages += 1
         let page = pages
         // Under --rate, the page waits for its slot (the timer is what cancelling stops then).
-        if let wait = schedule?.take(), wait > 0 {
-            let timer = Promise<Value>.delay(wait, value: .null, name: "rate", on: executor)
+        if let timer = schedule?.turn(on: executor) {
             current = timer
             timer.whenSettled(on: executor) { [self] r in
                 current = nil

@@ -913,14 +913,14 @@ const vow = (() => {
       return exited.then((code) => { if (code !== 0) throw failure(code, out); return out.replace(/\n+$/, ""); });
     },
     // `--rate N/UNIT`: the seconds between two starts, as vow spaces them (RateLimit: evenly,
-    // 1 % wider than the period over the count).
+    // 5 % wider than the period over the count).
     rateInterval(r, stage) {
       const m = /^\s*(\d+)\s*\/\s*(.+?)\s*$/.exec(typeof r === "string" ? r : JSON.stringify(r));
       const count = m ? Number(m[1]) : 0, unit = m ? m[2] : "";
       let period = unit === "s" ? 1 : unit === "m" ? 60 : unit === "h" ? 3600 : 0;
       if (m && period === 0) { try { period = vow.seconds(unit, stage, "--rate"); } catch { period = 0; } }
       if (!(count >= 1) || !(period > 0)) throw error("type", `${stage}: --rate must be a count per time, like 50/s, 120/m, 1000/h or 10/2s, got ${JSON.stringify(r)}`);
-      return (period / count) * 1.01;
+      return (period / count) * 1.05;
     },
     // `f` started at most once every `interval` seconds, in the order it is called.
     paced(f, interval) {
