@@ -189,10 +189,14 @@ public final class HTTPSessions: Sendable {
     public init() {}
 
     /// The directory sessions are kept in.
-    public static var directory: String {
+    public static var directory: String { configDirectory("sessions") }
+
+    /// `$XDG_CONFIG_HOME/vow/LEAF` (default `~/.config/vow/LEAF`): where vow keeps what a user
+    /// declares once (sessions, APIs).
+    public static func configDirectory(_ leaf: String) -> String {
         let env = ProcessInfo.processInfo.environment
         let config = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ((env["HOME"] ?? NSHomeDirectory()) + "/.config")
-        return config + "/vow/sessions"
+        return config + "/vow/" + leaf
     }
 
     /// The session named `name` (a plain name, kept in `directory`, or a path to a file),

@@ -8,4 +8,13 @@ extension StageNode {
         }
         return StageNode(head: .value(first), arguments: [], span: first.span)
     }
+
+    /// The handler this stage's arguments form, as a pipeline (`catch (P)`: P; `catch echo c`:
+    /// the one stage `echo c`); nil when it has no arguments.
+    public var handlerPipeline: Pipeline? {
+        guard let first = arguments.first else { return nil }
+        if arguments.count == 1, case .group(let p) = first.kind { return p }
+        let inner = StageNode.inner(first: first, rest: arguments.dropFirst(), end: span.end)
+        return Pipeline(stages: [inner], span: inner.span)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import VowHTTP
 import VowValue
 
 /// An API declared once by name (`api add kinto http://127.0.0.1:8888/v1 --bearer T`): its base
@@ -59,10 +60,7 @@ public final class APIProfiles: @unchecked Sendable {
 
     /// Where the APIs are kept, a file each (`NAME.json`, mode 0600, in a directory of mode 0700).
     public var directory: String {
-        if let directoryOverride { return directoryOverride }
-        let env = ProcessInfo.processInfo.environment
-        let config = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ((env["HOME"] ?? NSHomeDirectory()) + "/.config")
-        return config + "/vow/apis"
+        directoryOverride ?? HTTPSessions.configDirectory("apis")
     }
 
     /// Every API known, by name (one declared for this run over a kept one of the same name).

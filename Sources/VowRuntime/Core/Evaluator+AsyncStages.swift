@@ -22,17 +22,10 @@ extension Evaluator {
             let role = step.stage.name.flatMap { registry.stage(named: $0) }?.onRejection
             return role?.isHandler == true ? role : nil
         }
-        @Sendable func handler(_ i: Int) -> Pipeline? {
-            let node = steps[i].stage
-            guard let first = node.arguments.first else { return nil }
-            if node.arguments.count == 1, case .group(let p) = first.kind { return p }
-            let inner = StageNode.inner(first: first, rest: node.arguments.dropFirst(), end: node.span.end)
-            return Pipeline(stages: [inner], span: inner.span)
-        }
         /// Runs the handler of step `i` on `input`: its value now, or nil when it failed (the
         /// failure handled) or waited (the result adopting it when it is the last step).
         @Sendable func runHandler(_ i: Int, _ input: Value, context: String) -> Result<Value, any Error>? {
-            guard let h = handler(i) else { return .success(.null) }
+            guard let h = steps[i].stage.handlerPipeline else { return .success(.null) }
             let handlerSite = Site(source: site.source, statement: site.statement, context: site.context + [context], depth: site.depth, run: site.run)
             let (p, run) = pipeline(h, input: input, scope: scope, site: handlerSite)
             switch run.immediate {

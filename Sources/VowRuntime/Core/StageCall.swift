@@ -47,9 +47,9 @@ public final class StageCall: @unchecked Sendable {
     let expressionArguments: Int
     /// True when positional words are text as written (`StageDefinition.takesWordsAsWritten`).
     let takesWordsAsWritten: Bool
-    /// True for a stage that reads its own arguments (`ArgumentStyle.raw`, `.stage`): it waits
-    /// for the `let` variables its flags (and, for `.raw`, its arguments) name before it runs.
-    let readsItsOwnArguments: ArgumentStyle?
+    /// How the stage takes its arguments (nil for a `def` or a value stage): one that reads its
+    /// own (`.raw`, `.stage`) waits for the `let` variables its flags name (`pendingVariables`).
+    let argumentStyle: ArgumentStyle?
 
     /// The call of the stage `plan` describes, at `index` in the run `run`. `printed` and
     /// `pickPrinted`: the stage, or the `pick` after it, is the last of a printed statement.
@@ -81,8 +81,7 @@ public final class StageCall: @unchecked Sendable {
         self.innerPlan = plan.inner
         self.expressionArguments = plan.definition?.expressionArguments ?? 0
         self.takesWordsAsWritten = plan.definition?.takesWordsAsWritten ?? false
-        let style = plan.definition?.argumentStyle
-        self.readsItsOwnArguments = style == .raw || style == .stage ? style : nil
+        self.argumentStyle = plan.definition?.argumentStyle
     }
 
     /// The executor everything runs on.
@@ -130,7 +129,7 @@ public final class StageCall: @unchecked Sendable {
     /// stage that reads its own arguments waits for them, as an expression waits for the
     /// variables it names. Empty for the other stages, whose arguments wait by themselves.
     func pendingVariables() -> [Promise<Value>] {
-        guard let style = readsItsOwnArguments else { return [] }
+        guard let style = argumentStyle, style == .raw || style == .stage else { return [] }
         var nodes = flagNodes.values.flatMap { $0.compactMap { $0 } }
         if style == .raw { nodes += positional }
         var out: [Promise<Value>] = []

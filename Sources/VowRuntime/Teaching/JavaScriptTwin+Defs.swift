@@ -29,14 +29,7 @@ extension JavaScriptTwin {
         var blockStart = 0
         /// A handler's statement: its code on `input`, put in `v` (returned when it is last).
         func handlerLine(_ node: StageNode, input: String, last: Bool, keep: Bool) -> String {
-            guard let first = node.arguments.first else { return keep ? "v = null;" : "" }
-            let pipe: Pipeline
-            if node.arguments.count == 1, case .group(let p) = first.kind {
-                pipe = p
-            } else {
-                let inner = StageNode.inner(first: first, rest: node.arguments.dropFirst(), end: node.span.end)
-                pipe = Pipeline(stages: [inner], span: inner.span)
-            }
+            guard let pipe = node.handlerPipeline else { return keep ? "v = null;" : "" }
             let plans = plan(pipe)
             let code: TwinCode = plans.count == 1 ? self.body(plans[0], input: input, depth: 1) : TwinCode(pipeline(pipe, input: input, depth: 1), isPromise: true)
             if last { return "return \(code.code);" }
