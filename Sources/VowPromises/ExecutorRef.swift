@@ -34,21 +34,6 @@ enum ExecutorRef: Sendable {
 
     /// Runs `job` as a task (a timer's callback) on the executor; for a serial executor, also
     /// counts the timer that fired as no longer pending.
-    func enqueueTimerTask(_ job: AnyPromise) {
-        switch self {
-        case .serial(let s): s._withUnsafeGuaranteedRef { $0.enqueueTask(job, timerFired: true) }
-        case .other(let b): b.executor.enqueue { job.run() }
-        }
-    }
-
-    func timerStarted() {
-        if case .serial(let s) = self { s._withUnsafeGuaranteedRef { $0.timerStarted() } }
-    }
-
-    func timerCancelled() {
-        if case .serial(let s) = self { s._withUnsafeGuaranteedRef { $0.timerCancelled() } }
-    }
-
     /// The serial executor, if it is one (where possibly unhandled rejections are listed).
     var serialExecutor: SerialPromiseExecutor? {
         if case .serial(let s) = self { return s.takeUnretainedValue() } else { return nil }

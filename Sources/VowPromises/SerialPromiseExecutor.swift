@@ -33,12 +33,25 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
         var halted = false
         /// Jobs to run once no other job is ready (`enqueueWhenDrained`).
         var whenDrained = ContiguousArray<AnyPromise>()
+        /// The timers set to call back here, node's way.
+        var timers = TimerLists()
+        /// The loop time (ms): when the task or drain running now began. Timers set on the
+        /// draining thread start here, as node's start at its loop's millisecond.
+        var loopTime: Double = 0
+        /// The millisecond the timer source is armed for (infinity when disarmed).
+        var armedFor: Double = .infinity
+        /// A pass over the due timers is queued as a task (`TimerPass.marker`).
+        var passQueued = false
+        /// The time of the pass under way, while its timers are taken one task at a time.
+        var passNow: Double? = nil
 
         var quiescent: Bool { !draining && pendingTimers == 0 }
     }
 
     private let state = Locked(Queue())
     private let queue: DispatchQueue
+    /// Armed for the earliest expiry of `timers`; it queues a pass (never runs a callback).
+    private let timerSource: DispatchSourceTimer
 
     /// A serial executor whose drains run on a new serial dispatch queue labelled `label`.
     ///
@@ -47,7 +60,11 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
     /// session, so what stays behind is a dispatch queue and a few words.
     public init(label: String = "vow.promises.serial") {
         self.queue = DispatchQueue(label: label)
+        self.timerSource = DispatchSource.makeTimerSource(queue: PromiseExecutors.timers)
         _ = Unmanaged.passRetained(self)  // the reference that is never given back
+        timerSource.schedule(deadline: .distantFuture, leeway: .nanoseconds(0))
+        timerSource.setEventHandler { [unowned self] in self.timersFallDue() }
+        timerSource.resume()
     }
 
     /// Itself: promises hand it their jobs directly.
@@ -76,11 +93,10 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
     }
 
     /// Appends a task: it runs once no job is ready, after the tasks before it.
-    func enqueueTask(_ task: AnyPromise, timerFired: Bool) {
+    func enqueueTask(_ task: AnyPromise) {
         if PromiseObservation.isActive { PromiseObservation.jobQueued(task, isTask: true) }
         let startDrain = state.withLock { q -> Bool in
             q.tasks.append(task)
-            if timerFired { q.pendingTimers -= 1 }
             if q.draining { return false }
             q.draining = true
             return true
@@ -90,7 +106,7 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
 
     /// Runs `task` as a task (a macrotask, as a timer callback is): after every job ready now.
     public func enqueueTask(_ task: @escaping @Sendable () -> Void) {
-        enqueueTask(ClosureJob(task), timerFired: false)
+        enqueueTask(ClosureJob(task))
     }
 
     /// Runs `job` once every job that is ready has run, those they enqueue included, and
@@ -109,17 +125,75 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
         if startDrain { queue.async { self.drain() } }
     }
 
-    func timerStarted() {
-        state.withLock { $0.pendingTimers += 1 }
+    /// Sets `timer`: on the draining thread it starts at the loop time (refreshed when that is
+    /// more than `staleLoopTime` ms old, so a long run of jobs does not make a wait short);
+    /// from elsewhere, now.
+    func setTimer(_ timer: OneShotTimer) {
+        let onLoop = isCurrent
+        state.withLock { q in
+            var start = timerClockNow()
+            if onLoop {
+                if start - q.loopTime > Self.staleLoopTime { q.loopTime = start } else { start = q.loopTime }
+            }
+            q.pendingTimers += 1
+            q.timers.insert(timer, start: start)
+            armTimerSource(&q)
+        }
     }
 
-    func timerCancelled() {
+    /// How old (ms) the loop time may be for a timer set on the draining thread to start there.
+    static let staleLoopTime: Double = 10
+
+    /// Clears `timer` if it has not fired: its callback is released and never runs.
+    func clearTimer(_ timer: OneShotTimer) {
         var waiters: [DispatchSemaphore] = []
         state.withLock { q in
+            timer.fire = nil
+            guard q.timers.remove(timer) else { return }
             q.pendingTimers -= 1
             if q.quiescent { swap(&waiters, &q.quiescentWaiters) }
         }
         for w in waiters { w.signal() }
+    }
+
+    /// Arms the source for the earliest expiry, if it is not armed for it (or earlier) already.
+    private func armTimerSource(_ q: inout Queue) {
+        guard let expiry = q.timers.nextExpiry, !q.passQueued, q.passNow == nil else { return }
+        let due = expiry.rounded(.up)
+        if due < q.armedFor {
+            q.armedFor = due
+            timerSource.schedule(deadline: DispatchTime(uptimeNanoseconds: UInt64(due) * 1_000_000), leeway: .nanoseconds(0))
+        }
+    }
+
+    /// The source fired: queue a pass over the due timers as a task, as node's loop runs its
+    /// timers phase.
+    private func timersFallDue() {
+        let startDrain = state.withLock { q -> Bool in
+            q.armedFor = .infinity
+            if q.passQueued || q.passNow != nil || q.halted { return false }
+            q.passQueued = true
+            q.tasks.append(TimerPass.marker)
+            if q.draining { return false }
+            q.draining = true
+            return true
+        }
+        if startDrain { queue.async { self.drain() } }
+    }
+
+    /// The next task of the pass under way or starting (the marker was reached): the callback of
+    /// the next due timer, or nil when the pass is over (the source is armed again).
+    private func nextTimerTask(_ q: inout Queue) -> AnyPromise? {
+        guard let now = q.passNow else { return nil }
+        while let timer = q.timers.nextDue(now: now) {
+            q.pendingTimers -= 1
+            guard let fire = timer.fire else { continue }
+            timer.fire = nil
+            return ClosureJob(fire)
+        }
+        q.passNow = nil
+        armTimerSource(&q)
+        return nil
     }
 
     /// The timers (`delay`, `timeout`, `retry` waits) whose callbacks will run on this executor
@@ -208,6 +282,7 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
     private func drain() {
         drainThread.store(currentThreadToken(), ordering: .relaxed)
         var batch = ContiguousArray<AnyPromise>()
+        var starting = true
         while true {
             if let job = local.pop() {
                 if haltFlag.load(ordering: .relaxed) {
@@ -221,8 +296,13 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
             var waiters: [DispatchSemaphore] = []
             var quiet: [DispatchSemaphore] = []
             var task: AnyPromise? = nil
+            var timerFired = false
             var unhandled: [AnyPromise] = []
             let more = state.withLock { q -> Bool in
+                if starting {
+                    q.loopTime = timerClockNow()
+                    starting = false
+                }
                 if q.halted {
                     // What was queued is dropped; so is what comes later, drain by drain.
                     q.jobs.removeAll()
@@ -230,6 +310,8 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
                     q.taskHead = 0
                     q.possiblyUnhandled.removeAll()
                     q.whenDrained.removeAll()
+                    q.passQueued = false
+                    q.passNow = nil
                     q.draining = false
                     drainThread.store(0, ordering: .relaxed)
                     swap(&waiters, &q.idleWaiters)
@@ -249,13 +331,30 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
                     batch.append(q.whenDrained.removeFirst())
                     return true
                 }
-                if q.taskHead < q.tasks.count {
-                    task = q.tasks[q.taskHead]
+                if let t = nextTimerTask(&q) {
+                    task = t
+                    timerFired = true
+                    return true
+                }
+                while q.taskHead < q.tasks.count {
+                    let t = q.tasks[q.taskHead]
                     q.taskHead += 1
                     if q.taskHead == q.tasks.count {
                         q.tasks.removeAll(keepingCapacity: true)
                         q.taskHead = 0
                     }
+                    q.loopTime = timerClockNow()
+                    if t === TimerPass.marker {
+                        q.passQueued = false
+                        q.passNow = q.loopTime
+                        if let fired = nextTimerTask(&q) {
+                            task = fired
+                            timerFired = true
+                            return true
+                        }
+                        continue
+                    }
+                    task = t
                     return true
                 }
                 q.draining = false
@@ -272,7 +371,10 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
             if !unhandled.isEmpty {
                 state.withLock { $0.unhandledHandler }?(unhandled)
             } else if let task {
-                if PromiseObservation.isActive { PromiseObservation.jobStarted(task, isTask: true) }
+                if PromiseObservation.isActive {
+                    if timerFired { PromiseObservation.jobQueued(task, isTask: true) }
+                    PromiseObservation.jobStarted(task, isTask: true)
+                }
                 task.run()
             } else {
                 // Jobs from other threads, in their order, before the jobs they enqueue (which
@@ -285,6 +387,11 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
             }
         }
     }
+}
+
+/// Stands in the task queue for a pass over the due timers; never run.
+private enum TimerPass {
+    static let marker = ClosureJob {}
 }
 
 #if canImport(Glibc)

@@ -112,32 +112,59 @@ public enum RetryDecision: Sendable, Equatable {
 /// once (its callback is released and never runs) instead of leaving it queued until its deadline.
 ///
 /// When it fires, its callback runs as a task on the executor it names (after every job that is
-/// ready there), and timers due at the same time fire in the order they were set, as in node.
+/// ready there). On a serial executor the timers follow node's rules (`TimerLists`): a wait under
+/// 1 ms is 1 ms, timers start at the executor's loop time, and a pass over the due timers takes
+/// them list by list, each list (one a duration) in the order its timers were set. On any other
+/// executor one scheduler orders them by deadline, then by the order they were set.
 ///
-/// Sendable: `fire` and `heapIndex` are touched only under `TimerScheduler`'s lock (init sets
-/// `fire` before the timer is shared); the other fields are set in init and never change.
+/// Sendable: `fire` and the fields that place the timer (`start`, `list`, `next`, `prev`,
+/// `heapIndex`) are touched only under the lock of whoever holds it (the serial executor, or
+/// `TimerScheduler`); init sets `fire` before the timer is shared; the other fields never change.
 final class OneShotTimer: @unchecked Sendable {
-    let deadline: UInt64
-    let sequence: UInt64
     let execRef: ExecutorRef
-    /// Under the scheduler's lock: the callback until the timer fires or is cleared, and the
-    /// timer's place in the heap (-1 when out of it).
+    /// The wait in milliseconds, as node reads it (see `TimerLists.milliseconds`).
+    let msecs: Double
+    /// For `TimerScheduler`: the deadline in uptime nanoseconds, and the order set.
+    let deadline: UInt64
+    var sequence: UInt64 = 0
+    /// The callback until the timer fires or is cleared.
     var fire: (@Sendable () -> Void)?
+    /// In `TimerScheduler`'s heap: the place (-1 when out of it).
     var heapIndex = -1
+    /// In a serial executor's `TimerLists`: the millisecond it started, its list, its neighbours.
+    var start: Double = 0
+    var list: TimerLists.List?
+    var next: OneShotTimer?
+    unowned(unsafe) var prev: OneShotTimer?
 
     /// Starts the timer; `fire` runs once, as a task on `executor`, after `seconds`.
     init(after seconds: Double, on executor: ExecutorRef, _ fire: @escaping @Sendable () -> Void) {
-        let ns = seconds > 0 ? UInt64(min(seconds, 1e9) * 1e9) : 0
-        self.deadline = DispatchTime.now().uptimeNanoseconds &+ ns
+        self.msecs = TimerLists.milliseconds(seconds)
+        self.deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(msecs * 1e6)
         self.execRef = executor
         self.fire = fire
-        self.sequence = TimerScheduler.shared.nextSequence()
-        TimerScheduler.shared.add(self)
+        if let serial = executor.serialExecutor {
+            serial.setTimer(self)
+        } else {
+            TimerScheduler.shared.add(self)
+        }
+    }
+
+    /// A timer that is not set anywhere: for driving `TimerLists` by hand.
+    init(unarmedAfter seconds: Double, on executor: ExecutorRef, _ fire: @escaping @Sendable () -> Void) {
+        self.msecs = TimerLists.milliseconds(seconds)
+        self.deadline = 0
+        self.execRef = executor
+        self.fire = fire
     }
 
     /// Clears the timer; `fire` will not run if it has not yet. Safe to call more than once.
     func cancel() {
-        TimerScheduler.shared.remove(self)
+        if let serial = execRef.serialExecutor {
+            serial.clearTimer(self)
+        } else {
+            TimerScheduler.shared.remove(self)
+        }
     }
 
     /// Earlier deadline first; the same deadline in the order they were set.
@@ -147,7 +174,7 @@ final class OneShotTimer: @unchecked Sendable {
     }
 }
 
-/// The one scheduler of every timer: a binary heap ordered by (deadline, sequence number) and one
+/// The scheduler of the timers whose executor is not a `SerialPromiseExecutor`: a binary heap ordered by (deadline, sequence number) and one
 /// Dispatch timer source armed for the earliest deadline.
 ///
 /// Sendable: the heap is in `state`, touched only under its lock, and `source` is rearmed only with
@@ -172,16 +199,10 @@ final class TimerScheduler: @unchecked Sendable {
         source.setEventHandler { [unowned self] in self.fireDue() }
     }
 
-    func nextSequence() -> UInt64 {
+    func add(_ timer: OneShotTimer) {
         state.withLock { h in
             h.sequence &+= 1
-            return h.sequence
-        }
-    }
-
-    func add(_ timer: OneShotTimer) {
-        timer.execRef.timerStarted()
-        state.withLock { h in
+            timer.sequence = h.sequence
             timer.heapIndex = h.items.count
             h.items.append(timer)
             siftUp(&h.items, timer.heapIndex)
@@ -190,15 +211,13 @@ final class TimerScheduler: @unchecked Sendable {
     }
 
     func remove(_ timer: OneShotTimer) {
-        let removed = state.withLock { h -> Bool in
+        state.withLock { h in
             let i = timer.heapIndex
-            guard i >= 0 else { return false }
+            guard i >= 0 else { return }
             timer.fire = nil
             removeAt(&h.items, i)
             rearm(&h)
-            return true
         }
-        if removed { timer.execRef.timerCancelled() }
     }
 
     private func fireDue() {
@@ -218,7 +237,7 @@ final class TimerScheduler: @unchecked Sendable {
                 defer { t.fire = nil }
                 return t.fire
             }
-            if let fire { t.execRef.enqueueTimerTask(ClosureJob(fire)) }
+            if let fire { t.execRef.executor.enqueue(fire) }
         }
     }
 

@@ -217,6 +217,28 @@ final class TimerFloorTests: XCTestCase {
     }
 }
 
+/// Timers set inside timers, and timers of different waits, run in node's order (its timer
+/// lists: one a wait, taken by expiry, a list sent back behind older ones), in every run and in
+/// every view of the run.
+final class NodeTimerOrderTests: XCTestCase {
+    func test_timersSetInsideTimersRunInNodesOrderEveryTime() throws {
+        let file = projectRoot.appendingPathComponent("examples/puzzles/nested-timers")
+        let source = try String(contentsOf: file.appendingPathExtension("vow"), encoding: .utf8)
+        let node = try runCommand("node", [file.appendingPathExtension("js").path]).out
+        XCTAssertEqual(node, "sync first\na\nb\nf\nc\nd\ne\n")
+        for _ in 0..<6 {
+            XCTAssertEqual(runVow(source, javaScript: true).out, node)
+            XCTAssertEqual(runVow(source).out, node)
+            let turns = try runWithInput(REPLTests.binary, ["--js", "--turns", file.appendingPathExtension("vow").path], input: "").out
+            let printed = turns.split(separator: "\n").compactMap { line -> String? in
+                let t = line.trimmingCharacters(in: .whitespaces)
+                return t.hasPrefix("prints ") ? String(t.dropFirst(7)) + "\n" : nil
+            }.joined()
+            XCTAssertEqual(printed, node, "the --turns recording prints in node's order")
+        }
+    }
+}
+
 /// A long pipeline's twin is written in linear time, a link a statement past a few hundred links,
 /// so that node's parser takes it; it prints what vow prints.
 final class LongTwinTests: XCTestCase {
