@@ -11,7 +11,9 @@ public enum PromiseEvent: Sendable {
     /// The promise rejected.
     case rejected(id: Int, error: any Error)
     /// The promise adopted another: it now waits on `adopted` and will settle as it does.
-    case adopted(id: Int, adopted: Int)
+    /// `adoptedState` is how `adopted` stood then, told even when no event of it was seen (a
+    /// promise made before observing began).
+    case adopted(id: Int, adopted: Int, adoptedState: SettledState)
     /// The promise was cancelled (it rejects with a cancellation error right after).
     case cancelled(id: Int)
     /// A promise made elsewhere was given attributes afterwards (e.g. the interpreter names the
@@ -25,6 +27,11 @@ public enum PromiseEvent: Sendable {
     /// The program wrote `text` to its output. Not the promise core's: an interpreter reports it
     /// (`PromiseObservation.noteOutput`), so that a record of events tells which job wrote what.
     case output(String)
+}
+
+/// How a promise stands.
+public enum SettledState: String, Sendable {
+    case pending, fulfilled, rejected, cancelled
 }
 
 /// A job of a serial executor as observers see it: what kind of step it is and the promises it

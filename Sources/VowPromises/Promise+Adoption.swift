@@ -13,7 +13,15 @@ extension Promise {
             return
         }
         let childID = child.observedID
-        if childID != 0 { PromiseObservation.emit(.adopted(id: childID, adopted: inner.id)) }
+        if childID != 0 {
+            let state: SettledState
+            switch inner.result {
+            case nil: state = .pending
+            case .success: state = .fulfilled
+            case .failure(let e): state = e is PromiseCancelledError ? .cancelled : .rejected
+            }
+            PromiseObservation.emit(.adopted(id: childID, adopted: inner.id, adoptedState: state))
+        }
         // JavaScript's PromiseResolveThenableJob: one turn to call `then` on the inner promise,
         // one more for that reaction to run.
         executor.enqueue(AdoptJob(inner: inner, child: child, execRef: executor, attached: false, step: { $0.react() }))

@@ -137,7 +137,7 @@ public enum HTMLPage {
                 if let text = record["text"]?.stringValue { nodes[id]?.label = text }
             case .handlerAttached(let id, let child):
                 if nodes[child] != nil { addEdge(id, child, "chain") }
-            case .adopted(let id, let adopted):
+            case .adopted(let id, let adopted, _):
                 addEdge(adopted, id, "adopt")
             case .fulfilled(let id, _):
                 settle(id, "fulfilled", record["value"].map { brief(JSONWriter.compact($0)) }, at: e.micros)

@@ -279,6 +279,25 @@ final class REPLTests: XCTestCase {
         XCTAssertEqual(quit(t), 0)
     }
 
+    /// `:step` on a promise an earlier statement settled tells it as settled (as `vow --turns`
+    /// does for the same program in one run), not as pending.
+    func test_stepKnowsAnEarlierStatementsPromiseIsSettled() throws {
+        let t = try start()
+        t.type("let rejected = reject oops\r")
+        XCTAssertTrue(t.waitFor("rejected here"), t.plainOutput)
+        t.clear()
+        t.type(":step promise (print executor) $rejected | catch print \"caught {message}\"\r")
+        XCTAssertTrue(t.waitFor("step [Enter"), t.plainOutput)
+        XCTAssertTrue(t.plainOutput.contains("is rejected already"), t.plainOutput)
+        XCTAssertFalse(t.plainOutput.contains("is pending"), t.plainOutput)
+        t.type("c\r")
+        XCTAssertTrue(t.waitFor("(end of the run)"), t.plainOutput)
+        XCTAssertTrue(t.plainOutput.contains("it is rejected already, so the turn that settles p2 is queued now"), t.plainOutput)
+        XCTAssertTrue(t.plainOutput.contains("did (rejected)"), t.plainOutput)
+        XCTAssertTrue(t.plainOutput.contains("prints caught oops"), t.plainOutput)
+        XCTAssertEqual(quit(t), 0)
+    }
+
     /// `:step` on a pipeline the stepping lesson gives steps through its turns (the handler, the
     /// attaching, the settling, the next handler), and `:timeline --turns` afterwards draws it.
     func test_stepOnAPipelineOfTheSteppingLesson() throws {

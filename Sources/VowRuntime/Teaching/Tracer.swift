@@ -145,7 +145,7 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
             case .handlerAttached(let id, let child): event = .handlerAttached(id: n(id), child: n(child))
             case .fulfilled(let id, let value): event = .fulfilled(id: n(id), value: value)
             case .rejected(let id, let error): event = .rejected(id: n(id), error: error)
-            case .adopted(let id, let adopted): event = .adopted(id: n(id), adopted: n(adopted))
+            case .adopted(let id, let adopted, let state): event = .adopted(id: n(id), adopted: n(adopted), adoptedState: state)
             case .cancelled(let id): event = .cancelled(id: n(id))
             case .labelled(let id, let attributes): event = .labelled(id: n(id), attributes: attributes)
             case .jobQueued(let j): event = .jobQueued(PromiseJob(key: j.key, kind: j.kind, source: n(j.source), target: n(j.target), isTask: j.isTask, isOwn: j.isOwn))
@@ -283,7 +283,7 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
             r["id"] = .int(id)
             let e = toVowError(error)
             r["error"] = ["kind": .string(e.kind.rawValue), "message": .string(e.message)]
-        case .adopted(let id, let adopted):
+        case .adopted(let id, let adopted, _):
             r["event"] = "adopted"
             r["id"] = .int(id)
             r["adopted"] = .int(adopted)

@@ -17,6 +17,9 @@ struct TurnBuilder {
     var queued: [(job: Int, text: String, isTask: Bool, isInternal: Bool)] = []
     var turns: [RecordedTurns.Turn] = [RecordedTurns.Turn(number: 0, job: 0, isTask: false, isInternal: false, title: "start: the statements begin")]
     var numbered = 0
+    /// How the promise each adopter took on stood, when that promise was made before the record
+    /// began (it has no number of its own: 0).
+    var adoptedUnknown: [Int: String] = [:]
     /// The promises a combinator waits on: its observers of them are the reactions
     /// JavaScript's `Promise.all` (or race, any, allSettled) attaches.
     let combinatorsOf: [Int: [Int]]
@@ -56,13 +59,14 @@ struct TurnBuilder {
             let src = promises[j.source]?.state ?? "settled"
             return "\(label(j.target)): its handler reacts to \(label(j.source)), \(src)"
         case .adoptThen:
-            let now = promises[j.source]?.state ?? "pending"
+            let now = promises[j.source]?.state ?? (j.source == 0 ? adoptedUnknown[j.target] : nil) ?? "pending"
             let then = now == "pending"
                 ? "it is pending, so p\(j.target) settles one turn after it does"
                 : "it is \(now) already, so the turn that settles p\(j.target) is queued now"
             return "\(label(j.target)) attaches to \(label(j.source)) (JavaScript's PromiseResolveThenableJob): \(then)"
         case .adoptSettle:
-            let src = promises[j.source]?.state ?? "settled"
+            let was = j.source == 0 ? adoptedUnknown[j.target].flatMap { $0 == "pending" ? nil : $0 } : nil
+            let src = promises[j.source]?.state ?? was ?? "settled"
             return "\(label(j.target)) settles as \(label(j.source)) did (\(src))"
         case .observer:
             let state = promises[j.source]?.state ?? "settled"
@@ -130,8 +134,11 @@ struct TurnBuilder {
                 turns[turns.count - 1].happened.append("\(label(id)) rejects: \(RecordedTurns.brief(e.message))")
                 turns[turns.count - 1].settled.append(RecordedTurns.Settlement(id: id, outcome: .rejected))
             }
-        case .adopted(let id, let adopted):
-            let how = promises[adopted]?.state ?? "pending"
+        case .adopted(let id, let adopted, let state):
+            // A promise made before the record began (an earlier statement's `let`) is known
+            // only by how the event says it stood.
+            let how = promises[adopted]?.state ?? state.rawValue
+            if adopted == 0 { adoptedUnknown[id] = state.rawValue }
             let when = how == "pending"
                 ? "\(label(adopted)) is pending: \(label(id)) attaches to it next turn and settles one turn after it does"
                 : "\(label(adopted)) is \(how) already: \(label(id)) settles two turns from now (one turn to attach, one to settle)"
