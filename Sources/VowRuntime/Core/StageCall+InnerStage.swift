@@ -16,6 +16,18 @@ extension StageCall {
         innerPipeline(context: context).map { innerStage($0, nullEnds: nullEnds) }
     }
 
+    /// The handlers of `then (A) (B)`: what runs one input through each group, in order; nil
+    /// unless every positional argument is a group.
+    func groupHandlers(context: [String] = []) -> [@Sendable (Value) throws -> Resolution<Value>]? {
+        var handlers: [@Sendable (Value) throws -> Resolution<Value>] = []
+        for argument in positional {
+            guard case .group(let p) = argument.kind else { return nil }
+            let inner = InnerPipeline(pipeline: p, cache: PlanCache(), isGroup: true, evaluator: Evaluator(session: session), site: site(adding: context))
+            handlers.append(innerStage(inner, nullEnds: false))
+        }
+        return handlers
+    }
+
     /// What runs one input through the inner stage `inner` (`innerStage`).
     private func innerStage(_ inner: InnerPipeline, nullEnds: Bool) -> @Sendable (Value) throws -> Resolution<Value> {
         let (ev, site, scope, ex) = (inner.evaluator, inner.site, self.scope, executor)

@@ -158,6 +158,10 @@ public protocol StageDefinition: Sendable {
     /// True for a stage that only applies the stage its arguments form, on the value (`then X`
     /// is `| X`): the planner plans X in its place, with the same promise and turns.
     static var appliesItsStage: Bool { get }
+    /// True for a stage that takes two groups, a handler for each outcome (`then (A) (B)`,
+    /// JavaScript's `.then(onFulfilled, onRejected)`): the planner accepts the second group and
+    /// the stage recovers from a rejection in that form.
+    static var takesRejectionHandler: Bool { get }
     /// The twin's function for this stage, in JavaScript, written beside the stage: a function
     /// expression (`(v, flags) => …`) that the twin's prelude holds as `vow["NAME"]`, where NAME
     /// is the function `twin` names. It may use the prelude's `vow.error(kind, message)`,
@@ -225,6 +229,8 @@ extension StageDefinition {
     public static var combinesPromises: Bool { false }
     /// Does more than apply the stage it is given, by default.
     public static var appliesItsStage: Bool { false }
+    /// Takes one handler, by default.
+    public static var takesRejectionHandler: Bool { false }
     /// Its twin's function is in the prelude file, by default.
     public static var twinFunction: String? { nil }
     /// Looks at no other stage, by default.

@@ -98,13 +98,15 @@ struct Planner: Sendable {
         case .success(let bound) where Self.unreadableExpression(def, bound.positional, flags: bound.flags) != nil:
             plan = StagePlan(
                 nameAsWritten: name, name: name, node: node, kind: .refused(Self.unreadableExpression(def, bound.positional, flags: bound.flags)!))
+        case .success(let bound) where Self.followedGroup(def, bound.positional) != nil:
+            plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .refused(Self.followedGroup(def, bound.positional)!))
         case .success(let bound):
             plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .builtin(def, bound.positional, bound.flags))
             plan.inner = innerPlan(def, node: node, positional: bound.positional)
         case .failure(let problem):
             plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .refused(problem))
         }
-        plan.onRejection = def.onRejection
+        plan.onRejection = Self.isTwoHandlerForm(def, plan) ? .recovers : def.onRejection
         return plan
     }
 
@@ -178,6 +180,29 @@ struct Planner: Sendable {
             }
         }
         return nil
+    }
+
+    /// `then (A) (B)`: a stage that takes a rejection handler, given two groups.
+    static func isTwoHandlerForm(_ def: any StageDefinition.Type, _ plan: StagePlan) -> Bool {
+        guard def.takesRejectionHandler, case .builtin(_, let positional, _) = plan.kind, positional.count == 2 else { return false }
+        return positional.allSatisfy { if case .group = $0.kind { true } else { false } }
+    }
+
+    /// The problem with an inner stage that is a group or a value followed by more arguments
+    /// (`catch (A) (B)`: the second would be dropped), but for `then (A) (B)`; nil when none.
+    private static func followedGroup(_ def: any StageDefinition.Type, _ positional: [Argument]) -> PlanProblem? {
+        guard def.argumentStyle == .stage, positional.count >= 2, let first = positional.first else { return nil }
+        if case .word = first.kind { return nil }
+        let groups = positional.allSatisfy { if case .group = $0.kind { true } else { false } }
+        if def.takesRejectionHandler {
+            if groups && positional.count == 2 { return nil }
+            return PlanProblem(
+                "\(def.name) takes one stage, or two groups: \(def.name) (ON FULFILLED) (ON REJECTED)",
+                span: positional[positional.count > 2 && groups ? 2 : 1].span, beforeRun: true)
+        }
+        return PlanProblem(
+            "\(def.name) takes one stage: a group `( … )` is the whole of it, so nothing may follow it (`(A | B)` runs two stages)",
+            span: positional[1].span, beforeRun: true)
     }
 
     /// The stage that `then X…`, `catch X…`, `each X…` name: X with the rest of their arguments
