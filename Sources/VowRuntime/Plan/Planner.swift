@@ -182,6 +182,11 @@ struct Planner: Sendable {
         return nil
     }
 
+    /// True when `name` is a stage: a def or a built-in.
+    func namesStage(_ name: String) -> Bool {
+        defs[name] != nil || registry.stage(named: name) != nil
+    }
+
     /// `then (A) (B)`: a stage that takes a rejection handler, given two groups.
     static func isTwoHandlerForm(_ def: any StageDefinition.Type, _ plan: StagePlan) -> Bool {
         guard def.takesRejectionHandler, case .builtin(_, let positional, _) = plan.kind, positional.count == 2 else { return false }

@@ -46,7 +46,7 @@ extension PromiseStage: TwinWriting {
 
     /// `new Promise((resolve) => resolve(…))`.
     static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
-        guard let body = DoStage.twinStatements(twin.positional(plan), input: input, depth: depth, in: twin) else { return twin.missing(name) }
+        guard let body = DoStage.twinStatements(twin.positional(plan), end: plan.node.span.end, input: input, depth: depth, in: twin) else { return twin.missing(name) }
         return TwinCode("new Promise((resolve) => resolve(\(body.code)))", isPromise: true)
     }
 }
