@@ -16,6 +16,9 @@ public enum PromiseEvent: Sendable {
     case adopted(id: Int, adopted: Int, adoptedState: SettledState)
     /// The promise was cancelled (it rejects with a cancellation error right after).
     case cancelled(id: Int)
+    /// A timer was set that fulfils promise `id` (`delay`) after `milliseconds`, as node reads
+    /// the wait (at least 1).
+    case timerSet(id: Int, milliseconds: Double)
     /// A promise made elsewhere was given attributes afterwards (e.g. the interpreter names the
     /// promise a stage returned as that stage's).
     case labelled(id: Int, attributes: any Sendable)

@@ -189,7 +189,7 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
             q.pendingTimers -= 1
             guard let fire = timer.fire else { continue }
             timer.fire = nil
-            return ClosureJob(fire)
+            return timer.fulfilling == 0 ? ClosureJob(fire) : TimerJob(fulfilling: timer.fulfilling, fire)
         }
         q.passNow = nil
         armTimerSource(&q)

@@ -8,8 +8,10 @@ extension Promise {
         on executor: any PromiseExecutor = PromiseExecutors.main
     ) -> Promise<T> {
         let (p, resolver) = Promise<T>.pending(name: name, on: executor)
-        let timer = OneShotTimer(after: seconds, on: p.execRef) { resolver.fulfill(value) }
+        let observed = PromiseObservation.isActive ? p.id : 0
+        let timer = OneShotTimer(after: seconds, on: p.execRef, fulfilling: observed) { resolver.fulfill(value) }
         resolver.onCancel { timer.cancel() }
+        if observed != 0 { PromiseObservation.emit(.timerSet(id: observed, milliseconds: timer.msecs)) }
         return p
     }
 
@@ -122,6 +124,8 @@ public enum RetryDecision: Sendable, Equatable {
 /// `TimerScheduler`); init sets `fire` before the timer is shared; the other fields never change.
 final class OneShotTimer: @unchecked Sendable {
     let execRef: ExecutorRef
+    /// The observed promise the timer fulfils (`delay`), 0 for none: its task names it.
+    let fulfilling: Int
     /// The wait in milliseconds, as node reads it (see `TimerLists.milliseconds`).
     let msecs: Double
     /// For `TimerScheduler`: the deadline in uptime nanoseconds, and the order set.
@@ -138,7 +142,9 @@ final class OneShotTimer: @unchecked Sendable {
     unowned(unsafe) var prev: OneShotTimer?
 
     /// Starts the timer; `fire` runs once, as a task on `executor`, after `seconds`.
-    init(after seconds: Double, on executor: ExecutorRef, _ fire: @escaping @Sendable () -> Void) {
+    /// `fulfilling` is the observed promise it fulfils, if any.
+    init(after seconds: Double, on executor: ExecutorRef, fulfilling: Int = 0, _ fire: @escaping @Sendable () -> Void) {
+        self.fulfilling = fulfilling
         self.msecs = TimerLists.milliseconds(seconds)
         self.deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(msecs * 1e6)
         self.execRef = executor
@@ -152,6 +158,7 @@ final class OneShotTimer: @unchecked Sendable {
 
     /// A timer that is not set anywhere: for driving `TimerLists` by hand.
     init(unarmedAfter seconds: Double, on executor: ExecutorRef, _ fire: @escaping @Sendable () -> Void) {
+        self.fulfilling = 0
         self.msecs = TimerLists.milliseconds(seconds)
         self.deadline = 0
         self.execRef = executor
@@ -290,5 +297,24 @@ final class TimerScheduler: @unchecked Sendable {
             items[m].heapIndex = m
             i = m
         }
+    }
+}
+
+/// The task of a timer that fired: observers see it as a callback that names the promise the
+/// timer fulfils (`source`), if one was observed.
+///
+/// Sendable: `promise` and `body` are `let`s of Sendable types. It says `@unchecked` only
+/// because its superclass does, and Swift makes a subclass restate that.
+final class TimerJob: ReactionJob, @unchecked Sendable {
+    let promise: Int
+    let body: @Sendable () -> Void
+    init(fulfilling promise: Int, _ body: @escaping @Sendable () -> Void) {
+        self.promise = promise
+        self.body = body
+        super.init(execRef: nil)
+    }
+    override func run() { body() }
+    override func observedJob(isTask: Bool) -> PromiseJob {
+        PromiseJob(key: ObjectIdentifier(self), kind: .callback, source: promise, target: 0, isTask: isTask)
     }
 }

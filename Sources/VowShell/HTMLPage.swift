@@ -151,7 +151,7 @@ public enum HTMLPage {
                 seqOfJob[e.job] = seq
                 timeOfTurn[seq] = e.micros - t0
                 touched[seq] = [j.source, j.target].filter { $0 != 0 && nodes[$0] != nil }
-            case .jobQueued, .output:
+            case .jobQueued, .output, .timerSet:
                 break
             }
         }

@@ -210,7 +210,9 @@ public final class REPL: @unchecked Sendable {
             runner.printDirect("error[syntax]: :step needs a pipeline, e.g. :step resolve 1 | then (resolve 2) | print", toStderr: true)
             return
         }
-        stepping = TurnView.shown(runner.runShowingTurns(text, name: "<repl>").turns)[...]
+        let recorded = runner.runShowingTurns(text, name: "<repl>").turns
+        print(TurnView.legend(recorded, colors: runner.renderer.colors), terminator: "")
+        stepping = TurnView.shown(recorded)[...]
         showTurns(1)
     }
 

@@ -18,14 +18,30 @@ public enum TurnView {
         for h in turn.happened { out += "    \(h)\n" }
         out += dim("    microtasks: " + (turn.microtasks.isEmpty ? "none" : turn.microtasks.joined(separator: " · "))) + "\n"
         if !turn.tasks.isEmpty { out += dim("    tasks: " + turn.tasks.joined(separator: " · ")) + "\n" }
+        if !turn.timers.isEmpty { out += dim("    timers: " + turn.timers.joined(separator: " · ")) + "\n" }
         if !turn.waiting.isEmpty { out += dim("    waiting: " + turn.waiting.joined(separator: " · ")) + "\n" }
         return out
     }
 
-    /// Every turn of `turns`, one after another; vow's own bookkeeping only where it did
-    /// something the program can see (settled a promise, printed).
+    /// Every turn of `turns`, one after another, after the legend of its promises; vow's own
+    /// bookkeeping only where it did something the program can see (settled a promise, printed).
     public static func render(_ turns: RecordedTurns, colors: Bool) -> String {
-        shown(turns).map { render($0, colors: colors) }.joined(separator: "\n")
+        legend(turns, colors: colors) + shown(turns).map { render($0, colors: colors) }.joined(separator: "\n")
+    }
+
+    /// The promises the turns name, once: `p3  print 1`, and the turn a later one was made in;
+    /// empty when there are none.
+    public static func legend(_ turns: RecordedTurns, colors: Bool) -> String {
+        guard !turns.legend.isEmpty else { return "" }
+        func dim(_ s: String) -> String { colors ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
+        let width = turns.legend.map { "p\($0.id)".count }.max() ?? 2
+        var out = "promises\n"
+        for e in turns.legend {
+            let id = "p\(e.id)"
+            let made = e.madeIn == 0 ? "" : dim("  (made in turn \(e.madeIn))")
+            out += "  " + id + String(repeating: " ", count: width - id.count) + "  " + RecordedTurns.brief(e.text) + made + "\n"
+        }
+        return out + "\n"
     }
 
     /// The turns worth showing: every turn of the program, and vow's own where something happened.

@@ -365,6 +365,7 @@ final class ExecutorTests: XCTestCase {
                 case .rejected: s = "rejected"
                 case .adopted: s = "adopted"
                 case .cancelled: s = "cancelled"
+                case .timerSet: return
                 case .labelled: s = "labelled"
                 case .jobQueued, .jobStarted, .output: return
                 }

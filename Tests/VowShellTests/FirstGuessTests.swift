@@ -138,11 +138,13 @@ final class FirstGuessTests: XCTestCase {
         _ = runner.enableTracing()
         _ = runner.run(try String(contentsOfFile: projectRoot.appendingPathComponent("examples/lessons/01-chaining.vow").path, encoding: .utf8), name: "01")
         let stepped = TurnView.render(runner.runShowingTurns("echo 1 | then format \"{}!\"", name: "<step>").turns, colors: false)
-        XCTAssertTrue(stepped.contains("p1 (echo) fulfils with 1"), stepped)
-        XCTAssertTrue(stepped.contains("p2 (then format \"{}!\") fulfils with \"1!\""), stepped)
+        XCTAssertTrue(stepped.contains("p1 fulfils with 1"), stepped)
+        XCTAssertTrue(stepped.contains("p2 fulfils with \"1!\""), stepped)
+        XCTAssertTrue(stepped.hasPrefix("promises\n  p1  echo 1\n  p2  then format \"{}!\"\n"), stepped)
         XCTAssertFalse(stepped.contains("p3"), stepped)
         let turns = try runWithInput(REPLTests.binary, ["--turns", projectRoot.appendingPathComponent("examples/lessons/13-jobs-and-let.vow").path], input: "")
-        XCTAssertTrue(turns.out.hasPrefix("start  start: the statements begin"), turns.out)
+        XCTAssertTrue(turns.out.hasPrefix("promises\n  p1 "), turns.out)
+        XCTAssertTrue(turns.out.contains("\n\nstart  start: the statements begin"), turns.out)
         XCTAssertFalse(turns.err.contains("] started") || turns.err.contains("] fulfilled"), turns.err)
     }
 

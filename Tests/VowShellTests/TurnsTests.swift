@@ -35,9 +35,36 @@ final class TurnsTests: XCTestCase {
         let shown = TurnView.shown(t).filter { !$0.isInternal && $0.number > 0 }
         XCTAssertEqual(shown.count, 2, TurnView.render(t, colors: false))
         XCTAssertTrue(shown[0].happened.contains("prints a"), "\(shown[0].happened)")
-        XCTAssertTrue(shown[0].happened.contains { $0.hasPrefix("queues j") && $0.contains("(print b) reacts to") }, "\(shown[0].happened)")
+        XCTAssertTrue(shown[0].happened.contains { $0.hasPrefix("queues j") && $0.contains("p3 reacts to p2") }, "\(shown[0].happened)")
         XCTAssertTrue(shown[1].happened.contains("prints b"), "\(shown[1].happened)")
         XCTAssertEqual(shown[1].microtasks, [])
+    }
+
+    /// A promise is told once, in the legend (its stage, and the turn a later one was made in);
+    /// the lines of a turn call it `p3`, and only a turn's title says what the job ran for.
+    func test_promisesAreToldOnceInALegend() {
+        let t = turns("resolve 1 | print a | then (delay 1ms | print b)", javaScript: true)
+        let text = TurnView.render(t, colors: false)
+        let legend = text.prefix { _ in true }.components(separatedBy: "\n\n")[0]
+        XCTAssertTrue(legend.hasPrefix("promises\n  p1  resolve 1\n  p2  print a\n"), text)
+        XCTAssertTrue(legend.contains("(made in turn "), text)
+        for line in text.split(separator: "\n") where line.hasPrefix("    ") && !line.contains("prints ") {
+            XCTAssertFalse(line.contains("(print") || line.contains("(resolve"), "a turn's line repeats a stage's text: \(line)")
+        }
+        XCTAssertTrue(text.contains("p2 (print a): its handler reacts to p1, fulfilled"), text)
+    }
+
+    /// Timers not yet due wait apart from the task queue, each with its wait and the turn that
+    /// set it; one joins the task queue when it is due, named by the promise it fulfils.
+    func test_timersWaitApartUntilTheyAreDue() throws {
+        let source = try String(contentsOf: projectRoot.appendingPathComponent("examples/puzzles/nested-timers.vow"), encoding: .utf8)
+        let t = turns(source, javaScript: true)
+        let shown = TurnView.shown(t)
+        let text = TurnView.render(t, colors: false)
+        XCTAssertEqual(shown.first?.timers, ["p1 due 1 ms after the start", "p7 due 1 ms after the start", "p11 due 2 ms after the start"], text)
+        XCTAssertEqual(shown.first?.waiting, [], text)
+        XCTAssertTrue(text.contains("tasks: j10 the timer of p7\n    timers: p11 due 2 ms after the start · p15 due 1 ms after turn 4"), text)
+        XCTAssertTrue(text.contains("a task: the timer of p7 (delay 0s b) fired"), text)
     }
 
     /// The queue shown after a turn holds every job waiting, the one that runs next included:
@@ -46,11 +73,11 @@ final class TurnsTests: XCTestCase {
         let t = turns("resolve 1 | print a &\nresolve 2 | print b &")
         let shown = TurnView.shown(t)
         XCTAssertEqual(shown.first?.microtasks.count, 2, TurnView.render(t, colors: false))
-        XCTAssertTrue(shown.first?.microtasks.first?.contains("(print a)") ?? false, "\(shown.first?.microtasks ?? [])")
+        XCTAssertTrue(shown.first?.microtasks.first?.contains("p2 reacts to p1") ?? false, "\(shown.first?.microtasks ?? [])")
         // After turn 1 (print a), print b's job is still waiting.
         let one = shown.first { $0.number == 1 }
         XCTAssertEqual(one?.microtasks.count, 1, TurnView.render(t, colors: false))
-        XCTAssertTrue(one?.microtasks.first?.contains("(print b)") ?? false, "\(one?.microtasks ?? [])")
+        XCTAssertTrue(one?.microtasks.first?.contains("p4 reacts to p3") ?? false, "\(one?.microtasks ?? [])")
     }
 
     /// The puzzle's adoption of a settled promise: returned in one turn, attached two turns later,

@@ -24,7 +24,10 @@ public struct RecordedTurns: Sendable {
         public var microtasks: [String] = []
         /// The tasks waiting after it (timers that fired, I/O that arrived).
         public var tasks: [String] = []
-        /// Sources still pending after it (timers, requests, processes not yet settled).
+        /// The timers set and not yet due after it (`p3 due 1 ms after turn 2`): in node's model
+        /// a timer joins the task queue only when it is due.
+        public var timers: [String] = []
+        /// Sources still pending after it (requests, processes not yet settled), timers apart.
         public var waiting: [String] = []
         /// The promises the job ran for: the one whose handler it ran or that it adopts for or
         /// settles, or for a combinator's reaction the combinators waiting on its input; empty for
@@ -55,8 +58,20 @@ public struct RecordedTurns: Sendable {
         public let outcome: Outcome
     }
 
+    /// A promise as the legend tells it once, so that the turns can call it `p3`.
+    public struct LegendEntry: Sendable, Equatable {
+        /// The promise.
+        public let id: Int
+        /// The stage it is (`print 1`), or its name (`delay`).
+        public let text: String
+        /// The turn it was made in (0: the start; vow's own steps count as the turn before).
+        public let madeIn: Int
+    }
+
     /// The turns, the start first.
     public let turns: [Turn]
+    /// What each promise the turns name is, in the order they were made.
+    public let legend: [LegendEntry]
 
     /// Builds the turns of `entries` (a tracer's, oldest first).
     public init(_ entries: [Tracer.Entry]) {
@@ -64,6 +79,7 @@ public struct RecordedTurns: Sendable {
         for e in entries { builder.take(e) }
         builder.closeTurn()
         self.turns = builder.turns
+        self.legend = builder.legend
     }
 
     /// The names of the promises combinators make (`StageDefinition.combinesPromises`).

@@ -147,6 +147,7 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
             case .rejected(let id, let error): event = .rejected(id: n(id), error: error)
             case .adopted(let id, let adopted, let state): event = .adopted(id: n(id), adopted: n(adopted), adoptedState: state)
             case .cancelled(let id): event = .cancelled(id: n(id))
+            case .timerSet(let id, let ms): event = .timerSet(id: n(id), milliseconds: ms)
             case .labelled(let id, let attributes): event = .labelled(id: n(id), attributes: attributes)
             case .jobQueued(let j): event = .jobQueued(PromiseJob(key: j.key, kind: j.kind, source: n(j.source), target: n(j.target), isTask: j.isTask, isOwn: j.isOwn))
             case .jobStarted(let j): event = .jobStarted(PromiseJob(key: j.key, kind: j.kind, source: n(j.source), target: n(j.target), isTask: j.isTask, isOwn: j.isOwn))
@@ -290,6 +291,10 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         case .cancelled(let id):
             r["event"] = "cancelled"
             r["id"] = .int(id)
+        case .timerSet(let id, let ms):
+            r["event"] = "timer-set"
+            r["id"] = .int(id)
+            r["ms"] = ms == ms.rounded() ? .int(Int(ms)) : .double(ms)
         case .labelled(let id, let attributes):
             r["event"] = "labelled"
             r["id"] = .int(id)

@@ -17,6 +17,12 @@ struct TurnBuilder {
     var queued: [(job: Int, text: String, isTask: Bool, isInternal: Bool)] = []
     var turns: [RecordedTurns.Turn] = [RecordedTurns.Turn(number: 0, job: 0, isTask: false, isInternal: false, title: "start: the statements begin")]
     var numbered = 0
+    /// The promises whose timers are due: their tasks are queued.
+    var dueTimers = Set<Int>()
+    /// The timers set (`delay`): the promise each fulfils, its wait and the turn that set it.
+    var timers: [(id: Int, ms: Double, turn: Int)] = []
+    /// Every promise with the turn it was made in (0: the start), in the order made.
+    var made: [(id: Int, turn: Int)] = []
     /// How the promise each adopter took on stood, when that promise was made before the record
     /// began (it has no number of its own: 0).
     var adoptedUnknown: [Int: String] = [:]
@@ -45,36 +51,49 @@ struct TurnBuilder {
         j.isOwn || (j.kind == .callback && !j.isTask)
     }
 
-    /// `p3 (print 1)`, or `p3` when nothing names it.
+    /// `p3`: a promise as the lines of a turn name it (the legend says what each one is).
     func label(_ id: Int) -> String {
+        id == 0 ? "a promise" : "p\(id)"
+    }
+    /// `p3 (print 1)`, or `p3` when nothing names it: the promise a turn ran for, in its title.
+    func fullLabel(_ id: Int) -> String {
         guard id != 0 else { return "a promise" }
         if let l = promises[id]?.label { return "p\(id) (\(l))" }
         if let n = promises[id]?.name { return "p\(id) (\(n))" }
         return "p\(id)"
+    }
+    /// What the legend says of each promise that has a stage's text or a name, in the order
+    /// they were made.
+    var legend: [RecordedTurns.LegendEntry] {
+        made.compactMap { id, turn in
+            guard let p = promises[id], let text = p.label ?? p.name else { return nil }
+            return RecordedTurns.LegendEntry(id: id, text: text, madeIn: turn)
+        }
     }
     /// A job in words, as the turn it starts is titled.
     func describe(_ j: PromiseJob) -> String {
         switch j.kind {
         case .reaction:
             let src = promises[j.source]?.state ?? "settled"
-            return "\(label(j.target)): its handler reacts to \(label(j.source)), \(src)"
+            return "\(fullLabel(j.target)): its handler reacts to \(label(j.source)), \(src)"
         case .adoptThen:
             let now = promises[j.source]?.state ?? (j.source == 0 ? adoptedUnknown[j.target] : nil) ?? "pending"
             let then = now == "pending"
                 ? "it is pending, so p\(j.target) settles one turn after it does"
                 : "it is \(now) already, so the turn that settles p\(j.target) is queued now"
-            return "\(label(j.target)) attaches to \(label(j.source)) (JavaScript's PromiseResolveThenableJob): \(then)"
+            return "\(fullLabel(j.target)) attaches to \(label(j.source)) (JavaScript's PromiseResolveThenableJob): \(then)"
         case .adoptSettle:
             let was = j.source == 0 ? adoptedUnknown[j.target].flatMap { $0 == "pending" ? nil : $0 } : nil
             let src = promises[j.source]?.state ?? was ?? "settled"
-            return "\(label(j.target)) settles as \(label(j.source)) did (\(src))"
+            return "\(fullLabel(j.target)) settles as \(label(j.source)) did (\(src))"
         case .observer:
             let state = promises[j.source]?.state ?? "settled"
-            if j.isOwn { return "vow's observer of \(label(j.source)) (waiting for the result)" }
+            if j.isOwn { return "vow's observer of \(fullLabel(j.source)) (waiting for the result)" }
             return combinatorInputs.contains(j.source)
-                ? "the combinator's reaction to \(label(j.source)), \(state)"
-                : "the stage waiting on \(label(j.source)) reacts to it, \(state)"
+                ? "the combinator's reaction to \(fullLabel(j.source)), \(state)"
+                : "the stage waiting on \(fullLabel(j.source)) reacts to it, \(state)"
         case .callback:
+            if j.isTask, j.source != 0 { return "the timer of \(fullLabel(j.source)) fired" }
             return j.isTask ? "a timer fired or I/O arrived" : "a step of vow's own (it starts the statements, among others)"
         }
     }
@@ -85,7 +104,9 @@ struct TurnBuilder {
         case .adoptThen: return "\(label(j.target)) adopts p\(j.source)"
         case .adoptSettle: return "\(label(j.target)) settles as p\(j.source)"
         case .observer: return "observer of p\(j.source)"
-        case .callback: return j.isTask ? "a timer or I/O callback" : "vow's step"
+        case .callback:
+            if j.isTask, j.source != 0 { return "the timer of \(label(j.source))" }
+            return j.isTask ? "a timer or I/O callback" : "vow's step"
         }
     }
     /// Ends the turn under way: the queues as they stand, and the promises still waited on.
@@ -93,9 +114,15 @@ struct TurnBuilder {
         var t = turns.removeLast()
         t.microtasks = queued.filter { !$0.isTask && !$0.isInternal }.map { "j\($0.job) \($0.text)" }
         t.tasks = queued.filter(\.isTask).map { "j\($0.job) \($0.text)" }
-        // Only the sources still pending are looked at, so a long run stays linear.
+        // Only the timers and sources still pending are looked at, so a long run stays linear.
+        timers.removeAll { promises[$0.id]?.state != "pending" || dueTimers.contains($0.id) }
+        let timed = Set(timers.map(\.id)).union(dueTimers)
+        t.timers = timers.map { tm in
+            let ms = tm.ms == tm.ms.rounded() ? String(Int(tm.ms)) : String(tm.ms)
+            return "\(label(tm.id)) due \(ms) ms after " + (tm.turn == 0 ? "the start" : "turn \(tm.turn)")
+        }
         t.waiting = pendingSources.sorted().compactMap { id in
-            guard let p = promises[id], p.state == "pending", p.label != nil || p.name != nil else { return nil }
+            guard !timed.contains(id), let p = promises[id], p.state == "pending", p.label != nil || p.name != nil else { return nil }
             return label(id)
         }
         turns.append(t)
@@ -112,6 +139,7 @@ struct TurnBuilder {
             promises[id] = k
             if parents.isEmpty { pendingSources.insert(id) }
             turns[turns.count - 1].made.append(id)
+            made.append((id, turns[turns.count - 1].number))
         case .labelled(let id, let attributes):
             if let info = attributes as? StageTraceInfo { promises[id, default: Known()].label = VowError.redactingSecrets(info.text) }
         case .handlerAttached:
@@ -145,7 +173,10 @@ struct TurnBuilder {
             turns[turns.count - 1].happened.append("\(label(id)) adopts \(label(adopted)), the promise its handler returned; \(when)")
         case .cancelled(let id):
             turns[turns.count - 1].happened.append("\(label(id)) is cancelled")
+        case .timerSet(let id, let ms):
+            timers.append((id, ms, turns[turns.count - 1].number))
         case .jobQueued(let j):
+            if j.kind == .callback, j.isTask, j.source != 0 { dueTimers.insert(j.source) }
             let vows = isInternal(j)
             queued.append((e.job, short(j), j.isTask, vows))
             if !vows && !j.isTask {
