@@ -92,6 +92,13 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
         if startDrain { queue.async { self.drain() } }
     }
 
+    /// Appends a job that begins a run of the host's (a program's statements): observers see it
+    /// as a callback of the host's own (`PromiseJob.isOwn`), which a record of turns shows as a
+    /// start rather than as bookkeeping.
+    public func enqueueStart(_ job: @escaping @Sendable () -> Void) {
+        enqueueJob(StartJob(job))
+    }
+
     /// Appends a task: it runs once no job is ready, after the tasks before it.
     func enqueueTask(_ task: AnyPromise) {
         if PromiseObservation.isActive { PromiseObservation.jobQueued(task, isTask: true) }
@@ -386,6 +393,22 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
                 batch.removeAll(keepingCapacity: true)
             }
         }
+    }
+}
+
+/// The job of `enqueueStart`.
+///
+/// Sendable: `body` is a `let` of a Sendable type. It says `@unchecked` only because its
+/// superclass does, and Swift makes a subclass restate that.
+private final class StartJob: ReactionJob, @unchecked Sendable {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
+        super.init(execRef: nil)
+    }
+    override func run() { body() }
+    override func observedJob(isTask: Bool) -> PromiseJob {
+        PromiseJob(key: ObjectIdentifier(self), kind: .callback, source: 0, target: 0, isTask: isTask, isOwn: true)
     }
 }
 

@@ -344,7 +344,7 @@ extension Runner {
         currentRun.withLock { $0 = run }
         defer { currentRun.withLock { $0 = nil } }
         LiveRegion.shared.resume()
-        session.executor.enqueue(run.advance)
+        session.executor.enqueueStart(run.advance)
         if spinner { drawSpinner(until: run.done) } else { run.done.wait() }
         clearSpinner {}
         LiveRegion.shared.removeAllAndPause()

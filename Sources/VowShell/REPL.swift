@@ -203,14 +203,30 @@ public final class REPL: @unchecked Sendable {
     /// The turns of the last `:step` not shown yet.
     var stepping: ArraySlice<RecordedTurns.Turn> = []
 
-    /// `:step PIPELINE`: runs it, recording every event, its output held back; then shows it
-    /// turn by turn, a turn for each Enter.
+    /// `:step PIPELINE` (or statements separated by `;`, or `:step FILE.vow`, a whole script):
+    /// runs it, recording every event, its output held back; then shows it turn by turn, a turn
+    /// for each Enter.
     func step(_ text: String) {
         guard !text.isEmpty else {
-            runner.printDirect("error[syntax]: :step needs a pipeline, e.g. :step resolve 1 | then (resolve 2) | print", toStderr: true)
+            runner.printDirect("error[syntax]: :step needs a pipeline, statements separated by ';' or a FILE.vow, e.g. :step resolve 1 | then (resolve 2) | print", toStderr: true)
             return
         }
-        let recorded = runner.runShowingTurns(text, name: "<repl>").turns
+        var program = text, name = "<repl>"
+        if text.hasSuffix(".vow"), !text.contains("|"), !text.contains(" ") || FileManager.default.fileExists(atPath: text) {
+            do {
+                program = try Files.program(text)
+                name = text
+            } catch {
+                runner.printDirect("error[\(error.kind.rawValue)]: \(error.message)", toStderr: true)
+                return
+            }
+        }
+        // Stepped as a script runs: to the end of its background jobs, so that chains taking
+        // turns and their timers are all in the record.
+        let waited = runner.waitsForJobs
+        runner.waitsForJobs = true
+        let recorded = runner.runShowingTurns(program, name: name).turns
+        runner.waitsForJobs = waited
         print(TurnView.legend(recorded, colors: runner.renderer.colors), terminator: "")
         stepping = TurnView.shown(recorded)[...]
         showTurns(1)

@@ -49,8 +49,11 @@ public enum TurnView {
         turns.turns.filter(isShown)
     }
 
-    /// Whether `shown` shows `turn`: a turn of the program, or vow's own where something happened.
+    /// Whether `shown` shows `turn`: a turn of the program (but a later start where nothing
+    /// happened), or vow's own where something happened.
     public static func isShown(_ turn: RecordedTurns.Turn) -> Bool {
-        !turn.isInternal || turn.happened.contains { !$0.hasPrefix("queues ") }
+        // A later statement's start where nothing happened (`:timeline` itself) is left out.
+        if turn.number == 0, turn.job != 0, turn.happened.isEmpty { return false }
+        return !turn.isInternal || turn.happened.contains { !$0.hasPrefix("queues ") }
     }
 }

@@ -295,6 +295,33 @@ final class REPLTests: XCTestCase {
         XCTAssertTrue(t.plainOutput.contains("it is rejected already, so the turn that settles p2 is queued now"), t.plainOutput)
         XCTAssertTrue(t.plainOutput.contains("did (rejected)"), t.plainOutput)
         XCTAssertTrue(t.plainOutput.contains("prints caught oops"), t.plainOutput)
+        // One record feeds every view: the chart of the session puts the print in the start of
+        // the stepped statement, where :step showed it (it used to be "vow's step after the start").
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        t.clear()
+        t.type(":timeline --turns\r")
+        XCTAssertTrue(t.waitFor("what did not fit"), t.plainOutput)
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        XCTAssertTrue(t.plainOutput.contains("  the start prints executor"), t.plainOutput)
+        XCTAssertFalse(t.plainOutput.contains("vow's step after the start prints executor"), t.plainOutput)
+        XCTAssertEqual(quit(t), 0)
+    }
+
+    /// `:step FILE.vow` steps a whole script: two chains taking turns, timers included.
+    func test_stepTakesAWholeScript() throws {
+        let t = try start()
+        t.clear()
+        t.type(":step " + projectRoot.appendingPathComponent("examples/puzzles/nested-timers.vow").path + "\r")
+        XCTAssertTrue(t.waitFor("step [Enter"), t.plainOutput)
+        XCTAssertTrue(t.plainOutput.contains("promises"), t.plainOutput)
+        XCTAssertTrue(t.plainOutput.contains("timers: p1 due 1 ms after the start"), t.plainOutput)
+        t.type("c\r")
+        XCTAssertTrue(t.waitFor("(end of the run)"), t.plainOutput)
+        let printed = t.plainOutput.split(separator: "\n").compactMap { line -> String? in
+            let l = line.trimmingCharacters(in: .whitespaces)
+            return l.hasPrefix("prints ") ? String(l.dropFirst(7)) : nil
+        }
+        XCTAssertEqual(printed, ["sync first", "a", "b", "f", "c", "d", "e"], t.plainOutput)
         XCTAssertEqual(quit(t), 0)
     }
 

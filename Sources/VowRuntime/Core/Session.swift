@@ -121,14 +121,17 @@ public final class Session: @unchecked Sendable {
     }
 
     /// Runs `body` on the session executor and waits for its result (from a non-executor thread).
-    public func onExecutor<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R {
+    /// With `startsStatements`, the job is the start of a run of statements, as a record of
+    /// turns shows it (`SerialPromiseExecutor.enqueueStart`).
+    public func onExecutor<R: Sendable>(startsStatements: Bool = false, _ body: @escaping @Sendable () -> R) -> R {
         let box = Locked<R?>(nil)
         let sem = DispatchSemaphore(value: 0)
-        executor.enqueue {
+        let job: @Sendable () -> Void = {
             let r = body()
             box.withLock { $0 = r }
             sem.signal()
         }
+        if startsStatements { executor.enqueueStart(job) } else { executor.enqueue(job) }
         sem.wait()
         return box.withLock { $0! }
     }

@@ -49,7 +49,7 @@ public struct StatementStarter: Sendable {
 
     /// Starts one statement on the session executor and returns at once.
     public func start(_ statement: Statement, in source: SourceText) -> StartedStatement {
-        session.onExecutor { self.startOnExecutor(statement, in: source) }
+        session.onExecutor(startsStatements: true) { self.startOnExecutor(statement, in: source) }
     }
 
     /// Starts several statements in one executor turn, as a JavaScript program starts every
@@ -57,7 +57,7 @@ public struct StatementStarter: Sendable {
     public func start(
         _ statements: [Statement], in source: SourceText, onStart: @escaping @Sendable (StartedStatement) -> Void = { _ in }
     ) -> [StartedStatement] {
-        session.onExecutor {
+        session.onExecutor(startsStatements: true) {
             statements.map { st in
                 let s = self.startOnExecutor(st, in: source)
                 onStart(s)

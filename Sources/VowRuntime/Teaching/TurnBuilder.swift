@@ -190,6 +190,13 @@ struct TurnBuilder {
                 queued.removeAll { $0.job == e.job }
                 return
             }
+            // A later statement's start (the REPL's next line) is a start of its own.
+            if j.kind == .callback, j.isOwn, !j.isTask {
+                closeTurn()
+                queued.removeAll { $0.job == e.job }
+                turns.append(RecordedTurns.Turn(number: 0, job: e.job, isTask: false, isInternal: false, title: "start: the statements begin"))
+                return
+            }
             // The turn before this one ends with this job still in the queue it shows.
             closeTurn()
             queued.removeAll { $0.job == e.job }
