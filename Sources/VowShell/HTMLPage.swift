@@ -96,8 +96,10 @@ public enum HTMLPage {
 
     /// The run as the page's JSON: `promises` (id, label, name, state, outcome, created/settled
     /// times and turns), `edges` (from, to, kind: chain, adopt or input), `turns` (the turns
-    /// `TurnView.shown` shows, each with the promises its job touched and those it settled),
-    /// `timeline` (the stage promises' bars) and `title`. Times are microseconds from the first
+    /// `TurnView.shown` shows, each with the promises its job touched and those it settled, what
+    /// it printed, the timers not yet due, and `upTo`: the last step its "after" takes in),
+    /// `timeline` (the stage promises' bars, with the turns they were made and settled in) and
+    /// `title`. Times are microseconds from the first
     /// event; a turn's `seq` counts every turn (vow's own included), as `createdTurn` does.
     static func data(_ entries: [Tracer.Entry], title: String) -> Value {
         let t0 = entries.first?.micros ?? 0
@@ -169,9 +171,17 @@ public enum HTMLPage {
                 "settledTurn": n.settledTurn.map { .int($0) } ?? .null,
             ])
         }
-        let turns: [Value] = TurnView.shown(RecordedTurns(entries)).map { t in
-            let s = seqOfJob[t.job] ?? 0
+        let shown = TurnView.shown(RecordedTurns(entries))
+        let seqs = shown.map { seqOfJob[$0.job] ?? 0 }
+        let turns: [Value] = shown.enumerated().map { i, t in
+            let s = seqs[i]
+            // What the page shows "after this turn" takes in the steps of vow's own not shown
+            // before the next turn (the start's own step among them).
+            let upTo = i + 1 < seqs.count ? max(s, seqs[i + 1] - 1) : seq
             return .record([
+                "upTo": .int(upTo),
+                "printed": .list(t.printed.map { .string($0) }),
+                "timers": .list(t.timers.map { .string($0) }),
                 "seq": .int(s),
                 "number": .int(t.number),
                 "job": .int(t.job),
@@ -198,6 +208,8 @@ public enum HTMLPage {
             return .record([
                 "id": .int(r.id),
                 "label": .string(r.label),
+                "createdTurn": nodes[r.id].map { .int($0.createdTurn) } ?? .int(0),
+                "settledTurn": nodes[r.id]?.settledTurn.map { .int($0) } ?? .null,
                 "start": .int(Int(r.start - t0)),
                 "end": r.end.map { .int(Int($0 - t0)) } ?? .null,
                 "outcome": .string(outcome),

@@ -49,9 +49,11 @@ enum HTMLPageAssets {
     #stepper ul, #stepper ol { margin: 0; padding-left: 20px; font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; }
     #stepper li.none { list-style: none; margin-left: -20px; color: var(--muted); font-family: inherit; }
     #stepper .internal { color: var(--muted); }
+    #console { margin: 0; padding: 6px 8px; background: #1e1e1e; color: #e8e8e8; font-size: 12px; min-height: 1.4em; max-height: 14em; overflow: auto; white-space: pre-wrap; }
+    #console .new { color: #ffd54f; }
     .options { margin-top: 10px; font-size: 12px; color: var(--muted); }
     .bar.fulfilled { fill: var(--ok); } .bar.rejected { fill: var(--bad); } .bar.cancelled { fill: var(--cancel); } .bar.pending { fill: var(--pending); }
-    .axis { stroke: #999; } .tick { stroke: #bbb; } .now { stroke: var(--focus); stroke-width: 2; }
+    .axis { stroke: #999; } .tick { stroke: #bbb; } .now { fill: #1e88e5; fill-opacity: .12; stroke: var(--focus); stroke-width: 1; } .tick-label { fill: #777; }
     .row-band { fill: #f3f6fa; }
     """#
 
@@ -72,7 +74,9 @@ enum HTMLPageAssets {
     <h4>What happened</h4><ul id="happened"></ul>
     <h4>Microtask queue after it</h4><ol id="microtasks"></ol>
     <h4>Task queue after it</h4><ol id="tasks"></ol>
+    <h4>Timers not yet due</h4><ul id="timers"></ul>
     <h4>Still waiting</h4><ul id="waiting"></ul>
+    <h4>Console (all output so far; this turn's in yellow)</h4><pre id="console"></pre>
     <label class="options"><input type="checkbox" id="as-of-turn"> colour promises as they were after this turn</label>
     </section>
     <section id="timeline-panel">
@@ -185,12 +189,18 @@ enum HTMLPageAssets {
         nodeEls[p.id] = g;
       });
 
-      // The timeline: a bar per stage promise from its creation to its settlement, the turns as
-      // ticks on the time axis, the current turn as a line.
+      // The timeline: a bar per stage promise from the turn it was made in to the turn it
+      // settled in, the turns (as the stepper shows them) on the axis, the current one as a line.
       var tl = document.getElementById("timeline");
       var LW = 270, TW = 1100, RH = 20, top = 8;
-      var span = Math.max(1, data.end, data.timeline.reduce(function (m, r) { return Math.max(m, r.end === null ? r.start : r.end); }, 0));
-      function tx(t) { return LW + (TW - LW - 90) * t / span; }
+      var steps = data.turns;
+      // The column of a step number: the first shown turn whose "after" takes it in.
+      function column(seq) {
+        for (var i = 0; i < steps.length; i++) if (steps[i].upTo >= seq) return i;
+        return steps.length - 1;
+      }
+      var ncol = Math.max(1, steps.length);
+      function tx(c) { return LW + (TW - LW - 90) * c / ncol; }
       var axisY = top + data.timeline.length * RH + 6;
       tl.setAttribute("width", TW);
       tl.setAttribute("height", axisY + 40);
@@ -199,22 +209,23 @@ enum HTMLPageAssets {
         var y = top + i * RH;
         if (i % 2 === 0) svg("rect", { x: 0, y: y, width: TW, height: RH, "class": "row-band" }, tl);
         text(tl, 6, y + 14, cut(r.label, 36));
-        var end = r.end === null ? span : r.end;
-        var bar = svg("rect", { x: tx(r.start), y: y + 4, width: Math.max(2, tx(end) - tx(r.start)), height: RH - 8, rx: 2, "class": "bar " + r.outcome }, tl);
+        var from = column(r.createdTurn), to = r.settledTurn === null ? ncol : column(r.settledTurn) + 1;
+        var bar = svg("rect", { x: tx(from), y: y + 4, width: Math.max(2, tx(to) - tx(from)), height: RH - 8, rx: 2, "class": "bar " + r.outcome }, tl);
         var title = svg("title", {}, bar);
-        title.textContent = "p" + r.id + " " + r.label + ": " + r.outcome;
+        title.textContent = "p" + r.id + " " + r.label + ": " + r.outcome + (r.end === null ? "" : " after " + ms(r.end - r.start));
         var mark = { fulfilled: "✓", rejected: "✗", cancelled: "⊘", pending: "…" }[r.outcome];
-        text(tl, tx(end) + 6, y + 14, mark + " " + (r.end === null ? "pending" : ms(r.end - r.start)));
+        text(tl, tx(to) + 6, y + 14, mark + " " + (r.end === null ? "pending" : ms(r.end - r.start)));
       });
       svg("line", { x1: LW, y1: axisY, x2: TW - 90, y2: axisY, "class": "axis" }, tl);
-      data.turns.forEach(function (t) {
-        if (t.internal) return;
-        svg("line", { x1: tx(t.t), y1: axisY, x2: tx(t.t), y2: axisY + 6, "class": "tick" }, tl);
+      steps.forEach(function (t, c) {
+        svg("line", { x1: tx(c), y1: axisY, x2: tx(c), y2: axisY + 6, "class": "tick" }, tl);
+        if (ncol <= 60 || c % Math.ceil(ncol / 60) === 0) {
+          var label = t.internal ? "v" : t.number === 0 ? "s" : String(t.number);
+          text(tl, tx(c + 0.5), axisY + 18, label, "small tick-label").setAttribute("text-anchor", "middle");
+        }
       });
-      text(tl, LW, axisY + 20, "0");
-      text(tl, TW - 90, axisY + 20, ms(span)).setAttribute("text-anchor", "end");
-      text(tl, LW + 40, axisY + 20, "ticks: the turns", "small");
-      var nowLine = svg("line", { x1: LW, y1: top, x2: LW, y2: axisY + 6, "class": "now" }, tl);
+      text(tl, TW - 90, axisY + 34, "turns (s: a start, v: vow's own step)", "small").setAttribute("text-anchor", "end");
+      var nowLine = svg("rect", { x: LW, y: top, width: Math.max(2, tx(1) - tx(0)), height: axisY - top, "class": "now" }, tl);
       var nowText = text(tl, LW, axisY + 34, "", "small");
 
       // The stepper: one turn at a time; the graph shows what the turn touched.
@@ -257,25 +268,34 @@ enum HTMLPageAssets {
         list("happened", t.happened);
         list("microtasks", t.microtasks);
         list("tasks", t.tasks);
+        list("timers", t.timers);
         list("waiting", t.waiting);
+        var out = document.getElementById("console");
+        out.textContent = "";
+        for (var k = 0; k <= current; k++) {
+          turns[k].printed.forEach(function (line) {
+            var span = document.createElement("span");
+            if (k === current) span.className = "new";
+            span.textContent = line + "\n";
+            out.appendChild(span);
+          });
+        }
         data.promises.forEach(function (p) {
           var state = p.state;
-          if (asOfTurn.checked && (p.settledTurn === null || p.settledTurn > t.seq)) state = "pending";
+          if (asOfTurn.checked && (p.settledTurn === null || p.settledTurn > t.upTo)) state = "pending";
           var cls = "node state-" + state;
           if (t.touched.indexOf(p.id) >= 0) cls += " touched";
           if (t.settled.indexOf(p.id) >= 0) cls += " settled-now";
-          if (p.createdTurn > t.seq) cls += " future";
+          if (p.createdTurn > t.upTo) cls += " future";
           nodeEls[p.id].setAttribute("class", cls);
         });
         edgeEls.forEach(function (e) {
-          var later = byId[e.edge.from].createdTurn > t.seq || byId[e.edge.to].createdTurn > t.seq;
+          var later = byId[e.edge.from].createdTurn > t.upTo || byId[e.edge.to].createdTurn > t.upTo;
           e.el.setAttribute("class", "edge " + e.edge.kind + (later ? " future" : ""));
         });
-        var x = tx(t.t);
-        nowLine.setAttribute("x1", x);
-        nowLine.setAttribute("x2", x);
-        nowText.setAttribute("x", x);
-        nowText.textContent = heading(t).split(" · ")[0] + " at " + ms(t.t);
+        nowLine.setAttribute("x", tx(current));
+        nowText.setAttribute("x", tx(current));
+        nowText.textContent = heading(t).split(" · ")[0] + " (" + ms(t.t) + " into the run)";
         var fragment = t.internal ? "#step=" + (current + 1) : "#turn=" + t.number;
         if (location.hash !== fragment) {
           try { history.replaceState(null, "", fragment); } catch (e) { /* a page without a history */ }

@@ -161,6 +161,42 @@ final class HTMLPageTests: XCTestCase {
         XCTAssertTrue(moved.html.contains(#"data-step="4""#), "keys and buttons did not step")
     }
 
+    /// The page for a class, on the nested-timers puzzle: the start fades only what later turns
+    /// make, the console holds all output so far (this turn's marked), the timers not yet due
+    /// are listed, and the timeline's axis is the turns.
+    func test_thePageForAClassStepsByTurnsWithARunningConsole() throws {
+        guard let chromium = Chromium.path else { throw XCTSkip(Chromium.missing) }
+        let path = directory + "/timers.html"
+        let r = try vow(["--js", "--html", path, projectRoot.appendingPathComponent("examples/puzzles/nested-timers.vow").path])
+        XCTAssertEqual(r.status, 0, r.err)
+        func node(_ html: String, _ id: Int) -> String? {
+            guard let at = html.range(of: "data-id=\"\(id)\"") else { return nil }
+            let before = html[..<at.lowerBound]
+            guard let open = before.range(of: "<g ", options: .backwards) else { return nil }
+            return String(html[open.lowerBound..<at.upperBound])
+        }
+        let start = try Chromium.dumpDOM(chromium, file: path)
+        XCTAssertEqual(start.console, [], "console messages")
+        XCTAssertTrue(start.html.contains(#"data-turn="0""#))
+        XCTAssertFalse(node(start.html, 1)?.contains("future") ?? true, "p1, made in the start, is faded at the start: \(node(start.html, 1) ?? "no node")")
+        XCTAssertTrue(node(start.html, 15)?.contains("future") ?? false, "p15, made in turn 4, is not faded at the start")
+        XCTAssertTrue(start.html.contains("<li>p11 due 2 ms after the start</li>"), "the timers of the start")
+        XCTAssertTrue(start.html.contains(#"<pre id="console"></pre>"#), "nothing printed before the first turn")
+
+        let nine = try Chromium.dumpDOM(chromium, file: path, fragment: "turn=9")
+        XCTAssertEqual(nine.console, [], "console messages")
+        XCTAssertTrue(nine.html.contains(#"<pre id="console"><span>sync first"#), "the console keeps what turn 1 printed")
+        XCTAssertTrue(nine.html.contains("<span>a\n</span><span>b\n</span></pre>"), "the console at turn 9")
+        XCTAssertTrue(nine.html.contains("<li>p15 due 1 ms after turn 4</li>"), "the timers at turn 9")
+        XCTAssertFalse(node(nine.html, 15)?.contains("future") ?? true, "p15 is made by turn 9")
+        let seven = try Chromium.dumpDOM(chromium, file: path, fragment: "turn=7")
+        XCTAssertTrue(seven.html.contains(#"<span class="new">b"#), "turn 7's own output is marked")
+        // The axis is the turns: a label for the start and for each numbered turn.
+        for label in [">s<", ">1<", ">9<", ">22<"] {
+            XCTAssertTrue(start.html.contains("tick-label\"" ) && start.html.contains(label), "axis label \(label)")
+        }
+    }
+
     func test_screenshotIsAPictureOfThePage() throws {
         guard let chromium = Chromium.path else { throw XCTSkip(Chromium.missing) }
         let path = directory + "/all.html"
