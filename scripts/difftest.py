@@ -139,6 +139,9 @@ def vow_stage(st):
         return "(" + vow_pipe(st.pipe) + ")"
     if k == "call":
         return st.name if st.arg is NOVAL else f"{st.name} {vval(st.arg)}"
+    if k == "then2":
+        # then (A) (B): a handler for each outcome.
+        return f"then ({vow_pipe(st.pipe)}) ({vow_pipe(st.elems[0])})"
     if k in ("then", "finally", "tap"):
         return f"{k} {vow_stage(st.handler)}"
     if k == "catch":
@@ -156,7 +159,9 @@ def vow_stage(st):
         out = "if '@' " + vow_branch(st.yes)
         return out if st.no is NOVAL else out + " else " + vow_branch(st.no)
     if k in ("do", "promise"):
-        return k + "".join(" (" + vow_pipe(p) + ")" for p in st.elems) + " " + vow_branch(st.yes)
+        # A final stage (`do (A) reject e`) runs in the handler's turn; a group is adopted.
+        last = vow_stage(st.handler) if st.handler is not None else vow_branch(st.yes)
+        return k + "".join(" (" + vow_pipe(p) + ")" for p in st.elems) + " " + last
     if k == "null":
         return "null"
     raise ValueError(k)
@@ -206,6 +211,8 @@ const err = (m) => Object.defineProperty({ kind: "user", message: m }, "stack", 
 // A first stage that finishes at once: its value, or its throw as a rejection.
 const start = (f, v) => { try { return Promise.resolve(f(v)); } catch (e) { return Promise.reject(e); } };
 const delay = (ms, x) => new Promise((r) => setTimeout(() => r(x), ms));
+// A throw as an expression (the final stage of `do` that rejects).
+const raise = (e) => { throw e; };
 // finally S, with finally's exact turns.
 const fin = (h) => [(v) => Promise.resolve(h(v)).then(() => v), (e) => Promise.resolve(h(e)).then(() => { throw e; })];
 // each: f on every element, at most limit at once (the next starts when one settles), results
@@ -283,7 +290,12 @@ def js_call(st, v, d):
         return f"(holds({v}) ? {branch(st.yes)} : {branch(st.no)})"
     if k in ("do", "promise"):
         # Statements in a handler: the pipelines started at once, then the last argument.
-        last = js_pipe(st.yes.pipe, v, d + 1) if isinstance(st.yes, Stage) else jval(st.yes)
+        if st.handler is not None:
+            # The final stage in the same turn: its value, or its throw.
+            h = st.handler
+            last = f"raise(err({json.dumps(str(h.val))}))" if h.kind == "reject" else js_call(h, v, d)
+        else:
+            last = js_pipe(st.yes.pipe, v, d + 1) if isinstance(st.yes, Stage) else jval(st.yes)
         body = "(" + ", ".join([js_pipe(p, v, d + 1) for p in st.elems] + [last]) + ")"
         # promise: JavaScript's `new Promise((resolve) => { A; resolve(V); })`.
         return body if k == "do" else f"new Promise((r{d}) => r{d}({body}))"
@@ -329,6 +341,9 @@ def js_pipe(p, inp, d):
                 out += ".catch(() => null)"
             else:
                 out += f".catch({js_stmt_handler(st.handler, d)})"
+        elif k == "then2":
+            a, b = Stage("group", pipe=st.pipe), Stage("group", pipe=st.elems[0])
+            out += f".then({js_handler(a, d)}, {js_handler(b, d)})"
         elif k == "finally":
             out += f".then(...fin({js_stmt_handler(st.handler, d)}))"
         elif k == "tap":
@@ -487,6 +502,8 @@ def sim_apply(w, st, t, v, env):
         # The pipelines started at once run on by themselves; their timers count all the same.
         for p in st.elems:
             sim_pipe(w, p, t, v, env)
+        if st.handler is not None:
+            return sim_apply(w, st.handler, t, v, env)
         if isinstance(st.yes, Stage):
             return sim_pipe(w, st.yes.pipe, t, v, env)
         return True, t, resolve_val(st.yes, env)
@@ -586,6 +603,8 @@ def sim_pipe(w, p, t, v, env):
             if ok:
                 continue
             state = (True, t, None) if st.handler is None else sim_apply(w, st.handler, t, ERR, env)
+        elif k == "then2":
+            state = sim_pipe(w, st.pipe if ok else st.elems[0], t, v if ok else ERR, env)
         elif k == "finally":
             r = sim_apply(w, st.handler, t, v, env)
             if r is None:
@@ -801,6 +820,14 @@ class Gen:
             if self.r.random() < 0.8:
                 p.append(Stage("catch", handler=None))
             starts.append(p)
+        if kind == "do" and starts and self.profile == "full" and self.r.random() < 0.3:
+            # A final stage, run in the handler's turn: a throw, a print or a value.
+            final = self.pick([
+                (4, lambda: Stage("reject", val=self.fresh("e"))),
+                (3, lambda: Stage("print", label=self.fresh("p"))),
+                (2, lambda: Stage("echo", val=self.value())),
+            ])
+            return Stage(kind, elems=starts, yes=None, handler=final)
         if self.r.random() < 0.5:
             last = Stage("group", pipe=self.pipe(depth + 1, param))
         else:
@@ -860,6 +887,7 @@ class Gen:
         return self.pick([
             (55, lambda: self.plain(depth, param)),
             (12, lambda: Stage("then", handler=self.plain(depth, param))),
+            (5 if full and depth < 2 else 0, lambda: Stage("then2", pipe=self.pipe(depth + 1, param), elems=[self.pipe(depth + 1, param)])),
             (14, lambda: Stage("catch", handler=self.handler(depth, param, "catch"))),
             (5 if full else 0, lambda: Stage("finally", handler=self.handler(depth, param, "finally"))),
             (6, lambda: Stage("tap", handler=self.handler(depth, param, "tap"))),
@@ -1095,8 +1123,11 @@ def report_of(err):
         if l.strip() == "^":
             rest = [x for x in lines[i + 1:] if not x.startswith("Node.js v")]
             text = " ".join(x.strip() for x in rest if x.strip())
-            text = re.sub(r"(stage|at): '[^']*',? ?", "", text)
-            text = re.sub(r"skipped: \[[^\]]*\],? ?", "", text)
+            # A string as node writes it: in single quotes, or in double quotes or backticks when
+            # it holds a single quote; a `]` inside one (a stage's `[a, b]`) is not the list's end.
+            string = r"""(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`)"""
+            text = re.sub(r"(stage|at): " + string + r",? ?", "", text)
+            text = re.sub(r"skipped: \[(?:\s*" + string + r",?)*\s*\],? ?", "", text)
             return re.sub(r",? }", " }", text).strip()
     return None
 
