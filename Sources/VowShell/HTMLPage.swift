@@ -95,7 +95,7 @@ public enum HTMLPage {
     }
 
     /// The run as the page's JSON: `promises` (id, label, name, state, outcome, created/settled
-    /// times and turns), `edges` (from, to, kind: chain, adopt or input), `turns` (the turns
+    /// times and turns), `edges` (from, to, kind: chain, adopt, input, or starts: a chain a handler started), `turns` (the turns
     /// `TurnView.shown` shows, each with the promises its job touched and those it settled, what
     /// it printed, the timers not yet due, and `upTo`: the last step its "after" takes in),
     /// `timeline` (the stage promises' bars, with the turns they were made and settled in) and
@@ -112,6 +112,12 @@ public enum HTMLPage {
             edges.append((from, to, kind))
         }
         var seq = 0
+        // The promise whose handler the running job runs (0 for none), and the chains handlers
+        // started: (that promise, the chain's first promise).
+        var handlerOf = 0
+        var startedBy: [(from: Int, to: Int)] = []
+        // The promises left out of the graph (no JavaScript promise), each to the one it passed on.
+        var alias: [Int: Int] = [:]
         var seqOfJob: [Int: Int] = [0: 0]
         var timeOfTurn: [Int: UInt64] = [0: 0]
         var touched: [Int: [Int]] = [:]
@@ -135,6 +141,9 @@ public enum HTMLPage {
                 order.append(id)
                 let combines = parents.count > 1 || name.map { RecordedTurns.combinators.contains($0) } == true
                 for p in parents { addEdge(p, id, combines ? "input" : "chain") }
+                // A chain a handler starts (a statement of `do`) hangs from the promise whose
+                // handler started it.
+                if parents.isEmpty, handlerOf != 0 { startedBy.append((handlerOf, id)) }
             case .labelled(let id, _):
                 if let text = record["text"]?.stringValue { nodes[id]?.label = text }
             case .handlerAttached(let id, let child):
@@ -149,6 +158,7 @@ public enum HTMLPage {
             case .cancelled(let id):
                 settle(id, "cancelled", nil, at: e.micros)
             case .jobStarted(let j):
+                handlerOf = j.kind == .reaction ? j.target : 0
                 seq += 1
                 seqOfJob[e.job] = seq
                 timeOfTurn[seq] = e.micros - t0
@@ -156,6 +166,42 @@ public enum HTMLPage {
             case .jobQueued, .output, .timerSet:
                 break
             }
+        }
+        // Only a chain that nothing else joins: one the handler returned is adopted already.
+        for (from, to) in startedBy where !edges.contains(where: { $0.to == to || $0.from == to }) { addEdge(from, to, "starts") }
+        // A promise with neither a stage nor a name that only passes a value along the chain
+        // (`$x | …` reading a `let`) is no promise of the JavaScript: its edges are joined.
+        for id in order {
+            guard let n = nodes[id], n.name == nil, n.label == nil else { continue }
+            let into = edges.filter { $0.to == id }, out = edges.filter { $0.from == id }
+            guard into.count == 1, into[0].kind == "chain", !out.isEmpty, out.allSatisfy({ $0.kind == "chain" }) else { continue }
+            edges.removeAll { $0.to == id || $0.from == id }
+            for o in out { edges.append((into[0].from, o.to, "chain")) }
+            nodes[id] = nil
+            alias[id] = alias[into[0].from] ?? into[0].from
+        }
+        // The turns name the promise it passed along instead (a line that says the same twice
+        // then, as "p2 fulfils" for both, is told once).
+        func aliased(_ text: String) -> String {
+            guard !alias.isEmpty else { return text }
+            var out = "", i = text.startIndex
+            while i < text.endIndex {
+                if text[i] == "p", i == text.startIndex || !text[text.index(before: i)].isLetter {
+                    let digits = text[text.index(after: i)...].prefix { $0.isASCII && $0.isNumber }
+                    if let n = Int(digits), let to = alias[n] {
+                        out += "p\(to)"
+                        i = digits.endIndex
+                        continue
+                    }
+                }
+                out.append(text[i])
+                i = text.index(after: i)
+            }
+            return out
+        }
+        func aliased(_ lines: [String]) -> [String] {
+            var seen = Set<String>()
+            return lines.map(aliased).filter { seen.insert($0).inserted }
         }
         let promises: [Value] = order.compactMap { id in
             guard let n = nodes[id] else { return nil }
@@ -181,19 +227,19 @@ public enum HTMLPage {
             return .record([
                 "upTo": .int(upTo),
                 "printed": .list(t.printed.map { .string($0) }),
-                "timers": .list(t.timers.map { .string($0) }),
+                "timers": .list(aliased(t.timers).map { .string($0) }),
                 "seq": .int(s),
                 "number": .int(t.number),
                 "job": .int(t.job),
                 "task": .bool(t.isTask),
                 "internal": .bool(t.isInternal),
-                "title": .string(t.title),
-                "happened": .list(t.happened.map { .string($0) }),
-                "microtasks": .list(t.microtasks.map { .string($0) }),
-                "tasks": .list(t.tasks.map { .string($0) }),
-                "waiting": .list(t.waiting.map { .string($0) }),
-                "touched": .list((touched[s] ?? []).map { .int($0) }),
-                "settled": .list((settledIn[s] ?? []).map { .int($0) }),
+                "title": .string(aliased(t.title)),
+                "happened": .list(aliased(t.happened).map { .string($0) }),
+                "microtasks": .list(aliased(t.microtasks).map { .string($0) }),
+                "tasks": .list(aliased(t.tasks).map { .string($0) }),
+                "waiting": .list(aliased(t.waiting).map { .string($0) }),
+                "touched": .list((touched[s] ?? []).map { .int(alias[$0] ?? $0) }),
+                "settled": .list((settledIn[s] ?? []).map { .int(alias[$0] ?? $0) }),
                 "t": .int(Int(timeOfTurn[s] ?? 0)),
             ])
         }

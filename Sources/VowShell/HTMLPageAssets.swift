@@ -28,6 +28,7 @@ enum HTMLPageAssets {
     .legend .l-chain::before { border: 0; height: 2px; background: #555; vertical-align: 3px; }
     .legend .l-adopt::before { border: 0; height: 0; border-top: 2px dashed #1e88e5; vertical-align: 3px; border-radius: 0; }
     .legend .l-input::before { border: 0; height: 0; border-top: 2px dotted #8e24aa; vertical-align: 3px; border-radius: 0; }
+    .legend .l-starts::before { border: 0; height: 0; border-top: 2px dashed #9e9e9e; vertical-align: 3px; border-radius: 0; }
     svg text { font: 12px ui-monospace, "DejaVu Sans Mono", monospace; fill: var(--ink); }
     svg text.small { font-size: 10px; fill: var(--muted); }
     .node rect { stroke-width: 2; }
@@ -42,6 +43,7 @@ enum HTMLPageAssets {
     .edge.chain { stroke: #555; }
     .edge.adopt { stroke: #1e88e5; stroke-dasharray: 6 4; }
     .edge.input { stroke: #8e24aa; stroke-dasharray: 2 3; }
+    .edge.starts { stroke: #9e9e9e; stroke-dasharray: 3 3; }
     .controls { display: flex; align-items: center; gap: 8px; }
     .controls button { font: inherit; padding: 3px 10px; cursor: pointer; }
     #position { color: var(--muted); font-size: 12px; flex: 1; text-align: center; }
@@ -63,7 +65,7 @@ enum HTMLPageAssets {
     <main>
     <section id="graph-panel">
     <h2>Promises</h2>
-    <div class="legend"><span class="l-ok">fulfilled</span><span class="l-bad">rejected</span><span class="l-cancel">cancelled</span><span class="l-pending">pending</span><span class="l-chain">then (chained)</span><span class="l-adopt">adopts</span><span class="l-input">combinator input</span></div>
+    <div class="legend"><span class="l-ok">fulfilled</span><span class="l-bad">rejected</span><span class="l-cancel">cancelled</span><span class="l-pending">pending</span><span class="l-chain">then (chained)</span><span class="l-adopt">adopts</span><span class="l-input">combinator input</span><span class="l-starts">started by a handler</span></div>
     <div id="graph-wrap"><svg id="graph" role="img" aria-label="the promise graph"></svg></div>
     </section>
     <section id="stepper" aria-live="polite">
@@ -158,7 +160,7 @@ enum HTMLPageAssets {
       graph.setAttribute("width", Math.floor(gw * scale));
       graph.setAttribute("height", Math.floor(gh * scale));
       var defs = svg("defs", {}, graph);
-      [["chain", "#555"], ["adopt", "#1e88e5"], ["input", "#8e24aa"]].forEach(function (m) {
+      [["chain", "#555"], ["adopt", "#1e88e5"], ["input", "#8e24aa"], ["starts", "#9e9e9e"]].forEach(function (m) {
         var marker = svg("marker", { id: "arrow-" + m[0], viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto" }, defs);
         svg("path", { d: "M0,0 L10,5 L0,10 z", fill: m[1] }, marker);
       });
@@ -171,7 +173,8 @@ enum HTMLPageAssets {
         var d = "M" + x1 + "," + y1 + " C" + (x1 + bend) + "," + y1 + " " + (x2 - bend) + "," + y2 + " " + x2 + "," + y2;
         var path = svg("path", { d: d, "class": "edge " + e.kind, "marker-end": "url(#arrow-" + e.kind + ")" }, edgeLayer);
         var title = svg("title", {}, path);
-        title.textContent = e.kind === "adopt" ? "p" + e.to + " adopts p" + e.from : e.kind === "input" ? "p" + e.from + " is an input of p" + e.to : "p" + e.to + " is chained on p" + e.from;
+        title.textContent = e.kind === "adopt" ? "p" + e.to + " adopts p" + e.from : e.kind === "input" ? "p" + e.from + " is an input of p" + e.to :
+          e.kind === "starts" ? "the handler of p" + e.from + " started p" + e.to : "p" + e.to + " is chained on p" + e.from;
         edgeEls.push({ el: path, edge: e });
       });
       var nodeEls = {};

@@ -197,6 +197,36 @@ final class HTMLPageTests: XCTestCase {
         }
     }
 
+    /// The graph draws the JavaScript's promises: `$x` reading a `let` makes no node (the chain
+    /// goes on from the let's promise, and the turns say so), and a chain a `do` handler starts
+    /// hangs from the promise whose handler started it.
+    func test_theGraphHasNoNodeForALetReadAndJoinsWhatAHandlerStarts() throws {
+        let path = directory + "/let.html"
+        let r = try vow(["--js", "--html", path, "-c", "let x = resolve 1 | print a\n$x | then do (print b) (resolve 2) | print c"])
+        XCTAssertEqual(r.status, 0, r.err)
+        let data = try embedded(try String(contentsOfFile: path, encoding: .utf8))
+        guard case .list(let promises)? = data["promises"], case .list(let edges)? = data["edges"], case .list(let turns)? = data["turns"] else {
+            return XCTFail("no data")
+        }
+        XCTAssertEqual(promises.compactMap { $0["label"]?.stringValue }, ["resolve 1", "print a", "then do (print b) (resolve 2)", "print c", "print b", "do (print b) (resolve 2)"])
+        XCTAssertFalse(promises.contains { $0["label"] == .null && $0["name"] == .null }, "a node with neither stage nor name: \(promises)")
+        func edge(_ from: Int, _ to: Int, _ kind: String) -> Bool {
+            edges.contains { $0["from"] == .int(from) && $0["to"] == .int(to) && $0["kind"] == .string(kind) }
+        }
+        XCTAssertTrue(edge(2, 4, "chain"), "the let's promise chains on to the then: \(edges)")
+        XCTAssertTrue(edge(4, 6, "starts"), "print b hangs from the handler that started it: \(edges)")
+        XCTAssertTrue(edge(7, 4, "adopt"), "\(edges)")
+        let one = try XCTUnwrap(turns.first { $0["number"] == .int(1) })
+        XCTAssertEqual(one["microtasks"], .list([.string("j5 p4 reacts to p2")]))
+        guard case .list(let happened)? = one["happened"] else { return XCTFail("no happened") }
+        XCTAssertEqual(happened.filter { $0 == .string("p2 fulfils with 1") }.count, 1, "\(happened)")
+        guard let chromium = Chromium.path else { throw XCTSkip(Chromium.missing) }
+        let dom = try Chromium.dumpDOM(chromium, file: path)
+        XCTAssertEqual(dom.console, [], "console messages")
+        XCTAssertTrue(dom.html.contains(#"data-ready="yes""#), "the page's script did not finish")
+        XCTAssertTrue(dom.html.contains(#"class="edge starts"#), "no edge for a started chain")
+    }
+
     func test_screenshotIsAPictureOfThePage() throws {
         guard let chromium = Chromium.path else { throw XCTSkip(Chromium.missing) }
         let path = directory + "/all.html"
