@@ -7,8 +7,10 @@ import VowValue
 /// style (`HTMLPageAssets`), the promise graph, the turn stepper and the timeline. Nothing in
 /// it is fetched from the network. docs/teaching.md tells what the page shows.
 public enum HTMLPage {
-    /// The whole page of the run recorded in `entries` (a tracer's, oldest first), titled `title`.
-    public static func render(_ entries: [Tracer.Entry], title: String) -> String {
+    /// The whole page of the run recorded in `entries` (a tracer's, oldest first), titled `title`,
+    /// with the program's JavaScript twin beside the turns when `twin` is given (as
+    /// `Runner.twinForPage` writes it: each stage marked with where it is in the source).
+    public static func render(_ entries: [Tracer.Entry], title: String, twin: String? = nil) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -22,7 +24,7 @@ public enum HTMLPage {
         </head>
         <body>
         \(HTMLPageAssets.body)
-        <script type="application/json" id="vow-data">\(scriptSafeJSON(data(entries, title: title)))</script>
+        <script type="application/json" id="vow-data">\(scriptSafeJSON(data(entries, title: title, twin: twin)))</script>
         <script>
         \(HTMLPageAssets.script)
         </script>
@@ -32,11 +34,11 @@ public enum HTMLPage {
         """
     }
 
-    /// Writes the page of `entries` to `path`, replacing the file whole.
-    public static func write(_ entries: [Tracer.Entry], title: String, to path: String) throws(VowError) {
+    /// Writes the page of `entries` (and `twin`, see `render`) to `path`, replacing the file whole.
+    public static func write(_ entries: [Tracer.Entry], title: String, twin: String? = nil, to path: String) throws(VowError) {
         let writer = try FileWriter(path)
         do {
-            try writer.write(Array(render(entries, title: title).utf8))
+            try writer.write(Array(render(entries, title: title, twin: twin).utf8))
         } catch {
             writer.abandon()
             throw toVowError(error)
@@ -90,6 +92,8 @@ public enum HTMLPage {
         var outcome: String?
         let created: UInt64
         let createdTurn: Int
+        /// Where its stage is in the source (0 when it has none).
+        var line = 0, column = 0
         var settled: UInt64?
         var settledTurn: Int?
     }
@@ -101,7 +105,7 @@ public enum HTMLPage {
     /// `timeline` (the stage promises' bars, with the turns they were made and settled in) and
     /// `title`. Times are microseconds from the first
     /// event; a turn's `seq` counts every turn (vow's own included), as `createdTurn` does.
-    static func data(_ entries: [Tracer.Entry], title: String) -> Value {
+    static func data(_ entries: [Tracer.Entry], title: String, twin: String? = nil) -> Value {
         let t0 = entries.first?.micros ?? 0
         var nodes: [Int: Node] = [:]
         var order: [Int] = []
@@ -138,6 +142,8 @@ public enum HTMLPage {
             switch e.event {
             case .created(let id, let parents, let name, _):
                 nodes[id] = Node(id: id, name: name, label: record["text"]?.stringValue, created: e.micros - t0, createdTurn: seq)
+                nodes[id]?.line = record["line"]?.intValue ?? 0
+                nodes[id]?.column = record["column"]?.intValue ?? 0
                 order.append(id)
                 let combines = parents.count > 1 || name.map { RecordedTurns.combinators.contains($0) } == true
                 for p in parents { addEdge(p, id, combines ? "input" : "chain") }
@@ -146,6 +152,10 @@ public enum HTMLPage {
                 if parents.isEmpty, handlerOf != 0 { startedBy.append((handlerOf, id)) }
             case .labelled(let id, _):
                 if let text = record["text"]?.stringValue { nodes[id]?.label = text }
+                if let line = record["line"]?.intValue, let column = record["column"]?.intValue {
+                    nodes[id]?.line = line
+                    nodes[id]?.column = column
+                }
             case .handlerAttached(let id, let child):
                 if nodes[child] != nil { addEdge(id, child, "chain") }
             case .adopted(let id, let adopted, _):
@@ -213,6 +223,8 @@ public enum HTMLPage {
                 "outcome": n.outcome.map { .string($0) } ?? .null,
                 "created": .int(Int(n.created)),
                 "createdTurn": .int(n.createdTurn),
+                "line": .int(n.line),
+                "column": .int(n.column),
                 "settled": n.settled.map { .int(Int($0)) } ?? .null,
                 "settledTurn": n.settledTurn.map { .int($0) } ?? .null,
             ])
@@ -239,6 +251,7 @@ public enum HTMLPage {
                 "tasks": .list(aliased(t.tasks).map { .string($0) }),
                 "waiting": .list(aliased(t.waiting).map { .string($0) }),
                 "touched": .list((touched[s] ?? []).map { .int(alias[$0] ?? $0) }),
+                "ranFor": .list(t.ranFor.map { .int(alias[$0] ?? $0) }),
                 "settled": .list((settledIn[s] ?? []).map { .int(alias[$0] ?? $0) }),
                 "t": .int(Int(timeOfTurn[s] ?? 0)),
             ])
@@ -268,6 +281,7 @@ public enum HTMLPage {
             "turns": .list(turns),
             "timeline": .list(timeline),
             "end": .int(Int((entries.last?.micros ?? t0) - t0)),
+            "twin": twin.map { .string($0) } ?? .null,
         ])
     }
 

@@ -19,7 +19,10 @@ enum HTMLPageAssets {
     h3 { font-size: 15px; margin: 8px 0 2px; }
     h4 { font-size: 12px; margin: 8px 0 2px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
     #graph-wrap { overflow: auto; max-height: 520px; }
-    #timeline-panel { grid-column: 1 / span 2; }
+    #timeline-panel, #twin-panel { grid-column: 1 / span 2; }
+    #twin { margin: 0; font-size: 12px; max-height: 340px; overflow: auto; background: #f7f7f9; padding: 6px 0; }
+    #twin .twin-line { display: block; padding: 0 8px; white-space: pre; }
+    #twin .twin-line.runs { background: #fff3a0; box-shadow: inset 3px 0 0 var(--focus); }
     #timeline-wrap { overflow-x: auto; }
     .legend { font-size: 12px; color: var(--muted); display: flex; flex-wrap: wrap; gap: 12px; margin-bottom: 6px; }
     .legend span::before { content: ""; display: inline-block; width: 12px; height: 12px; border-radius: 3px; margin-right: 4px; vertical-align: -2px; border: 2px solid var(--c); background: var(--b); }
@@ -80,6 +83,10 @@ enum HTMLPageAssets {
     <h4>Still waiting</h4><ul id="waiting"></ul>
     <h4>Console (all output so far; this turn's in yellow)</h4><pre id="console"></pre>
     <label class="options"><input type="checkbox" id="as-of-turn"> colour promises as they were after this turn</label>
+    </section>
+    <section id="twin-panel" hidden>
+    <h2>JavaScript twin <span class="hint">(what <code>vow --emit-js</code> writes; the line of the stage the turn runs is marked)</span></h2>
+    <pre id="twin"></pre>
     </section>
     <section id="timeline-panel">
     <h2>Timeline</h2>
@@ -231,6 +238,25 @@ enum HTMLPageAssets {
       var nowLine = svg("rect", { x: LW, y: top, width: Math.max(2, tx(1) - tx(0)), height: axisY - top, "class": "now" }, tl);
       var nowText = text(tl, LW, axisY + 34, "", "small");
 
+      // The twin: its lines, each stage's marker (/*@LINE:COLUMN*/) taken out and kept as the
+      // line that stage is on.
+      var twinLines = [], lineOfStage = {};
+      if (typeof data.twin === "string") {
+        document.getElementById("twin-panel").hidden = false;
+        var pre = document.getElementById("twin");
+        data.twin.split("\n").forEach(function (raw, i) {
+          var line = raw.replace(/\/\*@(\d+):(\d+)\*\//g, function (m, l, c) {
+            if (!(l + ":" + c in lineOfStage)) lineOfStage[l + ":" + c] = i;
+            return "";
+          });
+          var span = document.createElement("span");
+          span.className = "twin-line";
+          span.textContent = line;
+          pre.appendChild(span);
+          twinLines.push(span);
+        });
+      }
+
       // The stepper: one turn at a time; the graph shows what the turn touched.
       var turns = data.turns, current = 0;
       var asOfTurn = document.getElementById("as-of-turn");
@@ -295,6 +321,16 @@ enum HTMLPageAssets {
         edgeEls.forEach(function (e) {
           var later = byId[e.edge.from].createdTurn > t.upTo || byId[e.edge.to].createdTurn > t.upTo;
           e.el.setAttribute("class", "edge " + e.edge.kind + (later ? " future" : ""));
+        });
+        twinLines.forEach(function (el) { el.classList.remove("runs"); });
+        t.ranFor.forEach(function (id) {
+          var p = byId[id];
+          var at = p ? lineOfStage[p.line + ":" + p.column] : undefined;
+          if (at !== undefined) {
+            twinLines[at].classList.add("runs");
+            var box = document.getElementById("twin");
+            box.scrollTop = Math.max(0, twinLines[at].offsetTop - box.offsetTop - 60);
+          }
         });
         nowLine.setAttribute("x", tx(current));
         nowText.setAttribute("x", tx(current));

@@ -21,6 +21,13 @@ extension Runner {
         }
     }
 
+    /// The twin of `text` as the page of a run shows it: the prelude required as a module, each
+    /// stage's code marked with where it is in the source; nil when `text` does not parse.
+    public static func twinForPage(_ text: String, name: String) -> String? {
+        guard let program = try? Parser.parse(SourceText(text, name: name)) else { return nil }
+        return JavaScriptTwin.program(program, preludeModule: "./" + JavaScriptTwin.preludeFileName, marksStages: true)
+    }
+
     /// The JavaScript twin of the program `text` written to `path`, with the prelude beside it
     /// as a module it requires (`vow --emit-js-to FILE`): a small program's twin stays small.
     /// Each file is replaced whole. A syntax error is written on stderr (status 2), a file that

@@ -104,7 +104,7 @@ struct Vow {
         }
         if let html, let tracer = runner.tracer {
             do {
-                try HTMLPage.write(tracer.wholeRun, title: command ?? name, to: html)
+                try HTMLPage.write(tracer.wholeRun, title: command ?? name, twin: Runner.twinForPage(text, name: name), to: html)
             } catch {
                 let error = toVowError(error)
                 OutputSink.writeError("error[\(error.kind.rawValue)]: \(error.message)\n")

@@ -227,6 +227,26 @@ final class HTMLPageTests: XCTestCase {
         XCTAssertTrue(dom.html.contains(#"class="edge starts"#), "no edge for a started chain")
     }
 
+    /// The program's JavaScript twin is beside the turns, the line of the stage a turn runs
+    /// marked, and the markers the page finds the lines by are not shown.
+    func test_theTwinIsBesideTheTurnsWithTheLineThatRuns() throws {
+        guard let chromium = Chromium.path else { throw XCTSkip(Chromium.missing) }
+        let path = directory + "/twin.html"
+        let r = try vow(["--js", "--html", path, projectRoot.appendingPathComponent("examples/puzzles/then-two-handlers.vow").path])
+        XCTAssertEqual(r.status, 0, r.err)
+        let data = try embedded(try String(contentsOfFile: path, encoding: .utf8))
+        XCTAssertTrue(data["twin"]?.stringValue?.contains("/*@4:13*/") == true, "the twin marks the stage at line 4, column 13")
+        let two = try Chromium.dumpDOM(chromium, file: path, fragment: "turn=2")
+        XCTAssertEqual(two.console, [], "console messages")
+        let shown = two.html.components(separatedBy: #"<pre id="twin">"#).last?.components(separatedBy: "</pre>").first ?? ""
+        XCTAssertTrue(shown.contains("vow.job(1, Promise.resolve(1)"), shown)
+        XCTAssertFalse(shown.contains("/*@"), "a marker is shown")
+        let runs = two.html.components(separatedBy: #"<span class="twin-line runs">"#).dropFirst().map { $0.prefix { $0 != "<" } }
+        XCTAssertEqual(runs.count, 1, "one line marked at turn 2")
+        XCTAssertTrue(runs.first?.contains(#"vow.reject(v1, "from then")"#) == true, "turn 2 runs then (reject \"from then\"): \(runs)")
+        XCTAssertFalse(try Chromium.dumpDOM(chromium, file: path).html.contains("twin-line runs"), "the start runs no stage's handler")
+    }
+
     func test_screenshotIsAPictureOfThePage() throws {
         guard let chromium = Chromium.path else { throw XCTSkip(Chromium.missing) }
         let path = directory + "/all.html"

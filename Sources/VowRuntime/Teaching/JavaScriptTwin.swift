@@ -30,6 +30,9 @@ public struct JavaScriptTwin {
     let source: SourceText
     /// Names bound by `let` so far (their `$name` is a promise).
     var lets: Set<String> = []
+    /// Whether each stage's code begins with `/*@LINE:COLUMN*/`, where the stage is in the
+    /// source: the page of a run highlights the line of the stage a turn runs.
+    var marksStages = false
     /// The `def` stages of the program so far (their twins are functions).
     var defs: [String: UserStage] = [:]
     /// Names bound to plain values (def parameters, script arguments).
@@ -44,8 +47,11 @@ public struct JavaScriptTwin {
 
     /// The twin of a whole program. With `preludeModule`, the prelude is not written into it:
     /// the program requires it from that path (`vow --emit-js-to`, `JavaScriptTwin.preludeModule`).
-    public static func program(_ program: Program, registry: StageRegistry = .builtins, preludeModule: String? = nil) -> String {
+    public static func program(
+        _ program: Program, registry: StageRegistry = .builtins, preludeModule: String? = nil, marksStages: Bool = false
+    ) -> String {
         var t = JavaScriptTwin(registry: registry, source: program.source)
+        t.marksStages = marksStages
         // A def may call one defined after it, as in vow, which knows every def of a program
         // before it runs (`Planner.checking`).
         for st in program.statements {
@@ -212,13 +218,20 @@ public struct JavaScriptTwin {
     static let upstreamMark = "\u{1}upstream\u{1}"
 
     /// A promise of `p` run on `input` (a JavaScript expression).
+    /// `/*@LINE:COLUMN*/` of the stage `plan` when `marksStages`, else nothing.
+    func mark(_ plan: StagePlan) -> String {
+        guard marksStages else { return "" }
+        let (line, column) = source.lineColumn(of: plan.node.span.start)
+        return "/*@\(line):\(column)*/"
+    }
+
     func pipeline(_ p: Pipeline, input: String, depth: Int) -> String {
         let plans = plan(p)
         guard let first = plans.first else { return "Promise.resolve(\(input))" }
         // The chain so far, in pieces: a stage that appends to its upstream (`.then(…)`) adds a
         // piece, and only one that wraps it (`vow.retry(() => upstream, …)`) joins them, so a long
         // pipeline is written in linear time.
-        var pieces = [firstStage(first, input: input, depth: depth)]
+        var pieces = [mark(plans[0]) + firstStage(first, input: input, depth: depth)]
         // Where a catch or finally can see the error record, the stages on the way note where a
         // rejection started (`at`) and what it skipped (`skipped`), as vow's records do; a
         // rejection passing a `.then(h, skip)` takes the same turn as one passing `.then(h)`.
@@ -230,7 +243,9 @@ public struct JavaScriptTwin {
             let origin = (lastHandler ?? -1) >= i ? TwinOrigin(previous: source.slice(p.stages[i - 1].span), this: source.slice(p.stages[i].span)) : nil
             let code = later(plan, upstream: Self.upstreamMark, depth: depth, origin: origin, collects: streamed && !takesStream(plan))
             if code.hasPrefix(Self.upstreamMark), !code.dropFirst(Self.upstreamMark.count).contains(Self.upstreamMark) {
-                pieces.append(String(code.dropFirst(Self.upstreamMark.count)))
+                var piece = String(code.dropFirst(Self.upstreamMark.count))
+                if marksStages { piece = piece.hasPrefix("\n") ? "\n" + mark(plan) + piece.dropFirst() : mark(plan) + piece }
+                pieces.append(piece)
             } else if code.contains(Self.upstreamMark) {
                 pieces = [code.replacingOccurrences(of: Self.upstreamMark, with: pieces.joined())]
             } else {
