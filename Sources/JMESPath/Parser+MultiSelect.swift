@@ -6,6 +6,14 @@ extension Parser {
     mutating func multiSelectList() throws(JMESPathError) -> P {
         var items: [P] = []
         while true {
+            // A bare number is a literal elsewhere (`n > 5`), but not as an element here: `[0]`
+            // after a dot (`foo.[0]`) reads as an index, and JMESPath makes it an error.
+            if case .number = current.kind {
+                switch lookahead(1) {
+                case .comma, .rbracket: throw unexpected("in a multiselect list: a number here is written in backticks (`0`)")
+                default: break
+                }
+            }
             items.append(try expression(0))
             if case .rbracket = current.kind { advance(); break }
             try expect(.comma, "or ']' in a multiselect list")

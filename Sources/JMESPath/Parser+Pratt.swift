@@ -78,6 +78,13 @@ extension Parser {
             default:
                 return try multiSelectList()
             }
+        case .number(let n):
+            // A bare number is a number literal (`n > 5`): JMESPath has none outside an index or
+            // a slice, which never reach here, so this only widens what parses.
+            if case .dot = current.kind, case .number = lookahead(1) {
+                throw syntax("a bare number is a whole number: write one with a fraction in backticks, as `2.5`", at: t.offset)
+            }
+            return leaf(.literal(.int(n)))
         case .expref:
             // `&expr` is an argument of a function (`sort_by(@, &n)`), nothing else: it never
             // escapes as a value.

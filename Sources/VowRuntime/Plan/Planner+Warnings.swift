@@ -23,10 +23,18 @@ extension Planner {
             // A jq or JavaScript habit: `city == "Oslo"` compares with the field named Oslo.
             if let def = stage.name.flatMap({ registry.stage(named: $0) }), def.expressionArguments > 0 {
                 for a in stage.arguments.prefix(def.expressionArguments) {
-                    guard let text = a.expressionText, let quoted = Self.comparedWithAQuotedName(text) else { continue }
-                    found.append(PlanProblem(
-                        "\(def.name): in JMESPath \"\(quoted)\" is the field named \(quoted), not text; text is '\(quoted)' (in single quotes inside the expression)",
-                        span: a.span, beforeRun: false))
+                    guard let text = a.expressionText else { continue }
+                    if let quoted = Self.comparedWithAQuotedName(text) {
+                        found.append(PlanProblem(
+                            "\(def.name): in JMESPath \"\(quoted)\" is the field named \(quoted), not text; text is '\(quoted)' (in single quotes inside the expression)",
+                            span: a.span, beforeRun: false))
+                    }
+                    // A jq habit: `.[]` goes over the pairs, but JMESPath's `[]` flattens them.
+                    if let call = Self.flattenedPairs(text) {
+                        found.append(PlanProblem(
+                            "\(def.name): \(call)[] flattens the [key, value] pairs into one list of keys and values, mixed; \(call)[*] goes over the pairs (\(call)[*][0] the keys)",
+                            span: a.span, beforeRun: false))
+                    }
                 }
             }
             guard stage.name == FormatStage.name else { return }
@@ -38,6 +46,13 @@ extension Planner {
             }
         }
         return found
+    }
+
+    /// The call in the first `items(…)[]` of `expression` (`items(@)`): a flatten of the key and
+    /// value pairs where a projection over them was meant. Nil when there is none.
+    static func flattenedPairs(_ expression: String) -> String? {
+        guard let m = expression.firstMatch(of: /\b(items\([^()]*\))\s*\[\]/) else { return nil }
+        return String(m.output.1)
     }
 
     /// The name in the first `== "NAME"` (or `!=`, `<`…) of `expression`: a comparison with a

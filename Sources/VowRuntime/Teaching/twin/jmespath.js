@@ -199,6 +199,10 @@ function jmesParse(text, legacy) {
         }
         return multiselectList();
       case "lparen": { const e = expression(0); match("rparen"); return e; }
+      // A bare number is a number literal (`n > 5`), as in vow's own parser.
+      case "number":
+        if (peek().type === "dot" && peek(1).type === "number") fail(peek());
+        return { type: "literal", value: tok.value };
       default: return fail(tok);
     }
   }
@@ -322,6 +326,8 @@ function jmesParse(text, legacy) {
   function multiselectList() {
     const children = [];
     for (;;) {
+      // A bare number is no element of a multiselect list (`foo.[0]` is an error), as in vow.
+      if (peek().type === "number" && (peek(1).type === "comma" || peek(1).type === "rbracket")) fail(peek());
       children.push(expression(0));
       if (peek().type === "rbracket") { pos++; return { type: "multiselectList", children }; }
       match("comma");
