@@ -4,6 +4,7 @@ import Foundation
 import XCTest
 
 @testable import VowShell
+import VowValue
 
 final class PuzzleTests: XCTestCase {
     let folder = projectRoot.appendingPathComponent("examples/puzzles")
@@ -25,5 +26,47 @@ final class PuzzleTests: XCTestCase {
             XCTAssertEqual(twin.out, node.out, "the twin of \(name).vow against node \(name).js")
             XCTAssertEqual(twin.status, node.status, name)
         }
+    }
+
+    /// Every puzzle takes node's turns too: each line is written after as many turns (promise
+    /// jobs) in vow --js as in node running the .js, counted by scripts/difftest-turns.js (node's
+    /// async hooks) and from vow's trace (microtasks, vow's own bookkeeping left out).
+    func test_everyPuzzleWritesEachLineInNodesTurn() throws {
+        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "vow" }.sorted { $0.path < $1.path }
+        let recorder = projectRoot.appendingPathComponent("scripts/difftest-turns.js").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("puzzle-turns-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for vow in files {
+            let name = vow.deletingPathExtension().lastPathComponent
+            let js = vow.deletingPathExtension().appendingPathExtension("js").path
+            let nodeOut = dir + "/\(name).json", trace = dir + "/\(name).jsonl"
+            _ = try runCommand("/usr/bin/env", ["VOW_TURNS_OUT=\(nodeOut)", "node", "-r", recorder, js])
+            let node = try JSON.parse(String(contentsOfFile: nodeOut, encoding: .utf8))
+            _ = try runCommand(REPLTests.binary, ["--js", "--trace", trace, vow.path])
+            XCTAssertEqual(try Self.linesWithTurns(trace), node, "\(name): [turns run, line written], vow --js against node")
+        }
+    }
+
+    /// The lines vow wrote, each with the turns run before it, from a trace: every microtask
+    /// started but vow's own (an observer marked `own`, a callback), as the recorder counts node's.
+    static func linesWithTurns(_ trace: String) throws -> Value {
+        var turns = 0, partial = ""
+        var lines: [Value] = []
+        for line in try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n") {
+            guard case .record(let e) = try JSON.parse(String(line)) else { continue }
+            switch e["event"]?.stringValue {
+            case "job-started":
+                if e["task"] != .bool(true), e["own"] != .bool(true), e["kind"]?.stringValue != "callback" { turns += 1 }
+            case "output":
+                var parts = (partial + (e["text"]?.stringValue ?? "")).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                partial = parts.removeLast()
+                for p in parts where !p.hasPrefix("[") { lines.append(.list([.int(turns), .string(p)])) }
+            default: break
+            }
+        }
+        if !partial.isEmpty { lines.append(.list([.int(turns), .string(partial)])) }
+        return .list(lines)
     }
 }

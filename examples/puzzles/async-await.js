@@ -8,7 +8,9 @@ async function async2() {
   console.log("async2");
 }
 console.log("script start");
-setTimeout(() => console.log("setTimeout"), 0);
+// vow's `delay 0s | print …` is a timer that fulfils a promise, whose handler prints: the same
+// order, and the same turns.
+new Promise((resolve) => setTimeout(resolve, 0)).then(() => console.log("setTimeout"));
 async1();
 new Promise((resolve) => {
   console.log("promise1");
