@@ -23,4 +23,9 @@ static inline const char *vow_rl_line_buffer(void) {
 static inline void vow_rl_completion_over(void) {
     rl_attempted_completion_over = 1;
 }
+/* What libedit puts after a word it completed whole: a space, or nothing (`\0`), so that a
+   variable can go on with `.` */
+static inline void vow_rl_append_after_completion(int c) {
+    rl_completion_append_character = c;
+}
 #endif

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import VowRuntime
 import VowSyntax
+import VowValue
 
 /// The interactive loop, on libedit in callback mode: the loop polls the terminal and a wake-up
 /// pipe, so that background job reports and Ctrl-C reach it while a line is being edited; a
@@ -124,10 +125,23 @@ public final class REPL: @unchecked Sendable {
         utf8 = String(cString: nl_langinfo(nl_item(CODESET))) == "UTF-8"
         vow_rl_setup { text, start, _ in
             guard let text, let repl = REPL.current else { return nil }
-            let word = String(cString: text)
+            var word = String(cString: text)
             let bytes = Array(String(cString: vow_rl_line_buffer()).utf8)
-            let before = String(decoding: bytes[0..<min(Int(start), bytes.count)], as: UTF8.self)
-            guard let list = repl.completions(word: word, before: before) else { return nil }
+            var before = String(decoding: bytes[0..<min(Int(start), bytes.count)], as: UTF8.self)
+            // libedit breaks words at `$`: the word is the variable's name after it, and what
+            // is offered replaces that name only.
+            let afterDollar = before.hasSuffix("$")
+            if afterDollar {
+                before.removeLast()
+                word = "$" + word
+            }
+            guard var list = repl.completions(word: word, before: before) else {
+                vow_rl_append_after_completion(Int32(UInt8(ascii: " ")))
+                return nil
+            }
+            // A variable may go on with `.` and a key: no space after it.
+            vow_rl_append_after_completion(word.hasPrefix("$") ? 0 : Int32(UInt8(ascii: " ")))
+            if afterDollar { list = list.map { $0.hasPrefix("$") ? String($0.dropFirst()) : $0 } }
             vow_rl_completion_over()
             REPL.candidates = list
             REPL.candidateIndex = 0
@@ -319,6 +333,21 @@ public final class REPL: @unchecked Sendable {
     /// Completion candidates for `word`, given the line before it; nil means file names.
     func completions(word: String, before: String) -> [String]? {
         let session = runner.session
+        // `$name.` and more: the keys of the value the variable holds now, one level at a time.
+        if word.hasPrefix("$"), let dot = word.lastIndex(of: ".") {
+            let path = word[word.index(after: word.startIndex)..<dot].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            let value: Value? = session.onExecutor {
+                guard var v = session.settledValue(of: path[0]) else { return nil }
+                for key in path.dropFirst() {
+                    guard case .record(let r) = v, let next = r[key] else { return nil }
+                    v = next
+                }
+                return v
+            }
+            guard case .record(let r)? = value else { return [] }
+            let head = String(word[...dot])
+            return Completer.keyCandidates(word: word, head: head, keys: r.keys)
+        }
         let variables: [String] = session.onExecutor { session.variableNames }
         let defs: [String] = session.onExecutor { session.userStageNames }
         let registry = session.registry
@@ -353,6 +382,13 @@ public final class REPL: @unchecked Sendable {
 public enum Completer {
     /// The meta-commands.
     public static let metaCommands = [":help", ":explain", ":mode", ":trace", ":timeline", ":step", ":vars", ":jobs", ":session", ":set", ":load", ":history", ":clear", ":quit"]
+    /// `head` (`$user.`) followed by each key of a record that makes a candidate starting with
+    /// `word`, sorted; a key that is not a plain name is left out (it cannot follow a dot).
+    public static func keyCandidates(word: String, head: String, keys: [String]) -> [String] {
+        keys.filter { k in !k.isEmpty && k.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !(k.first?.isNumber ?? true) }
+            .map { head + $0 }.filter { $0.hasPrefix(word) }.sorted()
+    }
+
     /// The candidates that start with `word`, sorted; nil to complete file names instead.
     /// `wrappers` are the stages whose arguments start another stage (`then`, `each`: after
     /// them come stage names, and their flags join the inner stage's).

@@ -139,6 +139,30 @@ final class REPLTests: XCTestCase {
         XCTAssertEqual(quit(t), 0)
     }
 
+    /// `$` and Tab complete a variable (libedit breaks words at `$`; it offered file names), with
+    /// no space after it, and `$name.` and Tab the keys of the value it holds, level by level.
+    func test_tabCompletesVariablesAndTheirKeys() throws {
+        let t = try start()
+        t.type("let abc = echo {xyz: 1, xzz: {deep: 2}}\r")
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        t.clear()
+        t.type("echo $ab\t")
+        XCTAssertTrue(t.waitFor("c"), t.plainOutput)
+        t.type(".xz\t")
+        XCTAssertTrue(t.waitFor("z"), t.plainOutput)
+        t.type(".\t")
+        XCTAssertTrue(t.waitFor("deep"), t.plainOutput)
+        t.type("\r")
+        XCTAssertTrue(t.waitFor("2\n"), t.plainOutput)
+        XCTAssertFalse(t.plainOutput.contains("error"), t.plainOutput)
+        XCTAssertEqual(quit(t), 0)
+    }
+
+    func test_keyCandidatesArePlainNamesThatFollowTheDot() {
+        XCTAssertEqual(Completer.keyCandidates(word: "$u.n", head: "$u.", keys: ["name", "nick", "age", "n-dash", "1st", ""]), ["$u.name", "$u.nick"])
+        XCTAssertEqual(Completer.keyCandidates(word: "$u.", head: "$u.", keys: ["b", "a"]), ["$u.a", "$u.b"])
+    }
+
     func test_continuationPrompt() throws {
         let t = try start()
         t.type("echo [1, 2, 3] |\r")

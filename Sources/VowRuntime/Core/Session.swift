@@ -205,6 +205,19 @@ public final class Session: @unchecked Sendable {
     /// The names of global variables.
     public var variableNames: [String] { globals.keys.sorted() }
 
+    /// The value of the variable `name` when it has one now: a plain value, or what its promise
+    /// fulfilled with; nil while pending, after a rejection, or for no such variable. On the
+    /// executor.
+    public func settledValue(of name: String) -> Value? {
+        switch globals[name] {
+        case .value(let v)?: return v
+        case .promise(let p)?:
+            if case .success(let v)? = p.result { return v }
+            return nil
+        case nil: return nil
+        }
+    }
+
     /// The names of the variables that hold promises (bound by `let`). On the executor.
     public var promiseVariableNames: Set<String> {
         Set(globals.compactMap { if case .promise = $0.value { return $0.key } else { return nil } })
