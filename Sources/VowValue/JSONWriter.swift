@@ -150,10 +150,12 @@ extension Value {
         case .response(let r):
             let headers = r.headerRecord()
             let body: Value = (try? JSON.parse(r.body)) ?? Value.bytes(r.body).toJSONValue()
-            return [
+            var record: Record = [
                 "status": .int(r.status), "statusText": .string(r.statusText), "version": .string(r.version), "url": .string(r.url),
                 "headers": .record(headers), "elapsed": .double(r.elapsed), "body": body,
             ]
+            if let how = r.cache { record["cache"] = .string(how) }
+            return .record(record)
         case .opaque(let o as JSONTapeValue): return o.value
         case .opaque(let o): return .string(o.displayText)
         default: return self

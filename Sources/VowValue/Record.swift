@@ -123,13 +123,16 @@ public final class HTTPResponse: Sendable {
     public let version: String
     /// Seconds from sending the request to its response head (time to first byte), when known.
     public let firstByte: Double?
+    /// How the HTTP cache gave it (`hit`, `revalidated`, `miss`), when the cache took part.
+    public let cache: String?
 
     /// Makes a response value.
     public init(
         status: Int, statusText: String, url: String, method: String,
         headers: [(name: String, value: String)], elapsed: Double, body: [UInt8], version: String = "HTTP/1.1",
-        firstByte: Double? = nil
+        firstByte: Double? = nil, cache: String? = nil
     ) {
+        self.cache = cache
         self.version = version
         self.firstByte = firstByte
         self.status = status
@@ -156,6 +159,13 @@ public final class HTTPResponse: Sendable {
             }
         }
         return record
+    }
+
+    /// This response, said to have come from the HTTP cache as `how`.
+    public func cached(_ how: String) -> HTTPResponse {
+        HTTPResponse(
+            status: status, statusText: statusText, url: url, method: method, headers: headers, elapsed: elapsed, body: body,
+            version: version, firstByte: firstByte, cache: how)
     }
 
     /// The first header with this name, compared case-insensitively.

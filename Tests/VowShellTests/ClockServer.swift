@@ -7,11 +7,12 @@ struct ClockServer {
     let process: Process
     let base: String
 
-    /// Starts the server and waits for its port.
-    static func start() throws -> ClockServer {
+    /// Starts the server (`script`, a server of testdata/ that prints its port) and waits for
+    /// its port.
+    static func start(_ script: String = "testdata/clock-server.py") throws -> ClockServer {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", projectRoot.appendingPathComponent("testdata/clock-server.py").path]
+        p.arguments = ["python3", projectRoot.appendingPathComponent(script).path]
         let out = Pipe()
         p.standardOutput = out
         try p.run()

@@ -38,6 +38,9 @@ public final class Session: @unchecked Sendable {
     public let http = HTTPEngine()
     /// The HTTP sessions (`--session NAME`) this session has opened.
     public let httpSessions = HTTPSessions()
+    /// The HTTP cache GET requests go through (`HTTPCache.standard()`: off with
+    /// `VOW_HTTP_CACHE=off`); nil for none.
+    public let httpCache: HTTPCache? = HTTPCache.standard()
     /// The APIs declared by name (`api add`), which HTTP stages resolve `NAME/PATH` against.
     public let apis = APIProfiles()
     /// The answers `ask`, `confirm` and `choose` read from standard input, in the order asked.

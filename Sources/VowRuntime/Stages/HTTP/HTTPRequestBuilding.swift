@@ -13,7 +13,45 @@ func send(_ given: HTTPRequestSpec, _ args: StageArguments, _ call: StageCall) t
         let reading = stream.stringValue.flatMap(StreamReading.init(rawValue:)) ?? .auto
         return .promise(saving(session, after: call.session.http.stream(spec, reading: reading, on: call.session.executor)))
     }
+    if spec.download == nil, !args[HTTPFlag.noCache], let cache = call.session.httpCache, HTTPCache.applies(to: spec) {
+        return .promise(saving(session, after: cached(spec, cache, call)))
+    }
     return .promise(saving(session, after: call.session.http.perform(spec, on: call.session.executor)))
+}
+
+/// `spec` through the HTTP cache: a fresh entry served as a task of its own (no request), a
+/// stale one revalidated (a 304 serves it), anything else sent and kept when the rules allow.
+/// The response says which (`cache`: hit, revalidated, miss); `--verbose` says it too.
+func cached(_ given: HTTPRequestSpec, _ cache: HTTPCache, _ call: StageCall) -> Promise<Value> {
+    var spec = given
+    let ex = call.session.executor
+    let lookup = cache.lookup(spec)
+    if case .fresh(let response, let age, let lifetime) = lookup {
+        spec.verbose?("* cache: hit, \(Int(age)) s old, fresh for \(Int(lifetime - age)) s more: \(spec.url)\n")
+        let (p, resolver) = Promise<Value>.pending(name: "http", on: ex)
+        // As an answer from the network would: in a task, not in this turn.
+        ex.enqueueTask { resolver.fulfill(.response(response)) }
+        return p
+    }
+    var stale: HTTPCache.Entry?
+    if case .stale(let entry, let conditions) = lookup {
+        stale = entry
+        spec.headers += conditions
+        spec.verbose?("* cache: stale, revalidating with \(conditions.map(\.name).joined(separator: " and "))\n")
+    }
+    let requestTime = Date().timeIntervalSince1970
+    let (sent, revalidating, verbose) = (spec, stale, spec.verbose)
+    return call.session.http.perform(sent, on: ex).transformedAtOnce { r in
+        guard case .success(.response(let response)) = r else { return r }
+        let responseTime = Date().timeIntervalSince1970
+        if response.status == 304, let stale = revalidating {
+            verbose?("* cache: revalidated (304): the stored body is served\n")
+            return .success(.response(cache.refresh(stale, with: response, requestTime: requestTime, responseTime: responseTime)))
+        }
+        let kept = cache.store(given, response, requestTime: requestTime, responseTime: responseTime)
+        if kept { verbose?("* cache: kept\n") }
+        return .success(.response(response.cached("miss")))
+    }
 }
 
 /// `spec` ready to send: `--verbose` pointed at the session's diagnostics, and `--session` (or

@@ -36,6 +36,7 @@ struct ResponseStage: ValueStage {
         out["elapsed"] = .double(r.elapsed)
         out["firstByte"] = r.firstByte.map { .double($0) } ?? .null
         out["size"] = .int(r.body.count)
+        if let how = r.cache { out["cache"] = .string(how) }
         return .value(.record(out))
     }
 }

@@ -1,0 +1,281 @@
+import Foundation
+import VowValue
+
+/// A private HTTP cache on disk, after RFC 9111: the responses to GET requests that say they may
+/// be kept (`max-age`, `Expires`) or that can be revalidated (`ETag`, `Last-Modified`), one file
+/// an entry, written whole under a temporary name and renamed, so that two processes using the
+/// cache at once never read a torn entry.
+///
+/// What it implements, rule by rule (docs/http-cache.md lists them with their sections):
+/// - only GET, and only the statuses a cache may keep by default (200, 203, 204, 300, 301, 308,
+///   404, 405, 410, 414, 501), with explicit freshness or a validator; `no-store` in the request
+///   or the response keeps nothing; `Vary: *` keeps nothing;
+/// - freshness: `max-age`, else `Expires` − `Date`; no heuristic freshness; the age is RFC 9111's
+///   (§4.2.3: the `Age` header, the apparent age, the time in the cache);
+/// - a fresh entry is served without a request, unless the response said `no-cache` or the
+///   request says `no-cache` or `max-age=0`; a stale one with a validator is revalidated with
+///   `If-None-Match` / `If-Modified-Since`, and a 304 refreshes its headers and serves its body;
+/// - `Vary`: an entry answers only a request with the same values of the headers it names;
+/// - `Authorization`: an entry is kept per credential (the key holds a digest of it), so a
+///   response is never served to a request with another credential or none;
+/// - the directory is capped (`maxBytes`): the least recently stored entries go first.
+///
+/// Sendable: its fields are `let`s; the files are its only state.
+public final class HTTPCache: Sendable {
+    /// Where the entries are.
+    public let directory: String
+    /// The most bytes the entries may take; the oldest go first past it.
+    public let maxBytes: Int
+
+    /// A cache in `directory`, at most `maxBytes` big.
+    public init(directory: String, maxBytes: Int = 256 << 20) {
+        self.directory = directory
+        self.maxBytes = maxBytes
+    }
+
+    /// `$XDG_CACHE_HOME/vow/http`, else `~/.cache/vow/http`; nil when `VOW_HTTP_CACHE=off`.
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> HTTPCache? {
+        if let setting = environment["VOW_HTTP_CACHE"]?.lowercased(), ["off", "0", "no", "false"].contains(setting) { return nil }
+        let base: String
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else {
+            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        }
+        return HTTPCache(directory: base + "/vow/http")
+    }
+
+    /// What the cache holds for a request.
+    public enum Lookup: Sendable {
+        /// Nothing usable: send the request.
+        case miss
+        /// A fresh response: serve it, send nothing.
+        case fresh(HTTPResponse, age: Double, lifetime: Double)
+        /// A stale (or must-revalidate) response with validators: send the request with these
+        /// conditional headers; a 304 serves `entry`.
+        case stale(Entry, conditions: [(name: String, value: String)])
+    }
+
+    /// A stored response and what it was stored for.
+    public struct Entry: Sendable {
+        let key: String
+        let url: String
+        let vary: [String: String]
+        let status: Int
+        let statusText: String
+        let version: String
+        let headers: [(name: String, value: String)]
+        let body: [UInt8]
+        let requestTime: Double
+        let responseTime: Double
+    }
+
+    // MARK: The rules
+
+    /// Whether the cache takes part at all for `spec`: a GET whose request does not say
+    /// `no-store`.
+    public static func applies(to spec: HTTPRequestSpec) -> Bool {
+        spec.method == "GET" && !directives(header("Cache-Control", in: spec.headers)).keys.contains("no-store")
+    }
+
+    /// The entry for `spec`, fresh or stale, or a miss.
+    public func lookup(_ spec: HTTPRequestSpec, now: Double = Date().timeIntervalSince1970) -> Lookup {
+        let key = Self.key(spec)
+        guard let entry = read(key), entry.key == key else { return .miss }
+        // Vary: the request must carry the same values of the headers the response named.
+        for (name, value) in entry.vary where (Self.header(name, in: spec.headers) ?? "") != value { return .miss }
+        let response = Self.directives(Self.header("Cache-Control", in: entry.headers))
+        let request = Self.directives(Self.header("Cache-Control", in: spec.headers))
+        let age = Self.currentAge(entry, now: now)
+        let lifetime = Self.freshnessLifetime(entry)
+        let mustAsk = response.keys.contains("no-cache") || request.keys.contains("no-cache") || request["max-age"] == "0"
+        if !mustAsk, lifetime > age {
+            return .fresh(entry.response(cache: "hit"), age: age, lifetime: lifetime)
+        }
+        var conditions: [(name: String, value: String)] = []
+        if let etag = Self.header("ETag", in: entry.headers), Self.header("If-None-Match", in: spec.headers) == nil {
+            conditions.append(("If-None-Match", etag))
+        }
+        if let modified = Self.header("Last-Modified", in: entry.headers), Self.header("If-Modified-Since", in: spec.headers) == nil {
+            conditions.append(("If-Modified-Since", modified))
+        }
+        return conditions.isEmpty ? .miss : .stale(entry, conditions: conditions)
+    }
+
+    /// Keeps `response` to `spec` when the rules allow it; returns whether it was kept.
+    @discardableResult
+    public func store(_ spec: HTTPRequestSpec, _ response: HTTPResponse, requestTime: Double, responseTime: Double) -> Bool {
+        guard Self.applies(to: spec), Self.storable.contains(response.status) else { return false }
+        let directives = Self.directives(response.header("Cache-Control"))
+        if directives.keys.contains("no-store") { return false }
+        let varyNames = (response.header("Vary") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        if varyNames.contains("*") { return false }
+        var vary: [String: String] = [:]
+        for name in varyNames { vary[name] = Self.header(name, in: spec.headers) ?? "" }
+        let entry = Entry(
+            key: Self.key(spec), url: spec.url, vary: vary, status: response.status, statusText: response.statusText,
+            version: response.version, headers: response.headers, body: response.body, requestTime: requestTime, responseTime: responseTime)
+        let explicit = Self.freshnessLifetime(entry) > 0
+        let validated = response.header("ETag") != nil || response.header("Last-Modified") != nil
+        guard explicit || validated, response.body.count <= maxBytes / 8 else { return false }
+        return write(entry)
+    }
+
+    /// The response a 304 to a revalidation makes of `entry`: its body, its headers updated by
+    /// the 304's (RFC 9111 §4.3.4), stored again with the new times.
+    public func refresh(_ entry: Entry, with notModified: HTTPResponse, requestTime: Double, responseTime: Double) -> HTTPResponse {
+        let skipped: Set<String> = ["content-length", "content-encoding", "transfer-encoding", "content-range"]
+        let updates = notModified.headers.filter { !skipped.contains($0.name.lowercased()) }
+        let updatedNames = Set(updates.map { $0.name.lowercased() })
+        let headers = entry.headers.filter { !updatedNames.contains($0.name.lowercased()) } + updates
+        let refreshed = Entry(
+            key: entry.key, url: entry.url, vary: entry.vary, status: entry.status, statusText: entry.statusText,
+            version: entry.version, headers: headers, body: entry.body, requestTime: requestTime, responseTime: responseTime)
+        _ = write(refreshed)
+        return refreshed.response(cache: "revalidated", elapsed: notModified.elapsed)
+    }
+
+    /// The statuses a cache may keep without being told (RFC 9110 §15.1, "heuristically
+    /// cacheable"); vow keeps them only with explicit freshness or a validator.
+    static let storable: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
+
+    /// The directives of a Cache-Control value: lower-case names, values without quotes.
+    static func directives(_ value: String?) -> [String: String] {
+        var out: [String: String] = [:]
+        for part in (value ?? "").split(separator: ",") {
+            let kv = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let name = kv.first?.lowercased(), !name.isEmpty else { continue }
+            out[name] = kv.count > 1 ? kv[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : ""
+        }
+        return out
+    }
+
+    /// RFC 9111 §4.2.1: `max-age`, else `Expires` − `Date`; 0 when neither says.
+    static func freshnessLifetime(_ entry: Entry) -> Double {
+        let d = directives(header("Cache-Control", in: entry.headers))
+        if let maxAge = d["max-age"].flatMap(Double.init) { return max(0, maxAge) }
+        guard let expiresText = header("Expires", in: entry.headers) else { return 0 }
+        // An Expires that is not a date (`0`) is in the past.
+        guard let expires = httpDate(expiresText) else { return 0 }
+        let date = header("Date", in: entry.headers).flatMap(httpDate) ?? entry.responseTime
+        return max(0, expires - date)
+    }
+
+    /// RFC 9111 §4.2.3: the age of the response now.
+    static func currentAge(_ entry: Entry, now: Double) -> Double {
+        let date = header("Date", in: entry.headers).flatMap(httpDate) ?? entry.responseTime
+        let apparent = max(0, entry.responseTime - date)
+        let ageValue = header("Age", in: entry.headers).flatMap(Double.init) ?? 0
+        let corrected = ageValue + (entry.responseTime - entry.requestTime)
+        return max(apparent, corrected) + max(0, now - entry.responseTime)
+    }
+
+    /// An HTTP date (IMF-fixdate, and the two obsolete forms) as seconds since 1970.
+    static func httpDate(_ text: String) -> Double? {
+        let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
+        for f in formats {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = f
+            if let d = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) { return d.timeIntervalSince1970 }
+        }
+        return nil
+    }
+
+    /// The first header `name` of `headers`, compared without case.
+    static func header(_ name: String, in headers: [(name: String, value: String)]) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// What an entry is kept under: the URL, and a digest of the credential sent with it.
+    static func key(_ spec: HTTPRequestSpec) -> String {
+        let credential = header("Authorization", in: spec.headers).map { "auth:" + String(fnv1a($0), radix: 16) } ?? "anonymous"
+        return "GET \(spec.url) \(credential)"
+    }
+
+    /// FNV-1a, 64 bits: names files; an entry holds its whole key, which a lookup compares.
+    static func fnv1a(_ text: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in text.utf8 {
+            h ^= UInt64(b)
+            h = h &* 0x100_0000_01b3
+        }
+        return h
+    }
+
+    // MARK: Files
+
+    private func path(_ key: String) -> String {
+        directory + "/" + String(Self.fnv1a(key), radix: 16) + ".entry"
+    }
+
+    private func read(_ key: String) -> Entry? {
+        guard let data = FileManager.default.contents(atPath: path(key)),
+            case .record(let r)? = try? JSON.parse(Array(data))
+        else { return nil }
+        guard let k = r["key"]?.stringValue, let url = r["url"]?.stringValue, let status = r["status"]?.intValue,
+            case .list(let hs)? = r["headers"], let body64 = r["body"]?.stringValue, let body = Data(base64Encoded: body64),
+            let requestTime = r["requestTime"]?.doubleValue, let responseTime = r["responseTime"]?.doubleValue
+        else { return nil }
+        var vary: [String: String] = [:]
+        if case .record(let v)? = r["vary"] { for key in v.keys { vary[key] = v[key]?.stringValue ?? "" } }
+        let headers: [(name: String, value: String)] = hs.compactMap { h in
+            guard case .list(let pair) = h, pair.count == 2, let n = pair[0].stringValue, let v = pair[1].stringValue else { return nil }
+            return (n, v)
+        }
+        return Entry(
+            key: k, url: url, vary: vary, status: status, statusText: r["statusText"]?.stringValue ?? "",
+            version: r["version"]?.stringValue ?? "HTTP/1.1", headers: headers, body: Array(body),
+            requestTime: requestTime, responseTime: responseTime)
+    }
+
+    private func write(_ entry: Entry) -> Bool {
+        var vary = Record()
+        for (k, v) in entry.vary { vary[k] = .string(v) }
+        let record: Value = [
+            "key": .string(entry.key), "url": .string(entry.url), "vary": .record(vary), "status": .int(entry.status),
+            "statusText": .string(entry.statusText), "version": .string(entry.version),
+            "headers": .list(entry.headers.map { .list([.string($0.name), .string($0.value)]) }),
+            "body": .string(Data(entry.body).base64EncodedString()),
+            "requestTime": .double(entry.requestTime), "responseTime": .double(entry.responseTime),
+        ]
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // Written whole under another name, then renamed: a reader sees the old entry or the
+            // new one, never part of one.
+            try Data(JSONWriter.compact(record).utf8).write(to: URL(fileURLWithPath: path(entry.key)), options: .atomic)
+        } catch {
+            return false
+        }
+        trim()
+        return true
+    }
+
+    /// Removes the entries stored longest ago until the directory is within `maxBytes`.
+    private func trim() {
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: directory) else { return }
+        var files: [(path: String, size: Int, date: Date)] = []
+        for n in names where n.hasSuffix(".entry") {
+            let p = directory + "/" + n
+            guard let a = try? fm.attributesOfItem(atPath: p) else { continue }
+            files.append((p, (a[.size] as? Int) ?? 0, (a[.modificationDate] as? Date) ?? .distantPast))
+        }
+        var total = files.reduce(0) { $0 + $1.size }
+        guard total > maxBytes else { return }
+        for f in files.sorted(by: { $0.date < $1.date }) where total > maxBytes {
+            try? fm.removeItem(atPath: f.path)
+            total -= f.size
+        }
+    }
+}
+
+extension HTTPCache.Entry {
+    /// The stored response as a response value, saying how it came (`cache`).
+    func response(cache: String, elapsed: Double = 0) -> HTTPResponse {
+        HTTPResponse(
+            status: status, statusText: statusText, url: url, method: "GET", headers: headers, elapsed: elapsed, body: body,
+            version: version, cache: cache)
+    }
+}
