@@ -13,7 +13,7 @@ import Dispatch
 /// Not thread-safe: its executor holds it under its lock.
 struct TimerLists {
     /// The timers of one duration, in the order they were set (linked through the timers).
-    final class List {
+    final class List: HeapPlaced {
         let msecs: Double
         var expiry: Double
         var id: UInt64
@@ -35,7 +35,7 @@ struct TimerLists {
     }
 
     private var byDuration: [Double: List] = [:]
-    private var queue: [List] = []
+    private var queue = IndexedHeap<List>()
     private var lastListId: UInt64 = 0
 
     /// The milliseconds of a wait of `seconds`, as node reads `setTimeout`'s delay: anything
@@ -58,9 +58,7 @@ struct TimerLists {
             lastListId &+= 1
             list = List(msecs: timer.msecs, expiry: start + timer.msecs, id: lastListId)
             byDuration[timer.msecs] = list
-            list.heapIndex = queue.count
-            queue.append(list)
-            siftUp(queue.count - 1)
+            queue.insert(list)
         }
         timer.list = list
         timer.next = nil
@@ -76,7 +74,7 @@ struct TimerLists {
         unlink(timer, from: list)
         if list.head == nil {
             if byDuration[list.msecs] === list { byDuration[list.msecs] = nil }
-            if list.heapIndex >= 0 { removeFromQueue(list.heapIndex) }
+            if list.heapIndex >= 0 { queue.remove(at: list.heapIndex) }
         }
         return true
     }
@@ -88,14 +86,14 @@ struct TimerLists {
             if list.expiry > now { return nil }
             guard let timer = list.head else {
                 if byDuration[list.msecs] === list { byDuration[list.msecs] = nil }
-                removeFromQueue(0)
+                queue.remove(at: 0)
                 continue
             }
             if now - timer.start < list.msecs {
                 list.expiry = max(timer.start + list.msecs, now + 1)
                 lastListId &+= 1
                 list.id = lastListId
-                siftDown(0)
+                queue.siftDown(0)
                 continue
             }
             // Taken out, but the list stays in the queue until a pass finds it empty: a timer
@@ -113,50 +111,6 @@ struct TimerLists {
         timer.next = nil
         timer.prev = nil
         timer.list = nil
-    }
-
-    private mutating func removeFromQueue(_ i: Int) {
-        let last = queue.count - 1
-        queue[i].heapIndex = -1
-        if i != last {
-            queue.swapAt(i, last)
-            queue[i].heapIndex = i
-        }
-        queue.removeLast()
-        if i < queue.count {
-            siftDown(i)
-            siftUp(i)
-        }
-    }
-
-    private mutating func siftUp(_ start: Int) {
-        var i = start
-        while i > 0 {
-            let parent = (i - 1) / 2
-            guard queue[i].precedes(queue[parent]) else { break }
-            swapInQueue(i, parent)
-            i = parent
-        }
-    }
-
-    private mutating func siftDown(_ start: Int) {
-        var i = start
-        let n = queue.count
-        while true {
-            let l = 2 * i + 1, r = l + 1
-            var m = i
-            if l < n, queue[l].precedes(queue[m]) { m = l }
-            if r < n, queue[r].precedes(queue[m]) { m = r }
-            if m == i { return }
-            swapInQueue(i, m)
-            i = m
-        }
-    }
-
-    private mutating func swapInQueue(_ i: Int, _ j: Int) {
-        queue.swapAt(i, j)
-        queue[i].heapIndex = i
-        queue[j].heapIndex = j
     }
 }
 

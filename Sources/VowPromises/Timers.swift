@@ -122,7 +122,7 @@ public enum RetryDecision: Sendable, Equatable {
 /// Sendable: `fire` and the fields that place the timer (`start`, `list`, `next`, `prev`,
 /// `heapIndex`) are touched only under the lock of whoever holds it (the serial executor, or
 /// `TimerScheduler`); init sets `fire` before the timer is shared; the other fields never change.
-final class OneShotTimer: @unchecked Sendable {
+final class OneShotTimer: HeapPlaced, @unchecked Sendable {
     let execRef: ExecutorRef
     /// The observed promise the timer fulfils (`delay`), 0 for none: its task names it.
     let fulfilling: Int
@@ -190,7 +190,7 @@ final class TimerScheduler: @unchecked Sendable {
     static let shared = TimerScheduler()
 
     private struct Heap {
-        var items: [OneShotTimer] = []
+        var items = IndexedHeap<OneShotTimer>()
         var sequence: UInt64 = 0
         /// The deadline the source is armed for (UInt64.max when disarmed).
         var armed: UInt64 = .max
@@ -210,9 +210,7 @@ final class TimerScheduler: @unchecked Sendable {
         state.withLock { h in
             h.sequence &+= 1
             timer.sequence = h.sequence
-            timer.heapIndex = h.items.count
-            h.items.append(timer)
-            siftUp(&h.items, timer.heapIndex)
+            h.items.insert(timer)
             rearm(&h)
         }
     }
@@ -222,7 +220,7 @@ final class TimerScheduler: @unchecked Sendable {
             let i = timer.heapIndex
             guard i >= 0 else { return }
             timer.fire = nil
-            removeAt(&h.items, i)
+            h.items.remove(at: i)
             rearm(&h)
         }
     }
@@ -232,7 +230,7 @@ final class TimerScheduler: @unchecked Sendable {
             let now = DispatchTime.now().uptimeNanoseconds
             var out: [OneShotTimer] = []
             while let first = h.items.first, first.deadline <= now {
-                removeAt(&h.items, 0)
+                h.items.remove(at: 0)
                 out.append(first)
             }
             h.armed = .max
@@ -254,48 +252,6 @@ final class TimerScheduler: @unchecked Sendable {
         if first.deadline != h.armed {
             h.armed = first.deadline
             source.schedule(deadline: DispatchTime(uptimeNanoseconds: first.deadline), leeway: .nanoseconds(0))
-        }
-    }
-
-    private func removeAt(_ items: inout [OneShotTimer], _ i: Int) {
-        let last = items.count - 1
-        items[i].heapIndex = -1
-        if i != last {
-            items.swapAt(i, last)
-            items[i].heapIndex = i
-        }
-        items.removeLast()
-        if i < items.count {
-            siftDown(&items, i)
-            siftUp(&items, i)
-        }
-    }
-
-    private func siftUp(_ items: inout [OneShotTimer], _ start: Int) {
-        var i = start
-        while i > 0 {
-            let parent = (i - 1) / 2
-            guard items[i].precedes(items[parent]) else { break }
-            items.swapAt(i, parent)
-            items[i].heapIndex = i
-            items[parent].heapIndex = parent
-            i = parent
-        }
-    }
-
-    private func siftDown(_ items: inout [OneShotTimer], _ start: Int) {
-        var i = start
-        let n = items.count
-        while true {
-            let l = 2 * i + 1, r = l + 1
-            var m = i
-            if l < n, items[l].precedes(items[m]) { m = l }
-            if r < n, items[r].precedes(items[m]) { m = r }
-            if m == i { return }
-            items.swapAt(i, m)
-            items[i].heapIndex = i
-            items[m].heapIndex = m
-            i = m
         }
     }
 }
