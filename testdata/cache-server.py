@@ -16,6 +16,8 @@ It listens on 127.0.0.1 on a free port, prints the port, and serves:
     /auth             Cache-Control: max-age=60 (the body echoes Authorization)
     /etag-changes     Cache-Control: no-cache, ETag "vN" where N counts its requests
     /count?path=P     {"P": requests to P, "conditional": conditional requests to P}
+    /doc              GET: the document with ETag "vN"; PUT with If-Match "vN": stored, N + 1;
+                      PUT with another If-Match: 412 with the current ETag in the body
 """
 import json
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -28,6 +30,7 @@ counts = {}
 conditional = {}
 lock = threading.Lock()
 LAST_MODIFIED = formatdate(time.time() - 3600, usegmt=True)
+doc = {"version": 1, "body": {"title": "first"}}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -83,10 +86,29 @@ class Handler(BaseHTTPRequestHandler):
             self.send(200, {"n": n, "accept": self.headers.get("Accept")}, [("Cache-Control", "max-age=60"), ("Vary", "Accept")])
         elif path == "/auth":
             self.send(200, {"n": n, "auth": self.headers.get("Authorization")}, [("Cache-Control", "max-age=60")])
+        elif path == "/doc":
+            with lock:
+                self.send(200, doc["body"], [("ETag", '"v%d"' % doc["version"]), ("Cache-Control", "no-cache")])
         elif path == "/etag-changes":
             self.send(200, {"n": n}, [("ETag", '"v%d"' % n), ("Cache-Control", "no-cache")])
         else:
             self.send(404, {"error": "no such path"}, [])
+
+
+def do_PUT(self):
+    length = int(self.headers.get("Content-Length", "0"))
+    body = json.loads(self.rfile.read(length) or b"null")
+    with lock:
+        current = '"v%d"' % doc["version"]
+        if self.path != "/doc" or self.headers.get("If-Match") not in (current, "*"):
+            self.send(412, {"error": "precondition failed", "current": current}, [("ETag", current)])
+            return
+        doc["version"] += 1
+        doc["body"] = body
+        self.send(200, body, [("ETag", '"v%d"' % doc["version"])])
+
+
+Handler.do_PUT = do_PUT
 
 
 def main():

@@ -142,4 +142,22 @@ final class HTTPCacheTests: XCTestCase {
         XCTAssertEqual(all.count, 8)
         for r in all { XCTAssertTrue(r.hasPrefix("|") && Int(r.dropFirst().trimmingCharacters(in: .whitespacesAndNewlines)) != nil, r) }
     }
+
+    /// `--if-match` with an earlier response writes only over the version it read: a second
+    /// write with the same response gets 412, and the error keeps the server's body.
+    func test_ifMatchWritesOnlyOverTheVersionItRead() throws {
+        let r = try vow("""
+            let r = fetch \(server.base)/doc
+            put \(server.base)/doc --json {title: second} --if-match $r | status
+            put \(server.base)/doc --json {title: third} --if-match $r | status
+            """)
+        XCTAssertEqual(r.out, "200\n")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("error[http]: 412 Precondition Failed"), r.err)
+        XCTAssertTrue(r.err.contains(#"= body: {"error":"precondition failed","current":"\"v2\""}"#), r.err)
+        XCTAssertEqual(try vow("fetch \(server.base)/doc | json | pick title").out, "second\n", "the stale write was refused")
+        let curl = try vow("put \(server.base)/doc --json {t: x} --if-match v2 --curl")
+        XCTAssertTrue(curl.out.contains(#"If-Match: \"v2\""#) || curl.out.contains(#"If-Match: "v2""#), curl.out)
+        XCTAssertEqual(try vow("put \(server.base)/doc --json {t: x} --if-match '*' | json | pick t").out, "x\n")
+    }
 }

@@ -50,6 +50,8 @@ enum HTTPFlag {
     static let noProxy = Flag.switch("no-proxy", help: "go direct, whatever http_proxy, https_proxy and all_proxy say")
     /// `--curl`.
     static let curl = Flag.switch("curl", help: "send nothing: fulfil with the curl command that sends the same request (secrets included)")
+    /// `--if-match`.
+    static let ifMatch = Flag.value("if-match", value: "RESPONSE|ETAG", help: "send If-Match with an earlier response's ETag (or this ETag): the write happens only if the resource has not changed since; a 412 says it did")
     /// `--no-cache`.
     static let noCache = Flag.switch("no-cache", help: "neither read nor keep this request's response in the HTTP cache (VOW_HTTP_CACHE=off turns the cache off)")
     /// `--stream`.
@@ -63,5 +65,5 @@ let httpFlags: [FlagSpec] = [
     HTTPFlag.noFollow.spec, HTTPFlag.maxRedirects.spec, HTTPFlag.maxSize.spec, HTTPFlag.allowErrors.spec,
     HTTPFlag.insecure.spec, HTTPFlag.cacert.spec, HTTPFlag.session.spec, HTTPFlag.sessionReadOnly.spec,
     HTTPFlag.sessionAllOrigins.spec, HTTPFlag.output.spec, HTTPFlag.`continue`.spec, HTTPFlag.verbose.spec,
-    HTTPFlag.proxy.spec, HTTPFlag.noProxy.spec, HTTPFlag.curl.spec, HTTPFlag.stream.spec, HTTPFlag.noCache.spec,
+    HTTPFlag.proxy.spec, HTTPFlag.noProxy.spec, HTTPFlag.curl.spec, HTTPFlag.stream.spec, HTTPFlag.noCache.spec, HTTPFlag.ifMatch.spec,
 ]

@@ -114,6 +114,29 @@ struct RequestDraft {
             headers.append(("Authorization", "Basic " + Data(s.utf8).base64EncodedString()))
         }
         if let t = try args.value(HTTPFlag.bearer) { headers.append(("Authorization", "Bearer " + (try args.asString(t, "--bearer")))) }
+        if let m = try args.value(HTTPFlag.ifMatch) { headers.append(("If-Match", try Self.entityTag(m, flag: "--if-match"))) }
+    }
+
+    /// The entity tag `--if-match` names: an earlier response's ETag (a response value, or the
+    /// record `response` makes of one), or a tag given as text (quoted as a strong tag when it
+    /// is bare: `abc` is `"abc"`; `W/"…"` and `*` go as written).
+    static func entityTag(_ given: Value, flag: String) throws -> String {
+        switch given {
+        case .response(let r):
+            guard let tag = r.header("ETag") else { throw VowError.ofStage(.type, "\(flag): the response has no ETag header to match") }
+            return tag
+        case .record(let r):
+            if case .record(let headers)? = r["headers"], let tag = headers["etag"]?.stringValue { return tag }
+            throw VowError.ofStage(.type, "\(flag): the record has no headers.etag to match")
+        case .string(let s):
+            let t = s.trimmingCharacters(in: .whitespaces)
+            guard !t.isEmpty else { throw VowError.ofStage(.type, "\(flag): an empty entity tag") }
+            return t == "*" || t.hasPrefix("\"") || t.hasPrefix("W/\"") ? t : "\"" + t + "\""
+        case .int, .double:
+            return try entityTag(.string(JSONWriter.compact(given)), flag: flag)
+        default:
+            throw VowError.ofStage(.type, "\(flag) takes a response or an entity tag, got \(given.typeName)")
+        }
     }
 
     /// `target` with the query added (and its fragment dropped, as a request never sends one).
