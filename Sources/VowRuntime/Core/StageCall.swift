@@ -36,6 +36,8 @@ public final class StageCall: @unchecked Sendable {
     let pickAhead: PickAhead?
     /// For `read` followed by `json`: the file's bytes go to `json` as they are (`FileText`).
     let feedsJSON: Bool
+    /// For `each json` followed by `where EXPR`: EXPR (`StagePlan.filterAhead`).
+    let filterAhead: String?
     /// The stage is the last of a statement whose value is printed (`Evaluator.pipeline`): a
     /// document it reads into a tape may go to the printer as the tape (`JSONTapeValue`).
     let resultIsPrinted: Bool
@@ -75,6 +77,7 @@ public final class StageCall: @unchecked Sendable {
         self.index = index
         self.labelsAdoptedPromise = plan.rewrittenThen != nil
         self.pickAhead = plan.pickAhead
+        self.filterAhead = plan.filterAhead
         self.feedsJSON = plan.feedsJSON
         self.resultIsPrinted = printed
         self.pickResultIsPrinted = pickPrinted && plan.pickAhead != nil

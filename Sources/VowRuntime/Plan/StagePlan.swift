@@ -48,6 +48,10 @@ final class StagePlan: @unchecked Sendable {
     /// the value of itself (`JSONPathScan`), or the expression `pick` searches the document's
     /// tape with (`JSONTape`).
     var pickAhead: PickAhead? = nil
+    /// For `each json` followed by `where EXPR` with a literal expression: EXPR, which `each`
+    /// searches on each item of a stream as it parses it, keeping only the items it holds for
+    /// (`where` still filters what it gets, which changes nothing).
+    var filterAhead: String? = nil
     /// For `read PATH` followed by `json`: `read` hands the file's bytes to `json` as they are
     /// (`FileText`), without making a String of them, which would check the UTF-8 a second time.
     var feedsJSON = false

@@ -1,10 +1,26 @@
+import JMESPath
 import VowPromises
 import VowSyntax
 import VowValue
 
 /// `each STAGE… [--limit N]`: maps a list.
-struct EachStage: StageDefinition {
+struct EachStage: StageDefinition, LooksAhead {
     static let name = "each"
+    /// It looks at the stage after it (`LooksAhead`).
+    static let looksAhead = true
+    /// `each json | where EXPR`: each item's JSON is searched with EXPR as it is parsed, and an
+    /// item it does not hold for is never kept (`StagePlan.filterAhead`).
+    static func lookAhead(_ plan: StagePlan, next: StagePlan) {
+        // `--limit` bounds the items that run, which a filtered item never does; `--rate` paces
+        // every item, so none is filtered ahead under it.
+        guard case .builtin(_, _, let flags) = plan.kind, flags.keys.allSatisfy({ $0 == limit.name }), let inner = plan.inner,
+            case .builtin(let innerDef, let innerArgs, let innerFlags) = inner.kind, innerDef == JsonStage.self, innerArgs.isEmpty, innerFlags.isEmpty,
+            case .builtin(let nextDef, let arguments, let nextFlags) = next.kind, nextDef == WhereStage.self, nextFlags.isEmpty,
+            arguments.count == 1, !next.isHandler, let text = PickAhead.literal(arguments[0]),
+            (try? JMESPathExpression.cached(text)) != nil
+        else { return }
+        plan.filterAhead = text
+    }
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
     static let settlement: String? = "settles when its inputs do"
@@ -48,9 +64,11 @@ struct EachStage: StageDefinition {
                 guard let inner = call.innerStageForStream() else { throw call.error(.type, "missing STAGE") }
                 // Under a rate limit every item waits for its slot: none runs directly.
                 let start = schedule.map { $0.pacing(inner.promise, on: ex) } ?? inner.promise
+                let direct = schedule == nil ? inner.direct : nil
                 return .promise(
                     StreamEachRunner(
-                        stream: stream, limit: limit, inner: start, direct: schedule == nil ? inner.direct : nil, ex: ex, cancelsOthers: cancelsOthers
+                        stream: stream, limit: limit, inner: start, direct: direct, ex: ex, cancelsOthers: cancelsOthers,
+                        filter: direct == nil ? nil : call.filterAhead.map(Self.jsonFilter)
                     ).start())
             }
             guard case .list(let items) = Pick.target(input) else {
@@ -66,6 +84,23 @@ struct EachStage: StageDefinition {
 }
 
 extension EachStage {
+    /// What `each json | where EXPR` does with an item before `json` parses it: text holding a
+    /// JSON object or list is parsed here and searched with EXPR; kept (parsed) when EXPR holds,
+    /// dropped when it does not. Anything else (a scalar, text that is not JSON, a search that
+    /// fails) goes the ordinary way, so `json` and `where` say what they always said of it.
+    static func jsonFilter(_ expression: String) -> @Sendable (Value) -> StreamEachRunner.Filtered {
+        { item in
+            let text: String
+            switch item {
+            case .string(let s): text = s
+            case .opaque(let o as FileText): text = String(decoding: o.bytes, as: UTF8.self)
+            default: return .ordinary
+            }
+            guard let parsed = Pick.jsonText(text), let found = try? Pick.search(expression, in: parsed) else { return .ordinary }
+            return found.isTruthy ? .kept(parsed) : .dropped
+        }
+    }
+
     /// The error of one element, saying which (`element 3 of each`) in its origin's context (the
     /// one it gets later, when it has none yet) and in its `element` field (1-based); its message
     /// is left as it was.
@@ -172,6 +207,10 @@ final class StreamEachRunner: @unchecked Sendable {
     let inner: @Sendable (Value) -> Promise<Value>
     /// An item's value without a pipeline run, or nil when it must run the ordinary way.
     let direct: (@Sendable (Value) -> Value?)?
+    /// What a filter ahead (`EachStage.jsonFilter`) makes of an item.
+    enum Filtered { case kept(Value), dropped, ordinary }
+    /// The filter ahead, when `where` follows `each json` and items run directly.
+    let filter: (@Sendable (Value) -> Filtered)?
     let ex: any PromiseExecutor
     @exclusivity(unchecked) var results: [Value?] = []
     @exclusivity(unchecked) var running = 0
@@ -188,8 +227,9 @@ final class StreamEachRunner: @unchecked Sendable {
 
     init(
         stream: ValueStream, limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, direct: (@Sendable (Value) -> Value?)? = nil,
-        ex: any PromiseExecutor, cancelsOthers: Bool
+        ex: any PromiseExecutor, cancelsOthers: Bool, filter: (@Sendable (Value) -> Filtered)? = nil
     ) {
+        self.filter = filter
         self.cancelsOthers = cancelsOthers
         self.stream = stream
         self.limit = limit
@@ -238,6 +278,15 @@ final class StreamEachRunner: @unchecked Sendable {
         while queuedHead < queued.count, running < limit, !resolver.isSettled {
             let v = queued[queuedHead]
             queuedHead += 1
+            if let filter {
+                switch filter(v) {
+                case .kept(let parsed):
+                    results.append(parsed)
+                    continue
+                case .dropped: continue
+                case .ordinary: break
+                }
+            }
             if let direct, let value = direct(v) {
                 results.append(value)
             } else {

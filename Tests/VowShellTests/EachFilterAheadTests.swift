@@ -1,0 +1,60 @@
+import Foundation
+import XCTest
+
+@testable import VowShell
+
+/// `each json | where EXPR` over a stream searches each item's JSON as it parses it and keeps
+/// only the items EXPR holds for (`StagePlan.filterAhead`): the same values and the same errors
+/// as the pipeline without it (a stage between them turns it off), and its twin's.
+final class EachFilterAheadTests: XCTestCase {
+    let dir = NSTemporaryDirectory() + "vow-filter-ahead-\(getpid())"
+
+    override func setUpWithError() throws {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    func file(_ name: String, _ lines: [String]) throws -> String {
+        let path = dir + "/" + name
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func test_theSameValuesAsWithoutIt() throws {
+        var lines: [String] = []
+        for i in 0..<300 { lines.append(#"{"id": \#(i), "status": "\#(["new", "paid", "shipped"][i % 3])", "total": \#(i % 17)}"#) }
+        lines.append("[1, 2]")
+        let path = try file("orders.ndjson", lines)
+        for condition in ["status == 'paid'", "total > `10`", "id", "missing", "[0] == `1`"] {
+            let fused = runVow("read \(path) --stream | each json --limit 8 | where \"\(condition)\" | to-json")
+            let plain = runVow("read \(path) --stream | each json | tap (quiet) | where \"\(condition)\" | to-json")
+            XCTAssertEqual(fused.out, plain.out, condition)
+            XCTAssertEqual(fused.status, plain.status, condition)
+            XCTAssertEqual(fused.err, plain.err, condition)
+            XCTAssertFalse(fused.out.isEmpty, condition)
+        }
+        XCTAssertEqual(runVow("read \(path) --stream | each json | where \"status == 'paid'\" | len").out, "100\n")
+        let twin = try assertTwinAgrees("read \(path) --stream | each json | where \"total > `15`\" | pick '[*].id' | to-json")
+        XCTAssertEqual(twin.out, "[16,33,50,67,84,101,118,135,152,169,186,203,220,237,254,271,288]\n")
+    }
+
+    func test_theSameErrorsAsWithoutIt() throws {
+        let bad = try file("bad.ndjson", [#"{"n": 1}"#, #"{"n": "#, #"{"n": 3}"#])
+        let fused = runVow("read \(bad) --stream | each json | where 'n > `0`' | len")
+        let plain = runVow("read \(bad) --stream | each json | tap (quiet) | where 'n > `0`' | len")
+        XCTAssertEqual(fused.status, 1)
+        // The same error; the stages it skipped are named as written (the tap is not there).
+        func head(_ err: String) -> [Substring] {
+            err.split(separator: "\n").filter { !$0.contains("= skipped:") && !$0.contains("│ read") && !$0.contains("^^^") }
+        }
+        XCTAssertEqual(head(fused.err), head(plain.err))
+        XCTAssertTrue(fused.err.contains("error[json]"), fused.err)
+        let scalar = try file("scalar.ndjson", [#"{"n": 1}"#, "5"])
+        let s1 = runVow("read \(scalar) --stream | each json | where 'n' | to-json")
+        let s2 = runVow("read \(scalar) --stream | each json | tap (quiet) | where 'n' | to-json")
+        XCTAssertEqual(s1.out, s2.out)
+        XCTAssertEqual(head(s1.err), head(s2.err))
+        XCTAssertEqual(s1.status, s2.status)
+    }
+}
