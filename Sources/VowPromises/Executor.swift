@@ -44,7 +44,7 @@ public enum PromiseExecutors {
     /// an executor run here, in FIFO order.
     public static let main = SerialPromiseExecutor(label: "vow.promises.main")
 
-    /// The queue the timer scheduler runs on. Timer callbacks only hand a task to the executor
-    /// of the promise they settle; handlers run there.
+    /// The queue the timers' sources fire on. They only queue work on an executor (a pass over a
+    /// serial executor's due timers, or a callback on another executor); handlers run there.
     static let timers = DispatchQueue(label: "vow.promises.timers")
 }

@@ -2,7 +2,8 @@ import Dispatch
 import Synchronization
 
 /// A serial executor with JavaScript's event loop: a queue of jobs (microtasks: promise
-/// reactions) and a queue of tasks (timer callbacks), drained on one thread at a time.
+/// reactions) and a queue of tasks (I/O outcomes, and passes over its timers, which it keeps as
+/// node does: `TimerLists`), drained on one thread at a time.
 ///
 /// A drain runs every ready job, then one task, then every job again, and so on, so the jobs a
 /// timer's callback makes all run before the next timer's callback, as in node. Enqueueing onto
