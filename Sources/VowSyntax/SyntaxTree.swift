@@ -169,6 +169,12 @@ public struct Argument: Sendable {
         self.kind = kind
         self.span = span
     }
+
+    /// True for a group `( … )`: a pipeline of its own.
+    public var isGroup: Bool {
+        if case .group = kind { return true }
+        return false
+    }
 }
 
 /// Text with interpolations: `{}`, `{PATH}`, `$name`, `${name.PATH}`.

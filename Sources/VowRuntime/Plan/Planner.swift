@@ -190,7 +190,7 @@ struct Planner: Sendable {
     /// `then (A) (B)`: a stage that takes a rejection handler, given two groups.
     static func isTwoHandlerForm(_ def: any StageDefinition.Type, _ plan: StagePlan) -> Bool {
         guard def.takesRejectionHandler, case .builtin(_, let positional, _) = plan.kind, positional.count == 2 else { return false }
-        return positional.allSatisfy { if case .group = $0.kind { true } else { false } }
+        return positional.allSatisfy(\.isGroup)
     }
 
     /// The problem with an inner stage that is a group or a value followed by more arguments
@@ -198,7 +198,7 @@ struct Planner: Sendable {
     private static func followedGroup(_ def: any StageDefinition.Type, _ positional: [Argument]) -> PlanProblem? {
         guard def.argumentStyle == .stage, positional.count >= 2, let first = positional.first else { return nil }
         if case .word = first.kind { return nil }
-        let groups = positional.allSatisfy { if case .group = $0.kind { true } else { false } }
+        let groups = positional.allSatisfy(\.isGroup)
         if def.takesRejectionHandler {
             if groups && positional.count == 2 { return nil }
             return PlanProblem(

@@ -79,7 +79,7 @@ struct DoStage: StageDefinition {
     /// Where the stage the last words form begins: after at least one group, at a word that
     /// names a stage (`do (print x) reject y`); nil when the last argument is the value.
     static func finalStageStart(_ args: [Argument], namesStage: (String) -> Bool) -> Int? {
-        guard let lastGroup = args.lastIndex(where: { if case .group = $0.kind { true } else { false } }) else { return nil }
+        guard let lastGroup = args.lastIndex(where: \.isGroup) else { return nil }
         let k = lastGroup + 1
         guard k < args.count, case .word(let t) = args[k].kind, let name = t.literalText, namesStage(name) else { return nil }
         return k
