@@ -16,6 +16,8 @@ enum NodeInspect {
     /// An `AggregateError` (what `Promise.any` rejects with) holding `errors`, as node prints it.
     static func inspectAggregate(_ errors: Value) -> String {
         var state = State()
+        state.aggregatesAreErrors = true
+        state.maxDepth = 5
         state.indentation = 2
         let list = state.format(errors, depth: 1)
         state.indentation = 0
@@ -25,6 +27,13 @@ enum NodeInspect {
     private struct State {
         var indentation = 0
         var currentDepth = 0
+        /// In the errors of an AggregateError, a record of kind `aggregate` stands for an
+        /// AggregateError of its own (`any` over an `any`), which node shows as it shows the
+        /// outer one.
+        var aggregatesAreErrors = false
+        /// node's `depth`: what is nested deeper shows as `[Object]`, `[Array]` or
+        /// `[AggregateError]`. node's report of an unhandled rejection inspects with depth 5.
+        var maxDepth = Int.max
 
         mutating func format(_ v: Value, depth: Int) -> String {
             switch v {
@@ -35,6 +44,7 @@ enum NodeInspect {
             case .string(let s): return string(s)
             case .list(let items):
                 if items.isEmpty { return "[]" }
+                if depth > maxDepth { return "[Array]" }
                 currentDepth = depth
                 let out = items.map { item -> String in
                     indentation += 2
@@ -44,7 +54,16 @@ enum NodeInspect {
                 return reduce(out, open: "[", close: "]", depth: depth)
             case .record(let r):
                 if r.keys.isEmpty { return "{}" }
+                let isAggregate = aggregatesAreErrors && r["kind"] == .string("aggregate") && { if case .list? = r["errors"] { true } else { false } }()
+                if depth > maxDepth { return isAggregate ? "[AggregateError]" : "[Object]" }
                 currentDepth = depth
+                if isAggregate, case .list(let inner)? = r["errors"] {
+                    indentation += 2
+                    let list = format(.list(inner), depth: depth + 1)
+                    indentation -= 2
+                    currentDepth = depth
+                    return reduce(["[errors]: " + list], open: "{", close: "}", depth: depth, base: "[AggregateError: All promises were rejected]")
+                }
                 var out: [String] = []
                 for (i, k) in r.keys.enumerated() {
                     indentation += 2
@@ -156,14 +175,16 @@ extension Runner {
     /// `any`'s aggregate error, the error record otherwise.
     static func twinReason(_ error: VowError) -> String {
         if error.kind == .aggregate, case .list(let inner)? = error.details["errors"] {
-            return NodeInspect.inspectAggregate(.list(inner.map { e -> Value in
+            // vow's own fields are not the twin's, in an inner aggregate's errors too.
+            func twinOnly(_ e: Value) -> Value {
                 guard case .record(let rec) = e else { return e }
                 var r = Record()
                 for (i, k) in rec.keys.enumerated() where !vowOnlyFields.contains(k) {
-                    r[k] = rec.values[i]
+                    if k == "errors", case .list(let more) = rec.values[i] { r[k] = .list(more.map(twinOnly)) } else { r[k] = rec.values[i] }
                 }
                 return .record(r)
-            }))
+            }
+            return NodeInspect.inspectAggregate(.list(inner.map(twinOnly)))
         }
         return NodeInspect.inspect(twinRecord(error))
     }

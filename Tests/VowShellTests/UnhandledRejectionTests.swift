@@ -46,6 +46,14 @@ final class UnhandledRejectionTests: XCTestCase {
             ("let p = reject {message: \"it's\", code: 3}", "{ kind: 'user', message: \"it's\", code: 3 }"),
             ("let p = any [reject a, reject b]",
              "[AggregateError: All promises were rejected] {\n  [errors]: [ { kind: 'user', message: 'a' }, { kind: 'user', message: 'b' } ]\n}"),
+            // An any over an any: node shows the inner AggregateError as the outer one.
+            ("let p = any [any [reject e10, delay 10ms | reject e11] | print p12]",
+             "[AggregateError: All promises were rejected] {\n  [errors]: [\n    [AggregateError: All promises were rejected] {\n      [errors]: [\n"
+                + "        { kind: 'user', message: 'e10' },\n        { kind: 'user', message: 'e11' }\n      ]\n    }\n  ]\n}"),
+            // Deeper than node's report inspects (depth 5): the name in brackets.
+            ("let p = any [any [any [any [any [reject k]]]]]",
+             "[AggregateError: All promises were rejected] {\n  [errors]: [\n    [AggregateError: All promises were rejected] {\n      [errors]: [\n"
+                + "        [AggregateError: All promises were rejected] {\n          [errors]: [ [AggregateError] ]\n        }\n      ]\n    }\n  ]\n}"),
         ] {
             let twin = try node(Runner.emitJavaScript(src, name: "t").output)
             let vow = runVow(src, javaScript: true)
