@@ -142,7 +142,7 @@ def vow_stage(st):
     if k == "then2":
         # then (A) (B): a handler for each outcome.
         return f"then ({vow_pipe(st.pipe)}) ({vow_pipe(st.elems[0])})"
-    if k in ("then", "finally", "tap"):
+    if k in ("then", "finally", "tap", "thenable"):
         return f"{k} {vow_stage(st.handler)}"
     if k == "catch":
         return "catch" if st.handler is None else f"catch {vow_stage(st.handler)}"
@@ -213,6 +213,8 @@ const start = (f, v) => { try { return Promise.resolve(f(v)); } catch (e) { retu
 const delay = (ms, x) => new Promise((r) => setTimeout(() => r(x), ms));
 // A throw as an expression (the final stage of `do` that rejects).
 const raise = (e) => { throw e; };
+// thenable S: an object with a then method (no promise) that resolves with S's value.
+const thenable = (f) => ({ then(r, j) { let x; try { x = f(); } catch (e) { j(e); return; } r(x); } });
 // finally S, with finally's exact turns.
 const fin = (h) => [(v) => Promise.resolve(h(v)).then(() => v), (e) => Promise.resolve(h(e)).then(() => { throw e; })];
 // each: f on every element, at most limit at once (the next starts when one settles), results
@@ -282,6 +284,10 @@ def js_call(st, v, d):
         return f"{st.name}({v}, {'undefined' if st.arg is NOVAL else jval(st.arg)})"
     if k == "then":
         return js_call(st.handler, v, d)
+    if k == "thenable":
+        h = st.handler
+        inner = f"raise(err({json.dumps(str(h.val))}))" if h.kind == "reject" else js_call(h, v, d)
+        return f"thenable(() => {inner})"
     if k == "if":
         def branch(b):
             if b is NOVAL:
@@ -487,7 +493,7 @@ def sim_apply(w, st, t, v, env):
         param, body = w.defs[st.name]
         e = {param: resolve_val(st.arg, env)} if param else {}
         return sim_pipe(w, body, t, v, e)
-    if k == "then":
+    if k in ("then", "thenable"):
         return sim_apply(w, st.handler, t, v, env)
     if k == "if":
         b = st.yes if holds(v) else st.no
@@ -790,7 +796,19 @@ class Gen:
             (3 if deep and full else 0, lambda: self.each(depth, param)),
             (25 if top and self.vars else 0, lambda: Stage("var", name=self.r.choice(self.vars))),
             (3 if deep and full else 0, lambda: self.statements("promise", depth, param)),
+            (3 if full else 0, lambda: self.thenable(depth, param)),
         ])
+
+    def thenable(self, depth, param):
+        """`thenable X`: an object with a then method that runs X; one turn to call it."""
+        deep = depth < 2
+        return Stage("thenable", handler=self.pick([
+            (4, lambda: Stage("echo", val=self.value())),
+            (3, lambda: Stage("print", label=self.fresh("p"))),
+            (3, lambda: Stage("reject", val=self.fresh("e"))),
+            (2, lambda: self.delay()),
+            (2 if deep else 0, lambda: Stage("group", pipe=self.pipe(depth + 1, param))),
+        ]))
 
     def plain(self, depth, param):
         """A stage for `then`, a pipe, or a handler."""

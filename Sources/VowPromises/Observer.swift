@@ -50,6 +50,11 @@ public struct PromiseJob: Sendable {
         case adoptThen = "adopt-then"
         /// The adopted promise `source` settled: this turn settles `target` likewise.
         case adoptSettle = "adopt-settle"
+        /// JavaScript's NewPromiseResolveThenableJob for a thenable that is not a promise (an
+        /// object with a `then` method): calls its `then` with the resolve functions of promise
+        /// `target`, which settles as that `then` resolves it (`source` is 0: a thenable is no
+        /// promise).
+        case thenable
         /// An observer of `source` that derives no promise (a combinator counting its inputs,
         /// `each` waiting for an element, or, with `isOwn`, an interpreter waiting for a
         /// statement's result).

@@ -7,6 +7,9 @@ extension Promise {
             child.settle(.failure(PromiseCycleError()))
             return
         }
+        // A thenable that is not a promise: one job calls its `then` with the child's resolve
+        // functions, and that `then` settles the child (no attaching, no second turn).
+        if inner.callThenable(for: child) { return }
         guard child.setUpstream(inner) else {
             // The adopter was cancelled while its handler ran: nothing waits for `inner` now.
             inner.releaseAsDependent(reason: child.cancellationReason ?? "cancelled")

@@ -53,9 +53,11 @@ extension Promise {
     @inline(__always)
     final func addReaction(_ job: AnyPromise, dependent: Bool) {
         var listed = false
+        var thenable = false
         let settled = lock.withLock { () -> Bool in
             if dependent, dependents != .max { dependents &+= 1 }
             listed = rejectionFlags & UnhandledRejection.listedBit != 0
+            thenable = rejectionFlags & UnhandledRejection.thenableBit != 0
             rejectionFlags = (rejectionFlags | UnhandledRejection.handledBit) & ~UnhandledRejection.listedBit
             guard isPendingUnlocked else { return true }
             if first == nil {
@@ -66,6 +68,9 @@ extension Promise {
             return false
         }
         if listed { execRef.serialExecutor?.noteHandled(self) }
+        // A thenable waited on as a promise is `Promise.resolve(thenable)`: its `then` is called
+        // for it, in a job of its own.
+        if thenable { callThenable(for: self) }
         if settled { job.schedule() }
     }
 

@@ -70,6 +70,14 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         super.init()
     }
 
+    /// A promise no observer sees (no id, no events): what stands for a thenable that a handler
+    /// returns, which is no promise in JavaScript (`Promise.thenable`).
+    init(unobservedOn execRef: ExecutorRef) {
+        self.execRef = execRef
+        self.slot = PromiseSlot(reference: nil)
+        super.init()
+    }
+
     /// Tells observers that this promise was made, waiting on `parent`; nothing while no
     /// observer is installed.
     @inline(__always)

@@ -8,6 +8,9 @@ final class PromiseRareState {
     var moreUpstream: [AnyPromise] = []
     var cancelHandlers: [@Sendable () -> Void] = []
     var cancelledDependents: UInt32 = 0
+    /// The `then` of the thenable this promise stands for, until it is called
+    /// (`Promise.thenable`): a `ThenableCall` of the promise's type.
+    var thenable: (any Sendable)?
 
     init(id: Int = 0, name: String? = nil) {
         self.id = id
@@ -15,7 +18,7 @@ final class PromiseRareState {
     }
 
     /// True when it must outlive settling (it holds the id or name).
-    var hasMeta: Bool { id != 0 || name != nil }
+    var hasMeta: Bool { id != 0 || name != nil || thenable != nil }
 
     /// What settling takes out.
     struct Taken {

@@ -14,6 +14,9 @@ public enum UnhandledRejection {
     static let trackedBit: UInt8 = 2
     /// Listed on the executor, waiting for the check.
     static let listedBit: UInt8 = 4
+    /// Not a rejection bit, but kept in the same byte: the promise stands for a thenable whose
+    /// `then` has not been called yet (`Promise.thenable`).
+    static let thenableBit: UInt8 = 8
     /// The bits a rejection reads: tracked and not handled.
     static let watchedBits: UInt8 = handledBit | trackedBit
 }

@@ -14,12 +14,14 @@ struct Evaluator: Sendable {
     ///
     /// With `nullEnds` (the step of `iterate`), a null between two stages skips the rest, as
     /// `?.` does in JavaScript: the pipeline rejects with `Evaluator.nothingToWorkOn`.
+    /// `handler`: the pipeline is a handler's body (`PipelineRun.isHandler`).
     /// `printed`: the pipeline's value goes only to the printer (a statement's value), so its
     /// last stage may hand a document still in its tape (`StageCall.resultIsPrinted`).
     func pipeline(
-        _ p: Pipeline, plans: [StagePlan]? = nil, nullEnds: Bool = false, printed: Bool = false, input: Value, scope: Scope, site: Site
+        _ p: Pipeline, plans: [StagePlan]? = nil, nullEnds: Bool = false, printed: Bool = false, handler: Bool = false, input: Value,
+        scope: Scope, site: Site
     ) -> (promise: Promise<Value>, run: PipelineRun) {
-        let run = PipelineRun(site: site, input: input)
+        let run = PipelineRun(site: site, input: input, isHandler: handler)
         let promise = stages(
             p.stages[...], plans: plans, nullEnds: nullEnds, printed: printed, input: input, scope: scope, site: site, run: run)
         return (promise, run)

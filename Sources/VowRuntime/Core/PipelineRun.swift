@@ -23,10 +23,15 @@ final class PipelineRun: @unchecked Sendable {
     /// or threw, in JavaScript's terms), nil when it returned a promise. A one-stage pipeline
     /// that finished at once is a plain value where it is used as a handler: no adoption, no turn.
     var immediate: Result<Value, any Error>?
+    /// The pipeline is a handler's body (the inner stage of `catch X`, `each X`…), whose
+    /// value the caller resolves its own promise with: a `thenable` first in it is the thenable
+    /// the handler returns, where first in a statement or a group it is `Promise.resolve`d.
+    let isHandler: Bool
 
-    init(site: Site, input: Value) {
+    init(site: Site, input: Value, isHandler: Bool = false) {
         self.site = site
         self.input = input
+        self.isHandler = isHandler
     }
 
     /// The error as a `VowError`, its origin found when missing: the stage that started the final

@@ -43,7 +43,7 @@ extension StageCall {
         }
         return { input in
             if let v = cache.pureStage(pipe, ev, scope: scope, site: site)?.value(input) { return .value(v) }
-            let (promise, run) = ev.pipeline(pipe, plans: cache.plans(pipe, ev), input: input, scope: scope, site: site)
+            let (promise, run) = ev.pipeline(pipe, plans: cache.plans(pipe, ev), handler: true, input: input, scope: scope, site: site)
             switch run.immediate {
             case .success(let v)?: return .value(v)
             // Thrown as it is: the stage that holds this handler is where it rejected.

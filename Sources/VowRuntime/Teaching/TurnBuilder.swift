@@ -86,6 +86,8 @@ struct TurnBuilder {
             let was = j.source == 0 ? adoptedUnknown[j.target].flatMap { $0 == "pending" ? nil : $0 } : nil
             let src = promises[j.source]?.state ?? was ?? "settled"
             return "\(fullLabel(j.target)) settles as \(label(j.source)) did (\(src))"
+        case .thenable:
+            return "\(fullLabel(j.target)) calls the then of the thenable it was resolved with (JavaScript's NewPromiseResolveThenableJob): it settles as that then resolves it"
         case .observer:
             let state = promises[j.source]?.state ?? "settled"
             if j.isOwn { return "vow's observer of \(fullLabel(j.source)) (waiting for the result)" }
@@ -103,6 +105,7 @@ struct TurnBuilder {
         case .reaction: return "\(label(j.target)) reacts to p\(j.source)"
         case .adoptThen: return "\(label(j.target)) adopts p\(j.source)"
         case .adoptSettle: return "\(label(j.target)) settles as p\(j.source)"
+        case .thenable: return "\(label(j.target)) calls a thenable's then"
         case .observer: return "observer of p\(j.source)"
         case .callback:
             if j.isTask, j.source != 0 { return "the timer of \(label(j.source))" }

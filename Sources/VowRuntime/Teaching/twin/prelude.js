@@ -333,6 +333,15 @@ const vow = (() => {
           (e) => { out[i] = { status: "rejected", reason: rec(e) }; if (--remaining === 0) done(); }));
       });
     },
+    // `thenable S`: an object with a then method, not a promise; its then runs S and resolves
+    // with what S gives (a throw rejects).
+    thenable: (f) => ({
+      then(resolve, reject) {
+        let r;
+        try { r = f(); } catch (e) { reject(e); return; }
+        resolve(r);
+      },
+    }),
     // `finally S`: JavaScript's finally, with the input (or the error record) given to S.
     finally(h, at) {
       return [(v) => Promise.resolve(h(v)).then(() => v), (e) => Promise.resolve(h(origin(rec(e), at))).then(() => { throw e; })];
