@@ -38,6 +38,7 @@ enum NodeInspect {
         mutating func format(_ v: Value, depth: Int) -> String {
             switch v {
             case .null: return "null"
+            case .opaque(is UndefinedValue): return "undefined"
             case .bool(let b): return b ? "true" : "false"
             case .int(let i): return String(i)
             case .double(let d): return d == 0 && d.sign == .minus ? "-0" : JSONWriter.compact(.double(d))

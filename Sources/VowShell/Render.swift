@@ -70,7 +70,7 @@ public struct Renderer: Sendable {
         }
         if !terminal, download(v) == nil {
             switch v {
-            case .null, .bool, .int, .double, .list, .record, .opaque(is JSONTapeValue):
+            case .null, .bool, .int, .double, .list, .record, .opaque(is JSONTapeValue), .opaque(is UndefinedValue):
                 JSONWriter.write(v, indent: 2, colors: colors ? .ansi : nil, to: send)
                 return
             default: break

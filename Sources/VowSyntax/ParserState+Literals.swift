@@ -6,6 +6,7 @@ extension ParserState {
         case "true": return .boolean(true)
         case "false": return .boolean(false)
         case "null": return .null
+        case "undefined": return .undefined
         default: break
         }
         let bytes = Array(s.utf8)

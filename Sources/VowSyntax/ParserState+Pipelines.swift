@@ -36,7 +36,7 @@ extension ParserState {
             // stage: `[reject x | catch]`.
             let loneInLiteral = !afterPipe && (context == .list || context == .record) && e < b.count
                 && [COMMA, RBRACK, RBRACE].contains(b[e])
-            if endsWord && !loneInLiteral && !["true", "false", "null"].contains(name) {
+            if endsWord && !loneInLiteral && !["true", "false", "null", "undefined"].contains(name) {
                 pos = e
                 let nameSpan = SourceSpan(start: start, end: e)
                 var args: [Argument] = []

@@ -142,6 +142,8 @@ public indirect enum ArgumentKind: Sendable {
     case boolean(Bool)
     /// `null`.
     case null
+    /// `undefined`: JavaScript's, apart from null (`Value.undefined`).
+    case undefined
     /// `250ms`, `2s`, `1.5m`, `1h`: in seconds.
     case duration(seconds: Double, text: String)
     /// `[a, b]`: elements are pipelines.
@@ -225,6 +227,7 @@ extension Argument {
         case .number(_, _, let text), .duration(_, let text): return text
         case .boolean(let b): return b ? "true" : "false"
         case .null: return "null"
+        case .undefined: return "undefined"
         case .flag(let name): return "--" + name
         default: return nil
         }

@@ -66,12 +66,22 @@ public enum JSONWriter {
                 write(l[i], into: &out, layout: layout, level: level + 1)
             }
         case .record(let r):
+            // `undefined` leaves its key out, as JSON.stringify does.
+            if r.values.contains(where: \.isUndefined) {
+                var kept = Record()
+                for (i, k) in r.keys.enumerated() where !r.values[i].isUndefined { kept[k] = r.values[i] }
+                write(.record(kept), into: &out, layout: layout, level: level)
+                return
+            }
             layout.container(UInt8(ascii: "{"), UInt8(ascii: "}"), count: r.count, level: level, into: &out) { i, out in
                 layout.key(r.keys[i], into: &out)
                 write(r.values[i], into: &out, layout: layout, level: level + 1)
             }
         case .opaque(let o as JSONTapeValue):
             o.write(into: &out, layout: layout, level: level)
+        case .opaque(is UndefinedValue):
+            // On its own, as console.log shows it; in a list, null, as JSON.stringify writes it.
+            layout.literal(level == 0 ? Array("undefined".utf8) : JSONText.null, into: &out)
         case .bytes, .response, .opaque:
             write(v.toJSONValue(), into: &out, layout: layout, level: level)
         }
@@ -157,6 +167,7 @@ extension Value {
             if let how = r.cache { record["cache"] = .string(how) }
             return .record(record)
         case .opaque(let o as JSONTapeValue): return o.value
+        case .opaque(is UndefinedValue): return .null
         case .opaque(let o): return .string(o.displayText)
         default: return self
         }

@@ -101,8 +101,8 @@ extension Value {
         return false
     }
 
-    /// JavaScript-like truthiness as JMESPath defines it: false, null, empty string, empty list
-    /// and empty record are false; everything else is true.
+    /// JavaScript-like truthiness as JMESPath defines it: false, null (and undefined), empty
+    /// string, empty list and empty record are false; everything else is true.
     public var isTruthy: Bool {
         switch self {
         case .null: return false
@@ -111,6 +111,7 @@ extension Value {
         case .list(let l): return !l.isEmpty
         case .record(let r): return !r.isEmpty
         case .bytes(let b): return !b.isEmpty
+        case .opaque(let o): return !(o is UndefinedValue)
         default: return true
         }
     }

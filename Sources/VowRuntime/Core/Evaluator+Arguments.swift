@@ -32,6 +32,7 @@ extension Evaluator {
             return .value(.double(d))
         case .boolean(let b): return .value(.bool(b))
         case .null: return .value(.null)
+        case .undefined: return .value(.undefined)
         case .duration(let s, _): return .value(.double(s))
         case .list(let elements):
             var values: [Value] = []

@@ -56,7 +56,7 @@ struct PureStage {
         if expression, let text = argument.expressionText { return ExpressionVariables.names(in: text).isEmpty }
         switch argument.kind {
         case .word(let t), .string(let t): return t.isLiteral
-        case .rawString, .number, .boolean, .null, .duration, .flag: return true
+        case .rawString, .number, .boolean, .null, .undefined, .duration, .flag: return true
         case .list, .record, .variable, .job, .group: return false
         }
     }
@@ -70,7 +70,7 @@ struct PureStage {
                 if case .variable = part { return false }
                 return true
             }
-        case .rawString, .number, .boolean, .null, .duration, .flag:
+        case .rawString, .number, .boolean, .null, .undefined, .duration, .flag:
             return true
         case .list, .record, .variable, .job, .group:
             return false

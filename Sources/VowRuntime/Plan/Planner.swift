@@ -101,8 +101,17 @@ struct Planner: Sendable {
         case .success(let bound) where Self.followedGroup(def, bound.positional) != nil:
             plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .refused(Self.followedGroup(def, bound.positional)!))
         case .success(let bound):
-            plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .builtin(def, bound.positional, bound.flags))
-            plan.inner = innerPlan(def, node: node, positional: bound.positional)
+            let inner = innerPlan(def, node: node, positional: bound.positional)
+            if ObjectIdentifier(def) == ObjectIdentifier(TapStage.self), let inner, inner.name == ThenableStage.name {
+                // JavaScript drops a tap handler's value unless it is a promise: the thenable's
+                // then would never be called.
+                plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .refused(PlanProblem(
+                    "tap waits only for a promise, and a thenable is none: its then would never be called; write tap (thenable …), a group, which is a promise",
+                    span: inner.node.span, beforeRun: true)))
+            } else {
+                plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .builtin(def, bound.positional, bound.flags))
+                plan.inner = inner
+            }
         case .failure(let problem):
             plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .refused(problem))
         }
@@ -130,6 +139,7 @@ struct Planner: Sendable {
                     case .number(_, _, let text): out += "`" + text + "`"
                     case .boolean(let b): out += "`\(b)`"
                     case .null: out += "`null`"
+                    case .undefined: out += "`null`"
                     default: out += a.expressionText ?? source.map { $0.slice(a.span) } ?? "…"
                     }
                 }

@@ -130,6 +130,7 @@ extension JavaScriptTwin {
         case .number(let d, let isInteger, let text): return (isInteger ? text : JSONWriter.compact(.double(d)), false)
         case .boolean(let b): return (b ? "true" : "false", false)
         case .null: return ("null", false)
+        case .undefined: return ("undefined", false)
         case .duration(let s, _): return (JSONWriter.compact(.double(s)), false)
         case .list(let ps):
             let parts = ps.map { element($0, input: input, depth: depth) }

@@ -8,7 +8,6 @@ struct ThenableStage: StageDefinition {
     static let name = "thenable"
     /// In the JavaScript twin (docs/javascript-twin.md): an object with a `then` method.
     static let twin = StageTwin.control
-    static let innerIsHandler = true
     static let group = StageGroup.control
     static let synopsis = "thenable STAGE…"
     static let summary = "A thenable that is no promise: an object whose then method runs STAGE on the input and resolves with what it gives, one turn after it is resolved with."

@@ -1,7 +1,7 @@
 // The prelude of vow's JavaScript twin (docs/javascript-twin.md).
 const vow = (() => {
-  const text = (v) => (typeof v === "string" ? v : JSON.stringify(v));
-  const show = (v) => (typeof v === "string" ? v : v === undefined ? "null" : JSON.stringify(v, null, 2));
+  const text = (v) => (typeof v === "string" ? v : v === undefined ? "undefined" : JSON.stringify(v));
+  const show = (v) => (typeof v === "string" ? v : v === undefined ? "undefined" : JSON.stringify(v, null, 2));
   // An error record, `{kind, message, …}`. Its `stack` (not enumerable: not in its JSON) makes
   // it error-like to node, whose report of an unhandled rejection then shows the record itself.
   const error = (kind, message, extra) =>
@@ -90,7 +90,7 @@ const vow = (() => {
   };
   // A stream is an async iterable (docs/streams.md): its items arrive over time.
   const isStream = (v) => v !== null && typeof v === "object" && typeof v[Symbol.asyncIterator] === "function";
-  const typeName = (v) => (v === null || v === undefined ? "null" : Array.isArray(v) ? "list" : isStream(v) ? "stream"
+  const typeName = (v) => (v === null ? "null" : v === undefined ? "undefined" : Array.isArray(v) ? "list" : isStream(v) ? "stream"
     : v instanceof Uint8Array ? "bytes" : typeof v === "object" ? "record" : typeof v === "string" ? "string" : typeof v === "boolean" ? "boolean" : "number");
   // The lines of a readable stream as they arrive, without their line breaks.
   async function* linesOf(readable) {
