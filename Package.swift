@@ -20,6 +20,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.36.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
+        // OpenAPI 3.0 and 3.1 documents (`api add … --openapi`), without loading external
+        // references (the trait that makes it build slower).
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", exact: "6.4.0", traits: []),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
     ],
     targets: [
         // The promise core: knows nothing of the language.
@@ -52,12 +56,24 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ]
         ),
+        // An API's description: its operations read from an OpenAPI 3.x or Swagger 2.0
+        // document, JSON or YAML. Knows values, not the language.
+        .target(
+            name: "VowOpenAPI",
+            dependencies: [
+                "VowValue",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         // The evaluator, the stages, tracing and the JavaScript twin. The twin's JavaScript is in
         // Teaching/twin/*.js, embedded at build time by EmbedJavaScriptPlugin.
         .target(
             name: "VowRuntime",
             dependencies: [
-                "VowPromises", "VowSyntax", "VowValue", "VowHTTP", "JMESPath", "CStack",
+                "VowPromises", "VowSyntax", "VowValue", "VowHTTP", "VowOpenAPI", "JMESPath", "CStack",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["Teaching/twin"],
@@ -126,7 +142,7 @@ let package = Package(
         .testTarget(name: "VowValueTests", dependencies: ["VowValue", "JMESPath"]),
         .testTarget(name: "VowSyntaxTests", dependencies: ["VowSyntax"]),
         .testTarget(name: "VowHTTPTests", dependencies: ["VowHTTP", "VowValue", "VowPromises", "TestSupport"]),
-        .testTarget(name: "VowRuntimeTests", dependencies: ["VowRuntime", "VowHTTP", "TestSupport"]),
+        .testTarget(name: "VowRuntimeTests", dependencies: ["VowRuntime", "VowHTTP", "VowOpenAPI", "TestSupport"]),
         .testTarget(name: "VowShellTests", dependencies: ["VowShell", "VowHTTP", "TestSupport"]),
     ]
 )

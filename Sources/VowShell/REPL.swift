@@ -348,6 +348,10 @@ public final class REPL: @unchecked Sendable {
             let head = String(word[...dot])
             return Completer.keyCandidates(word: word, head: head, keys: r.keys)
         }
+        // `NAME/…`: the paths of the operations of the API NAME's description.
+        if let slash = word.firstIndex(of: "/"), let description = session.apis.all()[String(word[..<slash])]?.description {
+            return Completer.pathCandidates(word: word, api: String(word[..<slash]), paths: description.operations.map(\.path))
+        }
         let variables: [String] = session.onExecutor { session.variableNames }
         let defs: [String] = session.onExecutor { session.userStageNames }
         let registry = session.registry
@@ -387,6 +391,14 @@ public enum Completer {
     public static func keyCandidates(word: String, head: String, keys: [String]) -> [String] {
         keys.filter { k in !k.isEmpty && k.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !(k.first?.isNumber ?? true) }
             .map { head + $0 }.filter { $0.hasPrefix(word) }.sorted()
+    }
+
+    /// `api/PATH` for each path of the API `api`'s operations that makes a candidate starting
+    /// with `word`, once each, in the order the description gives them (its path parameters as
+    /// their placeholders, `{petId}`).
+    public static func pathCandidates(word: String, api: String, paths: [String]) -> [String] {
+        var seen = Set<String>()
+        return paths.map { api + $0 }.filter { $0.hasPrefix(word) && seen.insert($0).inserted }
     }
 
     /// The candidates that start with `word`, sorted; nil to complete file names instead.

@@ -1,5 +1,6 @@
 import Foundation
 import VowHTTP
+import VowOpenAPI
 import VowValue
 
 /// An API declared once by name (`api add kinto http://127.0.0.1:8888/v1 --bearer T`): its base
@@ -13,6 +14,8 @@ public struct APIProfile: Sendable, Equatable {
     public let headers: [Header]
     /// True when it was declared for this run only (`api add … --no-save`).
     public let transient: Bool
+    /// What its description (`--openapi`) says of it, when it was given one.
+    public var description: APIDescription? = nil
 
     /// One header.
     public struct Header: Sendable, Equatable {
@@ -34,12 +37,25 @@ public struct APIProfile: Sendable, Equatable {
             let secret = ["authorization", "cookie", "proxy-authorization", "x-api-key"].contains(h.name.lowercased())
             return .string("\(h.name): \(secret ? String(repeating: "•", count: 8) : h.value)")
         }
-        return .record(["name": .string(name), "base": .string(base), "headers": .list(shown), "saved": .bool(!transient)])
+        var r: Record = ["name": .string(name), "base": .string(base), "headers": .list(shown), "saved": .bool(!transient)]
+        if let description {
+            r["description"] = .record([
+                "title": .string(description.title), "format": .string(description.format), "operations": .int(description.operations.count),
+            ])
+        }
+        return .record(r)
     }
 
     /// As it is kept in its file.
     var json: Value {
-        .record(["base": .string(base), "headers": .list(headers.map { .list([.string($0.name), .string($0.value)]) })])
+        var r: Record = ["base": .string(base), "headers": .list(headers.map { .list([.string($0.name), .string($0.value)]) })]
+        if let description {
+            r["description"] = .record([
+                "title": .string(description.title), "format": .string(description.format),
+                "operations": .list(description.operations.map(\.stored)),
+            ])
+        }
+        return .record(r)
     }
 }
 
@@ -129,7 +145,12 @@ public final class APIProfiles: @unchecked Sendable {
                     if let n = pair[0].stringValue, let v = pair[1].stringValue { headers.append(.init(name: n, value: v)) }
                 }
             }
-            out[name] = APIProfile(name: name, base: base, headers: headers, transient: false)
+            var profile = APIProfile(name: name, base: base, headers: headers, transient: false)
+            if case .record(let d)? = r["description"], case .list(let ops)? = d["operations"] {
+                profile.description = APIDescription(
+                    title: d["title"]?.stringValue ?? "", format: d["format"]?.stringValue ?? "", operations: ops.compactMap(APIOperation.init(stored:)))
+            }
+            out[name] = profile
         }
         return out
     }

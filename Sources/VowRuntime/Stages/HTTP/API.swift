@@ -1,5 +1,6 @@
 import Foundation
 import VowHTTP
+import VowOpenAPI
 import VowPromises
 import VowValue
 
@@ -10,7 +11,7 @@ struct APIStage: ValueStage {
     static let twin = StageTwin.none
     static let group = StageGroup.http
     static let positionalLimit: Int? = 3
-    static let synopsis = "api add NAME BASE [--bearer T] [--auth U:P] [--header K:V]… [--no-save] | api list | api show NAME | api remove NAME"
+    static let synopsis = "api add NAME BASE [--bearer T] [--auth U:P] [--header K:V]… [--openapi FILE|-] [--no-save] | api list | api show NAME [--profile] | api remove NAME"
     static let summary = "Declares an API once by name: `fetch NAME/PATH` then goes to its base URL, with its credentials."
     static let help = """
         `api add NAME BASE` declares an API: afterwards a URL whose first segment is NAME
@@ -24,6 +25,12 @@ struct APIStage: ValueStage {
         run's only, so a script can declare what it uses without touching the kept ones.
         `api list` gives every API (name and base), `api show NAME` one with its headers (secrets
         masked), `api remove NAME` forgets it.
+
+        --openapi FILE reads the API's description, an OpenAPI 3.0 or 3.1 document or a Swagger
+        2.0 one, JSON or YAML (`--openapi -`: the input, as `fetch URL | api add …` gives it). Its
+        operations are kept with the API: `api show NAME` then lists them (method, path,
+        operationId, summary: a table on a terminal; --profile gives the API itself), and the REPL
+        completes the paths after `NAME/`.
         """
     /// `--bearer TOKEN`.
     static let bearer = Flag.text("bearer", value: "TOKEN", help: "send Authorization: Bearer TOKEN to this API")
@@ -33,7 +40,11 @@ struct APIStage: ValueStage {
     static let header = Flag.value("header", value: "K:V", repeatable: true, help: "a header every request to this API carries")
     /// `--no-save`.
     static let noSave = Flag.switch("no-save", help: "declare it for this run only")
-    static let flags = [bearer.spec, auth.spec, header.spec, noSave.spec]
+    /// `--openapi FILE|-`.
+    static let openAPI = Flag.text("openapi", value: "FILE|-", help: "the API's description (OpenAPI 3.x or Swagger 2.0, JSON or YAML); - for the input")
+    /// `--profile`.
+    static let profileOnly = Flag.switch("profile", help: "api show: the API itself, not its operations")
+    static let flags = [bearer.spec, auth.spec, header.spec, openAPI.spec, noSave.spec, profileOnly.spec]
     static let examples = [
         StageExample("api add demo http://127.0.0.1:8321 --no-save | pick base", "http://127.0.0.1:8321"),
         StageExample("api add demo http://127.0.0.1:8321/ --bearer s3cret --no-save | pick headers", "[\n  \"Authorization: ••••••••\"\n]"),
@@ -61,7 +72,26 @@ struct APIStage: ValueStage {
             }
             if let t = try args.value(Self.bearer) { draft.headers.append(("Authorization", "Bearer " + t)) }
             try draft.checkHeaders()
-            let profile = APIProfile(name: name, base: base, headers: draft.headers.map { .init(name: $0.name, value: $0.value) }, transient: args[Self.noSave])
+            var profile = APIProfile(name: name, base: base, headers: draft.headers.map { .init(name: $0.name, value: $0.value) }, transient: args[Self.noSave])
+            if let source = try args.value(Self.openAPI) {
+                let bytes: [UInt8]
+                if source == "-" {
+                    switch input {
+                    case .response(let r): bytes = r.body
+                    case .bytes(let b): bytes = b
+                    case .string(let s): bytes = Array(s.utf8)
+                    case .null: throw call.error(.type, "--openapi -: the input is the description, and there is none (fetch URL | api add …)", flag: "openapi")
+                    default: bytes = Array(JSONWriter.compact(input.toJSONValue()).utf8)
+                    }
+                } else {
+                    bytes = try Files.read(source)
+                }
+                do {
+                    profile.description = try APIDescription.read(bytes, source: source == "-" ? "the input" : source)
+                } catch let e as APIDescriptionError {
+                    throw call.error(.type, e.description, flag: "openapi")
+                }
+            }
             try apis.add(profile)
             return .value(profile.record)
         case "list":
@@ -69,6 +99,7 @@ struct APIStage: ValueStage {
         case "show":
             let name = try args.string(1, "NAME")
             guard let profile = apis.all()[name] else { throw call.error(.type, "no API named '\(name)' (api list shows them)", argument: 1) }
+            if let description = profile.description, !args[Self.profileOnly] { return .value(.list(description.operations.map(\.row))) }
             return .value(profile.record)
         case "remove":
             let name = try args.string(1, "NAME")

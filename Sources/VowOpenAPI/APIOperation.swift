@@ -1,0 +1,76 @@
+import VowValue
+
+/// One operation of an API, as its description gives it: `GET /buckets/{id}`, its operation id,
+/// summary and parameters.
+public struct APIOperation: Sendable, Equatable {
+    /// The method, upper case (`GET`).
+    public let method: String
+    /// The path template, as written (`/buckets/{id}`).
+    public let path: String
+    /// The operation id, when the description names one.
+    public let operationId: String?
+    /// A line on what it does.
+    public let summary: String?
+    /// Its parameters: those of its path and its own.
+    public let parameters: [APIParameter]
+
+    /// An operation.
+    public init(method: String, path: String, operationId: String?, summary: String?, parameters: [APIParameter]) {
+        self.method = method
+        self.path = path
+        self.operationId = operationId
+        self.summary = summary
+        self.parameters = parameters
+    }
+
+    /// As a row of `api show`: method, path, operation id and summary.
+    public var row: Value {
+        .record(["method": .string(method), "path": .string(path), "operationId": operationId.map(Value.string) ?? .null,
+                 "summary": summary.map(Value.string) ?? .null])
+    }
+
+    /// As it is kept in the API's file.
+    public var stored: Value {
+        .record(["method": .string(method), "path": .string(path), "operationId": operationId.map(Value.string) ?? .null,
+                 "summary": summary.map(Value.string) ?? .null, "parameters": .list(parameters.map(\.stored))])
+    }
+
+    /// Read back from `stored`; nil for a value that is not one.
+    public init?(stored v: Value) {
+        guard case .record(let r) = v, let method = r["method"]?.stringValue, let path = r["path"]?.stringValue else { return nil }
+        var parameters: [APIParameter] = []
+        if case .list(let ps)? = r["parameters"] { parameters = ps.compactMap(APIParameter.init(stored:)) }
+        self.init(method: method, path: path, operationId: r["operationId"]?.stringValue, summary: r["summary"]?.stringValue, parameters: parameters)
+    }
+}
+
+/// A parameter of an operation: its name, where it goes and whether it must be given.
+public struct APIParameter: Sendable, Equatable {
+    /// Its name.
+    public let name: String
+    /// Where it goes: `path`, `query`, `header` or `cookie`.
+    public let location: String
+    /// True when the operation needs it.
+    public let required: Bool
+    /// Its JSON type (`string`, `integer`…), when the description gives one.
+    public let type: String?
+
+    /// A parameter.
+    public init(name: String, location: String, required: Bool, type: String?) {
+        self.name = name
+        self.location = location
+        self.required = required
+        self.type = type
+    }
+
+    /// As it is kept in the API's file.
+    var stored: Value {
+        .record(["name": .string(name), "in": .string(location), "required": .bool(required), "type": type.map(Value.string) ?? .null])
+    }
+
+    /// Read back from `stored`; nil for a value that is not one.
+    init?(stored v: Value) {
+        guard case .record(let r) = v, let name = r["name"]?.stringValue, let location = r["in"]?.stringValue else { return nil }
+        self.init(name: name, location: location, required: r["required"] == .bool(true), type: r["type"]?.stringValue)
+    }
+}

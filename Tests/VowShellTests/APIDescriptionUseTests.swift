@@ -1,0 +1,77 @@
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import VowShell
+
+/// `api add … --openapi`: the operations kept with the API, `api show` listing them, the REPL
+/// completing `NAME/` paths, as a user would use them.
+final class APIDescriptionUseTests: XCTestCase {
+    var config = ""
+    let testdata = projectRoot.appendingPathComponent("testdata/openapi").path
+
+    override func setUpWithError() throws {
+        config = FileManager.default.temporaryDirectory.appendingPathComponent("vow-apis-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: config) }
+
+    func vow(_ program: String, input: String = "") throws -> (out: String, err: String, status: Int32) {
+        let r = try runWithInput("/usr/bin/env", ["XDG_CONFIG_HOME=\(config)", REPLTests.binary, "-c", program], input: input)
+        return (r.out, r.err, r.status)
+    }
+
+    func test_theOperationsAreKeptAndListed() throws {
+        let added = try vow("api add pets http://127.0.0.1:9/v1 --openapi \(testdata)/petstore.yaml | pick description")
+        XCTAssertEqual(added.out, "{\n  \"title\": \"Swagger Petstore\",\n  \"format\": \"3.0.0\",\n  \"operations\": 3\n}\n", added.err)
+        // A later run reads them from the API's file.
+        let shown = try vow("api show pets | to-json")
+        XCTAssertEqual(shown.out, #"[{"method":"GET","path":"/pets","operationId":"listPets","summary":"List all pets"},{"method":"POST","path":"/pets","operationId":"createPets","summary":"Create a pet"},{"method":"GET","path":"/pets/{petId}","operationId":"showPetById","summary":"Info for a specific pet"}]"# + "\n", shown.err)
+        XCTAssertEqual(try vow("api show pets --profile | pick base").out, "http://127.0.0.1:9/v1\n")
+        let mode = try FileManager.default.attributesOfItem(atPath: config + "/vow/apis/pets.json")[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600)
+    }
+
+    /// `--openapi -` reads the input: what `fetch URL` or `read FILE` gives.
+    func test_theDescriptionCanBeTheInput() throws {
+        let r = try vow("read \(testdata)/buckets-swagger2.json | api add kinto http://127.0.0.1:9/v1 --openapi - --no-save | pick description.operations")
+        XCTAssertEqual(r.out, "5\n", r.err)
+        let none = try vow("api add kinto http://127.0.0.1:9/v1 --openapi - --no-save")
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.err.contains("--openapi -: the input is the description, and there is none"), none.err)
+    }
+
+    /// A document that is no description is refused, nothing kept, the reason named.
+    func test_aBrokenDescriptionIsAnError() throws {
+        let bad = config + "/bad.json"
+        try #"{"openapi": "3.0.0", "info": 5, "paths": {}}"#.write(toFile: bad, atomically: true, encoding: .utf8)
+        let r = try vow("api add broken http://127.0.0.1:9 --openapi \(bad)")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("is not a valid OpenAPI 3.0.0 document"), r.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: config + "/vow/apis/broken.json"))
+    }
+
+    func test_pathCandidatesFollowTheDescription() {
+        XCTAssertEqual(Completer.pathCandidates(word: "pets/", api: "pets", paths: ["/pets", "/pets", "/pets/{petId}"]), ["pets/pets", "pets/pets/{petId}"])
+        XCTAssertEqual(Completer.pathCandidates(word: "pets/pets/", api: "pets", paths: ["/pets", "/pets/{petId}"]), ["pets/pets/{petId}"])
+        XCTAssertEqual(Completer.pathCandidates(word: "pets/x", api: "pets", paths: ["/pets"]), [])
+    }
+
+    /// Through a pseudo-terminal: `fetch pets/` and Tab completes the common part, a second Tab
+    /// lists the paths.
+    func test_theREPLCompletesThePaths() throws {
+        _ = try vow("api add pets http://127.0.0.1:9/v1 --openapi \(testdata)/petstore.yaml")
+        let t = try PseudoTerminal(REPLTests.binary, [], environment: ["XDG_CONFIG_HOME": config, "VOW_HISTORY": config + "/history"])
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        Thread.sleep(forTimeInterval: 0.1)
+        t.clear()
+        t.type("fetch pets/\t")
+        XCTAssertTrue(t.waitFor("pets"), t.plainOutput)
+        t.type("\t")
+        XCTAssertTrue(t.waitFor("pets/pets/{petId}"), t.plainOutput)
+        t.type("\u{4}")
+        t.type("\u{3}")
+        t.type("\u{4}")
+    }
+}
