@@ -352,6 +352,13 @@ public final class REPL: @unchecked Sendable {
         if let slash = word.firstIndex(of: "/"), let description = session.apis.all()[String(word[..<slash])]?.description {
             return Completer.pathCandidates(word: word, api: String(word[..<slash]), paths: description.operations.map(\.path))
         }
+        // `op ` and Tab: NAME.OPERATION for each operation of each API with a description.
+        if !word.hasPrefix("-"), before.split(omittingEmptySubsequences: false, whereSeparator: { "|([{,;".contains($0) }).last?
+            .split(separator: " ").last == "op" {
+            var all: [String] = []
+            for (name, api) in session.apis.all() { for op in api.description?.operations ?? [] { if let id = op.operationId { all.append(name + "." + id) } } }
+            return all.filter { $0.hasPrefix(word) }.sorted()
+        }
         let variables: [String] = session.onExecutor { session.variableNames }
         let defs: [String] = session.onExecutor { session.userStageNames }
         let registry = session.registry

@@ -7,7 +7,7 @@ extension StageRegistry {
         LinesStage.self, FormatStage.self, ToJsonStage.self, TableStage.self, WhereStage.self, CSVStage.self, TSVStage.self, ToCSVStage.self, ToTSVStage.self, StatusStage.self, HeadersStage.self, ResponseStage.self, TakeStage.self,
         ReadStage.self, WriteStage.self, StdinStage.self, ArgStage.self, EnvStage.self, GlobStage.self, AskStage.self, ConfirmStage.self, ChooseStage.self, RunStage.self,
         ThenStage.self, CatchStage.self, FinallyStage.self, TapStage.self, TimeoutStage.self, RetryStage.self,
-        EachStage.self, AssertStage.self, IfStage.self, DoStage.self, ThenableStage.self, PromiseStage.self, UntilStage.self, WatchStage.self, DeferStage.self, ExitStage.self, IterateStage.self, AllStage.self, RaceStage.self, AnyStage.self, SettleStage.self,
+        EachStage.self, AssertStage.self, IfStage.self, DoStage.self, ThenableStage.self, OperationStage.self, PromiseStage.self, UntilStage.self, WatchStage.self, DeferStage.self, ExitStage.self, IterateStage.self, AllStage.self, RaceStage.self, AnyStage.self, SettleStage.self,
         JobsStage.self, AwaitStage.self, CancelStage.self,
     ])
 }

@@ -11,7 +11,7 @@ struct APIStage: ValueStage {
     static let twin = StageTwin.none
     static let group = StageGroup.http
     static let positionalLimit: Int? = 3
-    static let synopsis = "api add NAME BASE [--bearer T] [--auth U:P] [--header K:V]… [--openapi FILE|-] [--no-save] | api list | api show NAME [--profile] | api remove NAME"
+    static let synopsis = "api add NAME BASE [--bearer T] [--auth U:P] [--header K:V]… [--openapi FILE|-] [--no-save] | api list | api show NAME [OPERATION] [--profile] | api remove NAME"
     static let summary = "Declares an API once by name: `fetch NAME/PATH` then goes to its base URL, with its credentials."
     static let help = """
         `api add NAME BASE` declares an API: afterwards a URL whose first segment is NAME
@@ -29,8 +29,9 @@ struct APIStage: ValueStage {
         --openapi FILE reads the API's description, an OpenAPI 3.0 or 3.1 document or a Swagger
         2.0 one, JSON or YAML (`--openapi -`: the input, as `fetch URL | api add …` gives it). Its
         operations are kept with the API: `api show NAME` then lists them (method, path,
-        operationId, summary: a table on a terminal; --profile gives the API itself), and the REPL
-        completes the paths after `NAME/`.
+        operationId, summary: a table on a terminal; --profile gives the API itself), `api show
+        NAME OPERATION` one operation with its parameters, `op NAME.OPERATION …` calls it, and the
+        REPL completes the paths after `NAME/`.
         """
     /// `--bearer TOKEN`.
     static let bearer = Flag.text("bearer", value: "TOKEN", help: "send Authorization: Bearer TOKEN to this API")
@@ -99,6 +100,13 @@ struct APIStage: ValueStage {
         case "show":
             let name = try args.string(1, "NAME")
             guard let profile = apis.all()[name] else { throw call.error(.type, "no API named '\(name)' (api list shows them)", argument: 1) }
+            if args.count > 2 {
+                let id = try args.string(2, "OPERATION")
+                guard let operation = profile.description?.operations.first(where: { $0.operationId == id }) else {
+                    throw call.error(.type, "the API \(name) has no operation '\(id)' (api show \(name) lists them)", argument: 2)
+                }
+                return .value(operation.stored)
+            }
             if let description = profile.description, !args[Self.profileOnly] { return .value(.list(description.operations.map(\.row))) }
             return .value(profile.record)
         case "remove":

@@ -125,14 +125,17 @@ let httpHelpTail = """
 
 /// Builds a request from a stage's input and arguments.
 /// `environment` is the session's (proxies, `VOW_CA_BUNDLE`), read once when the session began.
+/// `url`, when given, is the URL, and the positional arguments are not read (`op`).
 func buildHTTPRequest(
-    method fixed: String?, input: Value, args: StageArguments, environment: [String: String], apis: APIProfiles? = nil
+    method fixed: String?, input: Value, args: StageArguments, environment: [String: String], apis: APIProfiles? = nil, url: String? = nil
 ) throws -> HTTPRequestSpec {
     var draft = RequestDraft(method: fixed ?? "GET", args: args)
     // The input describes the request when it is a record; it is the URL when it is text and no
     // URL argument is given (fetch only).
     if fixed == nil, case .record(let r) = input, args.count == 0 { try draft.read(record: r) }
-    if args.count > 0 {
+    if let url {
+        draft.url = url
+    } else if args.count > 0 {
         draft.url = try args.string(0, "URL")
     } else if draft.url == nil {
         guard case .string(let s) = input, fixed == nil else {

@@ -1,0 +1,94 @@
+import Foundation
+import VowOpenAPI
+import VowPromises
+import VowValue
+
+/// `op NAME.OPERATION [PATH PARAMETER…] [flags]`: calls an operation of an API's description by
+/// its operationId.
+struct OperationStage: ValueStage {
+    static let name = "op"
+    /// No stand-in in the twin: the twin knows no API's description.
+    static let twin = StageTwin.none
+    static let group = StageGroup.http
+    static let settlement: String? = httpSettlement
+    static let synopsis = "op NAME.OPERATION [PATH PARAMETER…] [--query {…}] [--json V] …"
+    static let summary = "Calls the operation OPERATION (its operationId) of the API NAME's description: its method, its path with the parameters given in order."
+    static let help = """
+        For an API added with its description (`api add kinto URL --openapi FILE`), `op
+        kinto.get_bucket b1` sends the operation's method to its path, the path's parameters
+        (`{id}`) taken from the arguments in the order they appear in it, percent-encoded, and the
+        API's base and headers as `fetch kinto/…` has them. Query parameters go in --query, a
+        body in --json, --form or --body, as with fetch; a query parameter the operation requires
+        and --query does not give, or a path parameter missing, is an error and nothing is sent.
+        `api show NAME OPERATION` gives the operation with its parameters; in the REPL, Tab after
+        `op ` completes NAME.OPERATION.
+        """ + "\n" + httpHelpTail
+    static let flags = httpFlags
+    static let examples: [StageExample] = []
+
+    func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
+        let reference = try args.string(0, "NAME.OPERATION (an API's name and an operationId)")
+        let (api, operation) = try Self.operation(reference, in: call.session.apis, call: call)
+        let placeholders = Self.placeholders(operation.path)
+        let given = args.count - 1
+        guard given == placeholders.count else {
+            let wanted = placeholders.isEmpty ? "no path parameter" : placeholders.map { "{\($0)}" }.joined(separator: ", ")
+            if given < placeholders.count {
+                throw call.error(.type, "\(reference) (\(operation.method) \(operation.path)) needs \(wanted): {\(placeholders[given])} is missing")
+            }
+            throw call.error(.type, "\(reference) (\(operation.method) \(operation.path)) takes \(wanted), got \(given) arguments", argument: placeholders.count + 1)
+        }
+        var path = operation.path
+        for (i, name) in placeholders.enumerated() {
+            let value = args.positional[i + 1]
+            let text = value.stringValue ?? JSONWriter.compact(value)
+            path = path.replacingOccurrences(of: "{\(name)}", with: Self.segment(text))
+        }
+        let query = try args.value(HTTPFlag.query)
+        for p in operation.parameters where p.location == "query" && p.required {
+            guard case .record(let r)? = query, r[p.name] != nil else {
+                throw call.error(.type, "\(reference) needs the query parameter \(p.name): give it in --query {\(p.name): …}")
+            }
+        }
+        let spec = try buildHTTPRequest(
+            method: operation.method, input: input, args: args, environment: call.session.environment, apis: call.session.apis, url: api + path)
+        return try send(spec, args, call)
+    }
+
+    /// The API and its operation `reference` names (`kinto.get_bucket`); the error says what is
+    /// missing and what there is.
+    static func operation(_ reference: String, in apis: APIProfiles, call: StageCall) throws -> (String, APIOperation) {
+        guard let dot = reference.firstIndex(of: ".") else {
+            throw call.error(.type, "expected NAME.OPERATION (kinto.get_bucket), got '\(reference)'", argument: 0)
+        }
+        let name = String(reference[..<dot]), id = String(reference[reference.index(after: dot)...])
+        guard let profile = apis.all()[name] else { throw call.error(.type, "no API named '\(name)' (api list shows them)", argument: 0) }
+        guard let description = profile.description else {
+            throw call.error(.type, "the API \(name) has no description: api add \(name) \(profile.base) --openapi FILE gives it one", argument: 0)
+        }
+        guard let operation = description.operations.first(where: { $0.operationId == id }) else {
+            let near = description.operations.compactMap(\.operationId).filter { $0.lowercased().contains(id.lowercased()) || id.lowercased().contains($0.lowercased()) }
+            let hint = near.isEmpty ? " (api show \(name) lists them)" : ": did you mean \(near.prefix(3).map { "\(name).\($0)" }.joined(separator: ", "))?"
+            throw call.error(.type, "the API \(name) has no operation '\(id)'\(hint)", argument: 0)
+        }
+        return (name, operation)
+    }
+
+    /// The names of a path template's parameters, in order (`/b/{id}/c/{cid}`: id, cid).
+    static func placeholders(_ path: String) -> [String] {
+        var out: [String] = []
+        var rest = path[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            out.append(String(rest[rest.index(after: open)..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return out
+    }
+
+    /// `text` as one path segment: everything but unreserved characters percent-encoded.
+    static func segment(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}

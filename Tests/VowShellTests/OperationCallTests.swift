@@ -1,0 +1,45 @@
+import Foundation
+import XCTest
+
+@testable import VowShell
+
+/// `op NAME.OPERATION …`: an operation of an API's description called by its operationId, against
+/// the fixture server's `/echo`, which reflects the request.
+final class OperationCallTests: ServerTestCase {
+    let testdata = projectRoot.appendingPathComponent("testdata/openapi").path
+
+    /// The API declared for the run, with its description and a token.
+    var declare: String { "api add kinto $base/echo --bearer t0k --openapi \(testdata)/buckets-swagger2.json --no-save | quiet; " }
+
+    func test_theOperationsMethodAndPathWithItsParameters() {
+        assertOutput(declare + "op kinto.get_bucket b1 | json | pick '[method, path, headers.authorization]' | to-json", #"["GET","/echo/buckets/b1","Bearer t0k"]"#)
+        assertOutput(declare + "op kinto.delete_bucket b1 | json | pick method", "DELETE")
+        assertOutput(declare + "op kinto.get_records \"a b\" c/d --query {_limit: 2} | json | pick '[path, query._limit]' | to-json",
+                     #"["/echo/buckets/a%20b/collections/c%2Fd/records","2"]"#)
+        assertOutput(declare + "op kinto.create_bucket --json {id: x} | json | pick '[method, body.id]' | to-json", #"["POST","x"]"#)
+    }
+
+    /// A missing or extra path parameter, an unknown operation or API: an error naming it, and
+    /// nothing sent.
+    func test_whatIsWrongIsNamedBeforeAnythingIsSent() {
+        let missing = vow(declare + "op kinto.get_records b1")
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.err.contains("kinto.get_records (GET /buckets/{id}/collections/{cid}/records) needs {id}, {cid}: {cid} is missing"), missing.err)
+        let extra = vow(declare + "op kinto.get_buckets b1")
+        XCTAssertTrue(extra.err.contains("takes no path parameter, got 1 arguments"), extra.err)
+        let unknown = vow(declare + "op kinto.bucket")
+        XCTAssertTrue(unknown.err.contains("the API kinto has no operation 'bucket': did you mean kinto.get_buckets, kinto.create_bucket, kinto.get_bucket?"), unknown.err)
+        let noAPI = vow("op nope.x")
+        XCTAssertTrue(noAPI.err.contains("no API named 'nope'"), noAPI.err)
+        let shape = vow("op get_bucket")
+        XCTAssertTrue(shape.err.contains("expected NAME.OPERATION"), shape.err)
+        let noDescription = vow("api add bare $base --no-save | quiet; op bare.x")
+        XCTAssertTrue(noDescription.err.contains("the API bare has no description"), noDescription.err)
+    }
+
+    /// `api show NAME OPERATION`: the operation with its parameters.
+    func test_oneOperationIsShownWithItsParameters() {
+        assertOutput(declare + "api show kinto get_records | pick 'parameters[*].[name, in, required]' | to-json",
+                     #"[["id","path",true],["cid","path",true],["_limit","query",false]]"#)
+    }
+}
