@@ -25,7 +25,7 @@ final class StageCapabilityTests: XCTestCase {
             let twin: StageTwin = stage.twin
             if case .none = twin { without.insert(stage.name) }
         }
-        XCTAssertEqual(without, ["iterate", "jobs", "api"])
+        XCTAssertEqual(without, ["iterate", "jobs", "api", "op"])
     }
 
     /// A stage that declares flags has a twin that is given them (or writes its twin itself):
