@@ -419,7 +419,7 @@ final class REPLTests: XCTestCase {
 /// Completion candidates, rule by rule.
 final class CompleterTests: XCTestCase {
     func test_theStagesThatTakeAStageAreThoseThatDeclareIt() {
-        XCTAssertEqual(StageRegistry.builtins.namesTakingAStage, ["then", "catch", "finally", "tap", "each", "iterate"])
+        XCTAssertEqual(StageRegistry.builtins.namesTakingAStage, ["then", "catch", "finally", "tap", "each", "iterate", "thenable"])
     }
 
     func candidates(_ word: String, _ before: String) -> [String]? {
