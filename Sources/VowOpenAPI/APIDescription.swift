@@ -95,10 +95,19 @@ public struct APIDescription: Sendable, Equatable {
                 }
                 operations.append(APIOperation(
                     method: e.method.rawValue.uppercased(), path: path, operationId: e.operationId,
-                    summary: e.endpointSummary ?? e.routeSummary, parameters: parameters))
+                    summary: e.endpointSummary ?? e.routeSummary, parameters: parameters, body: Self.bodySchema(e.requestBody)))
             }
         }
         return APIDescription(title: document.info.title, format: format, operations: operations)
+    }
+
+    /// The JSON Schema of a request's JSON body, as a value (OpenAPIKit's schema, its
+    /// references inlined, encoded as JSON and read back).
+    static func bodySchema(_ request: OpenAPIKit.DereferencedRequest?) -> Value? {
+        guard let request else { return nil }
+        let content = request.content[.json] ?? request.content.first(where: { $0.key.rawValue.contains("json") })?.value
+        guard let schema = content?.schema?.jsonSchema, let data = try? JSONEncoder().encode(schema) else { return nil }
+        return try? JSON.parse([UInt8](data))
     }
 
     /// A parameter's JSON type, when its schema gives one.

@@ -13,14 +13,18 @@ public struct APIOperation: Sendable, Equatable {
     public let summary: String?
     /// Its parameters: those of its path and its own.
     public let parameters: [APIParameter]
+    /// The JSON Schema of its JSON request body, references within the document followed, or
+    /// nil when it takes none (or the description gives no JSON schema for it).
+    public let body: Value?
 
     /// An operation.
-    public init(method: String, path: String, operationId: String?, summary: String?, parameters: [APIParameter]) {
+    public init(method: String, path: String, operationId: String?, summary: String?, parameters: [APIParameter], body: Value? = nil) {
         self.method = method
         self.path = path
         self.operationId = operationId
         self.summary = summary
         self.parameters = parameters
+        self.body = body
     }
 
     /// As a row of `api show`: method, path, operation id and summary.
@@ -31,8 +35,10 @@ public struct APIOperation: Sendable, Equatable {
 
     /// As it is kept in the API's file.
     public var stored: Value {
-        .record(["method": .string(method), "path": .string(path), "operationId": operationId.map(Value.string) ?? .null,
-                 "summary": summary.map(Value.string) ?? .null, "parameters": .list(parameters.map(\.stored))])
+        var r: Record = ["method": .string(method), "path": .string(path), "operationId": operationId.map(Value.string) ?? .null,
+                         "summary": summary.map(Value.string) ?? .null, "parameters": .list(parameters.map(\.stored))]
+        if let body { r["body"] = body }
+        return .record(r)
     }
 
     /// Read back from `stored`; nil for a value that is not one.
@@ -40,7 +46,9 @@ public struct APIOperation: Sendable, Equatable {
         guard case .record(let r) = v, let method = r["method"]?.stringValue, let path = r["path"]?.stringValue else { return nil }
         var parameters: [APIParameter] = []
         if case .list(let ps)? = r["parameters"] { parameters = ps.compactMap(APIParameter.init(stored:)) }
-        self.init(method: method, path: path, operationId: r["operationId"]?.stringValue, summary: r["summary"]?.stringValue, parameters: parameters)
+        self.init(
+            method: method, path: path, operationId: r["operationId"]?.stringValue, summary: r["summary"]?.stringValue, parameters: parameters,
+            body: r["body"])
     }
 }
 

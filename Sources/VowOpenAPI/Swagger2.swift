@@ -13,6 +13,24 @@ enum Swagger2 {
         guard case .record(let paths)? = root["paths"] else { throw APIDescriptionError("\(source): a Swagger document has `paths`") }
         let shared: Record
         if case .record(let p)? = root["parameters"] { shared = p } else { shared = Record() }
+        let definitions: Record
+        if case .record(let d)? = root["definitions"] { definitions = d } else { definitions = Record() }
+        // A schema with its references to `#/definitions/…` inlined, to a depth (a schema that
+        // holds itself is cut there, as anything-goes).
+        func inlined(_ v: Value, depth: Int = 0) -> Value {
+            guard depth < 16 else { return .record(Record()) }
+            switch v {
+            case .record(let r):
+                if let ref = r["$ref"]?.stringValue, ref.hasPrefix("#/definitions/") {
+                    return inlined(definitions[String(ref.dropFirst("#/definitions/".count))] ?? .record(Record()), depth: depth + 1)
+                }
+                var out = Record()
+                for (i, k) in r.keys.enumerated() { out[k] = inlined(r.values[i], depth: depth + 1) }
+                return .record(out)
+            case .list(let l): return .list(l.map { inlined($0, depth: depth + 1) })
+            default: return v
+            }
+        }
         func parameter(_ v: Value) -> APIParameter? {
             var v = v
             if case .record(let r) = v, let ref = r["$ref"]?.stringValue, ref.hasPrefix("#/parameters/") {
@@ -33,9 +51,16 @@ enum Swagger2 {
                 if case .list(let ps)? = op["parameters"] { own = ps.compactMap(parameter) }
                 // An operation's parameter replaces the path's of the same name and place.
                 let merged = common.filter { c in !own.contains { $0.name == c.name && $0.location == c.location } } + own
+                // The body's schema: the `in: body` parameter's.
+                var body: Value? = nil
+                for case .record(let p) in (op["parameters"]?.listValue ?? []) + (item["parameters"]?.listValue ?? [])
+                where p["in"]?.stringValue == "body" {
+                    if let s = p["schema"] { body = inlined(s) }
+                    break
+                }
                 operations.append(APIOperation(
                     method: method.uppercased(), path: path, operationId: op["operationId"]?.stringValue,
-                    summary: op["summary"]?.stringValue, parameters: merged))
+                    summary: op["summary"]?.stringValue, parameters: merged, body: body))
             }
         }
         return APIDescription(title: title, format: "2.0", operations: operations)

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VowOpenAPI
+import VowValue
 
 /// An API's description read from the documents of testdata/openapi: OpenAPI 3.0 (YAML), 3.1
 /// (JSON) and Swagger 2.0 (JSON), references within the document followed.
@@ -69,5 +70,62 @@ final class APIDescriptionTests: XCTestCase {
         for op in try read("buckets-swagger2.json").operations {
             XCTAssertEqual(APIOperation(stored: op.stored), op)
         }
+    }
+}
+
+/// A request body against its operation's schema, rule by rule.
+final class SchemaCheckTests: XCTestCase {
+    func schema(_ json: String) throws -> Value { try JSON.parse(json) }
+    func problem(_ value: String, _ schema: String) throws -> String? {
+        SchemaCheck.problem(try JSON.parse(value), try JSON.parse(schema))
+    }
+
+    func test_typesAndNullable() throws {
+        XCTAssertNil(try problem("1", #"{"type": "integer"}"#))
+        XCTAssertNil(try problem("1.0", #"{"type": "integer"}"#))
+        XCTAssertEqual(try problem("1.5", #"{"type": "integer"}"#), "the body: expected an integer, got the number 1.5 (type)")
+        XCTAssertEqual(try problem(#""x""#, #"{"type": ["number", "null"]}"#), #"the body: expected a number or a null, got the string "x" (type)"#)
+        XCTAssertNil(try problem("null", #"{"type": "string", "nullable": true}"#))
+        XCTAssertEqual(try problem("[]", #"{"type": "object"}"#), "the body: expected an object, got an array (type)")
+    }
+
+    func test_requiredPropertiesAndAdditional() throws {
+        let s = #"{"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}}, "additionalProperties": false}"#
+        XCTAssertNil(try problem(#"{"id": "a", "tags": ["x"]}"#, s))
+        XCTAssertEqual(try problem(#"{"tags": []}"#, s), "the body: the field id is missing (required)")
+        XCTAssertEqual(try problem(#"{"id": "a", "tags": ["x", 2]}"#, s), "tags[1]: expected a string, got the number 2 (type)")
+        XCTAssertEqual(try problem(#"{"id": "a", "other": 1}"#, s), "other: no such field (additionalProperties is false)")
+        XCTAssertEqual(try problem(#"{"m": {"k": 1}}"#, #"{"properties": {"m": {"additionalProperties": {"type": "string"}}}}"#), "m.k: expected a string, got the number 1 (type)")
+    }
+
+    func test_enumLengthsAndBounds() throws {
+        XCTAssertEqual(try problem(#""c""#, #"{"enum": ["a", "b"]}"#), #"the body: "c" is not one of ["a","b"] (enum)"#)
+        XCTAssertEqual(try problem(#""""#, #"{"minLength": 1}"#), "the body: 0 characters, fewer than 1 (minLength)")
+        XCTAssertEqual(try problem(#""abc""#, #"{"maxLength": 2}"#), "the body: 3 characters, more than 2 (maxLength)")
+        XCTAssertEqual(try problem("-1", #"{"minimum": 0}"#), "the body: -1 is less than 0 (minimum)")
+        XCTAssertEqual(try problem("11", #"{"maximum": 10}"#), "the body: 11 is more than 10 (maximum)")
+    }
+
+    func test_combinations() throws {
+        XCTAssertNil(try problem("1", #"{"anyOf": [{"type": "string"}, {"type": "integer"}]}"#))
+        XCTAssertEqual(try problem("true", #"{"oneOf": [{"type": "string"}, {"type": "integer"}]}"#), "the body: fits none of the 2 schemas it may be (oneOf)")
+        XCTAssertEqual(try problem(#"{"a": 1}"#, #"{"allOf": [{"required": ["a"]}, {"required": ["b"]}]}"#), "the body: the field b is missing (required)")
+        // What it does not know passes.
+        XCTAssertNil(try problem(#""x""#, #"{"format": "email", "pattern": "^y"}"#))
+    }
+
+    /// The body schemas the readers keep: Swagger 2.0's body parameter with its definitions
+    /// inlined, OpenAPI 3.1's JSON request body with its reference followed.
+    func test_theReadersKeepTheBodySchema() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("testdata/openapi")
+        let swagger = try APIDescription.read([UInt8](Data(contentsOf: folder.appendingPathComponent("buckets-swagger2.json"))), source: "s")
+        let create = try XCTUnwrap(swagger.operations.first { $0.operationId == "create_bucket" }?.body)
+        XCTAssertEqual(SchemaCheck.problem(try JSON.parse(#"{"data": {"id": 5}}"#), create), "data.id: expected a string, got the number 5 (type)")
+        XCTAssertEqual(SchemaCheck.problem(try JSON.parse(#"{"data": {"size": -1}}"#), create), "data.size: -1 is less than 0 (minimum)")
+        XCTAssertNil(SchemaCheck.problem(try JSON.parse(#"{"data": {"id": "b"}, "permissions": {"read": ["x"]}}"#), create))
+        let notes = try APIDescription.read([UInt8](Data(contentsOf: folder.appendingPathComponent("notes-openapi31.json"))), source: "n")
+        let add = try XCTUnwrap(notes.operations.first { $0.operationId == "addNote" }?.body)
+        XCTAssertEqual(SchemaCheck.problem(try JSON.parse(#"{"txt": 1}"#), add), "the body: the field text is missing (required)")
     }
 }

@@ -16,7 +16,7 @@ final class OperationCallTests: ServerTestCase {
         assertOutput(declare + "op kinto.delete_bucket b1 | json | pick method", "DELETE")
         assertOutput(declare + "op kinto.get_records \"a b\" c/d --query {_limit: 2} | json | pick '[path, query._limit]' | to-json",
                      #"["/echo/buckets/a%20b/collections/c%2Fd/records","2"]"#)
-        assertOutput(declare + "op kinto.create_bucket --json {id: x} | json | pick '[method, body.id]' | to-json", #"["POST","x"]"#)
+        assertOutput(declare + "op kinto.create_bucket --json {data: {id: x}} | json | pick '[method, body.data.id]' | to-json", #"["POST","x"]"#)
     }
 
     /// A missing or extra path parameter, an unknown operation or API: an error naming it, and
@@ -35,6 +35,18 @@ final class OperationCallTests: ServerTestCase {
         XCTAssertTrue(shape.err.contains("expected NAME.OPERATION"), shape.err)
         let noDescription = vow("api add bare $base --no-save | quiet; op bare.x")
         XCTAssertTrue(noDescription.err.contains("the API bare has no description"), noDescription.err)
+    }
+
+    /// A --json body that does not fit the operation's schema is refused, naming the place and
+    /// the rule, and nothing reaches the server.
+    func test_aBodyIsCheckedBeforeItIsSent() {
+        let before = Self.server.hits("/echo/buckets")
+        let r = vow(declare + "op kinto.create_bucket --json {data: {id: 5}}")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("kinto.create_bucket: the body does not fit the operation's schema: data.id: expected a string, got the number 5 (type); nothing was sent"), r.err)
+        XCTAssertEqual(Self.server.hits("/echo/buckets"), before)
+        assertOutput(declare + "op kinto.create_bucket --json {data: {id: b}} | json | pick body.data.id", "b")
+        XCTAssertEqual(Self.server.hits("/echo/buckets"), before + 1)
     }
 
     /// `api show NAME OPERATION`: the operation with its parameters.

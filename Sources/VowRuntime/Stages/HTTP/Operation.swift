@@ -20,6 +20,9 @@ struct OperationStage: ValueStage {
         API's base and headers as `fetch kinto/…` has them. Query parameters go in --query, a
         body in --json, --form or --body, as with fetch; a query parameter the operation requires
         and --query does not give, or a path parameter missing, is an error and nothing is sent.
+        A --json body is checked against the operation's schema first (type, required fields,
+        properties, items, enum, lengths, bounds, allOf/anyOf/oneOf): the error names the place
+        in the body and the rule (`data.n: expected an integer, got the string "x" (type)`).
         `api show NAME OPERATION` gives the operation with its parameters; in the REPL, Tab after
         `op ` completes NAME.OPERATION.
         """ + "\n" + httpHelpTail
@@ -49,6 +52,12 @@ struct OperationStage: ValueStage {
             guard case .record(let r)? = query, r[p.name] != nil else {
                 throw call.error(.type, "\(reference) needs the query parameter \(p.name): give it in --query {\(p.name): …}")
             }
+        }
+        // The body checked against the operation's schema before anything is sent.
+        if let schema = operation.body, let body = try args.value(HTTPFlag.json), !(body.stringValue?.hasPrefix("@") ?? false),
+            let problem = SchemaCheck.problem(body, schema)
+        {
+            throw call.error(.type, "\(reference): the body does not fit the operation's schema: \(problem); nothing was sent", flag: "json")
         }
         let spec = try buildHTTPRequest(
             method: operation.method, input: input, args: args, environment: call.session.environment, apis: call.session.apis, url: api + path)
