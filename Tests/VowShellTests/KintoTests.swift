@@ -92,9 +92,15 @@ final class KintoTests: XCTestCase {
             op kinto.patch_collection shop orders --json {data: {note: second}} --if-match $r | catch pick status
             """)
         XCTAssertEqual(conditional.out, "200\n412\n", conditional.err)
-        // A batch of two creations.
-        let batch = try vow("op kinto.batch --json {defaults: {method: POST, path: /buckets/shop/collections/orders/records}, requests: [{body: {data: {n: 100}}}, {body: {data: {n: 101}}}]} | json | pick 'responses[*].status' | to-json")
+        // A batch of two creations. Kinto's description requires each request's path, where the
+        // server takes it from `defaults` too: checked, that is refused; --no-check sends it.
+        let records = "/buckets/shop/collections/orders/records"
+        let batch = try vow("op kinto.batch --json {requests: [{method: POST, path: \(records), body: {data: {n: 100}}}, {method: POST, path: \(records), body: {data: {n: 101}}}]} | json | pick 'responses[*].status' | to-json")
         XCTAssertEqual(batch.out, "[201,201]\n", batch.err)
+        let defaults = "op kinto.batch --json {defaults: {method: POST, path: \(records)}, requests: [{body: {data: {n: 102}}}]}"
+        let refused = try vow(defaults)
+        XCTAssertTrue(refused.err.contains("requests[0]: the field path is missing (required); nothing was sent (--no-check sends it all the same)"), refused.err)
+        XCTAssertEqual(try vow(defaults + " --no-check | json | pick 'responses[*].status' | to-json").out, "[201]\n")
         XCTAssertTrue(try curl(["\(base)/buckets/shop/collections/orders/records?n=101"]).contains("\"n\":101"))
     }
 }

@@ -22,11 +22,14 @@ struct OperationStage: ValueStage {
         and --query does not give, or a path parameter missing, is an error and nothing is sent.
         A --json body is checked against the operation's schema first (type, required fields,
         properties, items, enum, lengths, bounds, allOf/anyOf/oneOf): the error names the place
-        in the body and the rule (`data.n: expected an integer, got the string "x" (type)`).
+        in the body and the rule (`data.n: expected an integer, got the string "x" (type)`);
+        --no-check sends it all the same, for a server that takes more than its description says.
         `api show NAME OPERATION` gives the operation with its parameters; in the REPL, Tab after
         `op ` completes NAME.OPERATION.
         """ + "\n" + httpHelpTail
-    static let flags = httpFlags
+    /// `--no-check`.
+    static let noCheck = Flag.switch("no-check", help: "send the --json body without checking it against the operation's schema")
+    static let flags = httpFlags + [noCheck.spec]
     static let examples: [StageExample] = []
 
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
@@ -54,10 +57,10 @@ struct OperationStage: ValueStage {
             }
         }
         // The body checked against the operation's schema before anything is sent.
-        if let schema = operation.body, let body = try args.value(HTTPFlag.json), !(body.stringValue?.hasPrefix("@") ?? false),
+        if !args[Self.noCheck], let schema = operation.body, let body = try args.value(HTTPFlag.json), !(body.stringValue?.hasPrefix("@") ?? false),
             let problem = SchemaCheck.problem(body, schema)
         {
-            throw call.error(.type, "\(reference): the body does not fit the operation's schema: \(problem); nothing was sent", flag: "json")
+            throw call.error(.type, "\(reference): the body does not fit the operation's schema: \(problem); nothing was sent (--no-check sends it all the same)", flag: "json")
         }
         let spec = try buildHTTPRequest(
             method: operation.method, input: input, args: args, environment: call.session.environment, apis: call.session.apis, url: api + path)
