@@ -95,7 +95,8 @@ public struct APIDescription: Sendable, Equatable {
                 }
                 operations.append(APIOperation(
                     method: e.method.rawValue.uppercased(), path: path, operationId: e.operationId,
-                    summary: e.endpointSummary ?? e.routeSummary, parameters: parameters, body: Self.bodySchema(e.requestBody)))
+                    summary: e.endpointSummary ?? e.routeSummary, parameters: parameters, body: Self.bodySchema(e.requestBody),
+                    response: Self.responseSchema(e.responses)))
             }
         }
         return APIDescription(title: document.info.title, format: format, operations: operations)
@@ -108,6 +109,15 @@ public struct APIDescription: Sendable, Equatable {
         let content = request.content[.json] ?? request.content.first(where: { $0.key.rawValue.contains("json") })?.value
         guard let schema = content?.schema?.jsonSchema, let data = try? JSONEncoder().encode(schema) else { return nil }
         return try? JSON.parse([UInt8](data))
+    }
+
+    /// The JSON Schema of the first successful response with a JSON schema, as a value.
+    static func responseSchema(_ responses: OpenAPIKit.DereferencedResponse.Map) -> Value? {
+        for (status, response) in responses where status.isSuccess {
+            let content = response.content[.json] ?? response.content.first(where: { $0.key.rawValue.contains("json") })?.value
+            if let schema = content?.schema?.jsonSchema, let data = try? JSONEncoder().encode(schema) { return try? JSON.parse([UInt8](data)) }
+        }
+        return nil
     }
 
     /// A parameter's JSON type, when its schema gives one.

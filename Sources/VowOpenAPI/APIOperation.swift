@@ -16,15 +16,22 @@ public struct APIOperation: Sendable, Equatable {
     /// The JSON Schema of its JSON request body, references within the document followed, or
     /// nil when it takes none (or the description gives no JSON schema for it).
     public let body: Value?
+    /// The JSON Schema of its successful JSON response (the first 2xx the description gives a
+    /// schema for), references followed; nil when there is none.
+    public let response: Value?
 
     /// An operation.
-    public init(method: String, path: String, operationId: String?, summary: String?, parameters: [APIParameter], body: Value? = nil) {
+    public init(
+        method: String, path: String, operationId: String?, summary: String?, parameters: [APIParameter], body: Value? = nil,
+        response: Value? = nil
+    ) {
         self.method = method
         self.path = path
         self.operationId = operationId
         self.summary = summary
         self.parameters = parameters
         self.body = body
+        self.response = response
     }
 
     /// As a row of `api show`: method, path, operation id and summary.
@@ -38,6 +45,7 @@ public struct APIOperation: Sendable, Equatable {
         var r: Record = ["method": .string(method), "path": .string(path), "operationId": operationId.map(Value.string) ?? .null,
                          "summary": summary.map(Value.string) ?? .null, "parameters": .list(parameters.map(\.stored))]
         if let body { r["body"] = body }
+        if let response { r["response"] = response }
         return .record(r)
     }
 
@@ -48,7 +56,7 @@ public struct APIOperation: Sendable, Equatable {
         if case .list(let ps)? = r["parameters"] { parameters = ps.compactMap(APIParameter.init(stored:)) }
         self.init(
             method: method, path: path, operationId: r["operationId"]?.stringValue, summary: r["summary"]?.stringValue, parameters: parameters,
-            body: r["body"])
+            body: r["body"], response: r["response"])
     }
 }
 

@@ -58,9 +58,16 @@ enum Swagger2 {
                     if let s = p["schema"] { body = inlined(s) }
                     break
                 }
+                // The first 2xx response's schema.
+                var response: Value? = nil
+                if case .record(let rs)? = op["responses"] {
+                    for (k, code) in rs.keys.enumerated() where code.hasPrefix("2") {
+                        if case .record(let r) = rs.values[k], let s = r["schema"] { response = inlined(s); break }
+                    }
+                }
                 operations.append(APIOperation(
                     method: method.uppercased(), path: path, operationId: op["operationId"]?.stringValue,
-                    summary: op["summary"]?.stringValue, parameters: merged, body: body))
+                    summary: op["summary"]?.stringValue, parameters: merged, body: body, response: response))
             }
         }
         return APIDescription(title: title, format: "2.0", operations: operations)

@@ -79,6 +79,8 @@ final class KintoTests: XCTestCase {
         XCTAssertEqual(made.out, "30\n", made.err)
         // A page, sorted; every page (Next-Page); a filter: as curl and jq see them.
         XCTAssertEqual(try vow("op kinto.get_records shop orders --query {_limit: 5, _sort: n} | json | pick 'data[*].n' | to-json").out, "[1,2,3,4,5]\n")
+        // Kinto's answers fit its own description.
+        XCTAssertEqual(try vow("op kinto.get_bucket shop --validate | json | pick data.id").out, "shop\n")
         XCTAssertEqual(try vow("paginate kinto/buckets/shop/collections/orders/records --query {_limit: 7} --next-header Next-Page --items data | len").out, "30\n")
         let paid = try vow("op kinto.get_records shop orders --query {status: paid} | json | pick 'length(data)'").out
         let curlPaid = try curl(["\(base)/buckets/shop/collections/orders/records?status=paid"])

@@ -49,6 +49,17 @@ final class OperationCallTests: ServerTestCase {
         XCTAssertEqual(Self.server.hits("/echo/buckets"), before + 1)
     }
 
+    /// `--validate`: a successful response's JSON body against the operation's schema.
+    func test_aResponseIsValidatedWhenAsked() {
+        assertOutput(declare + "op kinto.get_buckets --validate | status", "200")
+        let r = vow(declare + "op kinto.get_bucket b1 --validate")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("kinto.get_bucket: the response does not fit the operation's schema: the response: the field data is missing (required)"), r.err)
+        assertOutput(declare + "op kinto.get_bucket b1 | status", "200")
+        let none = vow(declare + "op kinto.delete_bucket b1 --validate")
+        XCTAssertTrue(none.err.contains("its description gives no schema for a successful response"), none.err)
+    }
+
     /// `api show NAME OPERATION`: the operation with its parameters.
     func test_oneOperationIsShownWithItsParameters() {
         assertOutput(declare + "api show kinto get_records | pick 'parameters[*].[name, in, required]' | to-json",

@@ -24,12 +24,16 @@ struct OperationStage: ValueStage {
         properties, items, enum, lengths, bounds, allOf/anyOf/oneOf): the error names the place
         in the body and the rule (`data.n: expected an integer, got the string "x" (type)`);
         --no-check sends it all the same, for a server that takes more than its description says.
+        --validate checks the JSON body of a successful response against the operation's schema
+        the same way, and rejects (kind type, with the status) when it does not fit.
         `api show NAME OPERATION` gives the operation with its parameters; in the REPL, Tab after
         `op ` completes NAME.OPERATION.
         """ + "\n" + httpHelpTail
     /// `--no-check`.
     static let noCheck = Flag.switch("no-check", help: "send the --json body without checking it against the operation's schema")
-    static let flags = httpFlags + [noCheck.spec]
+    /// `--validate`.
+    static let validate = Flag.switch("validate", help: "check the JSON body of a successful response against the operation's schema")
+    static let flags = httpFlags + [noCheck.spec, validate.spec]
     static let examples: [StageExample] = []
 
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
@@ -64,7 +68,21 @@ struct OperationStage: ValueStage {
         }
         let spec = try buildHTTPRequest(
             method: operation.method, input: input, args: args, environment: call.session.environment, apis: call.session.apis, url: api + path)
-        return try send(spec, args, call)
+        let sent = try send(spec, args, call)
+        guard args[Self.validate] else { return sent }
+        guard let schema = operation.response else {
+            throw call.error(.type, "\(reference): --validate: its description gives no schema for a successful response", flag: "validate")
+        }
+        guard case .promise(let p) = sent else { return sent }
+        return .promise(p.then(on: call.executor) { v in
+            guard case .response(let r) = v, let body = try? JSON.parse(r.body) else { return v }
+            if let problem = SchemaCheck.problem(body, schema) {
+                var e = call.error(.type, "\(reference): the response does not fit the operation's schema: \(problem.replacingOccurrences(of: "the body", with: "the response"))")
+                e.details["status"] = .int(r.status)
+                throw e
+            }
+            return v
+        })
     }
 
     /// The API and its operation `reference` names (`kinto.get_bucket`); the error says what is
