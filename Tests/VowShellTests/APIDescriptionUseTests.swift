@@ -42,6 +42,19 @@ final class APIDescriptionUseTests: XCTestCase {
         XCTAssertTrue(none.err.contains("--openapi -: the input is the description, and there is none"), none.err)
     }
 
+    /// `--discover`: the description a `Link: rel="service-desc"` on the base names, fetched
+    /// and kept; a base with none anywhere is an error naming every place tried.
+    func test_theDescriptionIsFoundWhereTheServerSays() throws {
+        let server = try ClockServer.start("testdata/description-server.py")
+        defer { server.stop() }
+        let found = try vow("api add notes \(server.base) --discover | pick '[description.url, description.operations]' | to-json")
+        XCTAssertEqual(found.out, #"[""# + server.base + #"/specs/notes.json",3]"# + "\n", found.err)
+        XCTAssertEqual(try vow("api show notes | pick '[*].operationId' | to-json").out, #"["listNotes","addNote","getNote"]"# + "\n")
+        let none = try vow("api add nothing \(server.base)/x --discover --no-save")
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.err.contains("no API description found at \(server.base)/x/openapi.json, \(server.base)/x/openapi.yaml, \(server.base)/x/__api__, \(server.base)/x/swagger.json"), none.err)
+    }
+
     /// A document that is no description is refused, nothing kept, the reason named.
     func test_aBrokenDescriptionIsAnError() throws {
         let bad = config + "/bad.json"

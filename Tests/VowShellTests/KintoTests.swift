@@ -69,6 +69,8 @@ final class KintoTests: XCTestCase {
         XCTAssertEqual(try vow("put \(base)/accounts/admin --json {data: {password: s3cret}} | json | pick data.id").out, "admin\n")
         let added = try vow("fetch \(base)/__api__ | api add kinto \(base) --auth admin:s3cret --openapi - | pick description.format")
         XCTAssertEqual(added.out, "2.0\n", added.err)
+        // Or found where Kinto keeps it.
+        XCTAssertEqual(try vow("api add found \(base) --discover --no-save | pick description.url").out, base + "/__api__\n")
         XCTAssertEqual(try vow("api show kinto | pick \"[?operationId == 'get_records'].path | [0]\"").out, "/buckets/{bucket_id}/collections/{collection_id}/records\n")
         // Create a bucket, a collection and 30 records, 4 at a time.
         let made = try vow("""

@@ -11,7 +11,7 @@ struct APIStage: ValueStage {
     static let twin = StageTwin.none
     static let group = StageGroup.http
     static let positionalLimit: Int? = 3
-    static let synopsis = "api add NAME BASE [--bearer T] [--auth U:P] [--header K:V]… [--openapi FILE|-] [--no-save] | api list | api show NAME [OPERATION] [--profile] | api remove NAME"
+    static let synopsis = "api add NAME BASE [--bearer T] [--auth U:P] [--header K:V]… [--openapi FILE|- | --discover] [--no-save] | api list | api show NAME [OPERATION] [--profile] | api remove NAME"
     static let summary = "Declares an API once by name: `fetch NAME/PATH` then goes to its base URL, with its credentials."
     static let help = """
         `api add NAME BASE` declares an API: afterwards a URL whose first segment is NAME
@@ -27,7 +27,10 @@ struct APIStage: ValueStage {
         masked), `api remove NAME` forgets it.
 
         --openapi FILE reads the API's description, an OpenAPI 3.0 or 3.1 document or a Swagger
-        2.0 one, JSON or YAML (`--openapi -`: the input, as `fetch URL | api add …` gives it). Its
+        2.0 one, JSON or YAML (`--openapi -`: the input, as `fetch URL | api add …` gives it);
+        --discover looks for it at the usual places, with the API's headers: the target of a
+        `Link: <…>; rel="service-desc"` header on BASE, then BASE/openapi.json, /openapi.yaml,
+        /__api__ (Kinto's) and /swagger.json, the first that reads as a description. Its
         operations are kept with the API: `api show NAME` then lists them (method, path,
         operationId, summary: a table on a terminal; --profile gives the API itself), `api show
         NAME OPERATION` one operation with its parameters, `op NAME.OPERATION …` calls it, and the
@@ -45,7 +48,9 @@ struct APIStage: ValueStage {
     static let openAPI = Flag.text("openapi", value: "FILE|-", help: "the API's description (OpenAPI 3.x or Swagger 2.0, JSON or YAML); - for the input")
     /// `--profile`.
     static let profileOnly = Flag.switch("profile", help: "api show: the API itself, not its operations")
-    static let flags = [bearer.spec, auth.spec, header.spec, openAPI.spec, noSave.spec, profileOnly.spec]
+    /// `--discover`.
+    static let discover = Flag.switch("discover", help: "find the API's description at the usual places (a Link rel=service-desc, /openapi.json, /openapi.yaml, /__api__, /swagger.json)")
+    static let flags = [bearer.spec, auth.spec, header.spec, openAPI.spec, discover.spec, noSave.spec, profileOnly.spec]
     static let examples = [
         StageExample("api add demo http://127.0.0.1:8321 --no-save | pick base", "http://127.0.0.1:8321"),
         StageExample("api add demo http://127.0.0.1:8321/ --bearer s3cret --no-save | pick headers", "[\n  \"Authorization: ••••••••\"\n]"),
@@ -74,6 +79,19 @@ struct APIStage: ValueStage {
             if let t = try args.value(Self.bearer) { draft.headers.append(("Authorization", "Bearer " + t)) }
             try draft.checkHeaders()
             var profile = APIProfile(name: name, base: base, headers: draft.headers.map { .init(name: $0.name, value: $0.value) }, transient: args[Self.noSave])
+            if args[Self.discover] {
+                guard try args.value(Self.openAPI) == nil else { throw call.error(.type, "--discover or --openapi: one at a time", flag: "discover") }
+                let found = APIDiscovery.find(base: base, headers: profile.headers.map { ($0.name, $0.value) }, call: call)
+                let given = profile
+                return .promise(found.then(on: call.executor) { (description, url) -> Value in
+                    var p = given
+                    p.description = description
+                    try apis.add(p)
+                    guard case .record(var r) = p.record else { return p.record }
+                    if case .record(var d)? = r["description"] { d["url"] = .string(url); r["description"] = .record(d) }
+                    return .record(r)
+                })
+            }
             if let source = try args.value(Self.openAPI) {
                 let bytes: [UInt8]
                 if source == "-" {
