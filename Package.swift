@@ -100,7 +100,7 @@ let package = Package(
             providers: [.apt(["libedit-dev"])]
         ),
         // The REPL, the line editor, rendering and meta-commands.
-        .target(name: "VowShell", dependencies: ["VowRuntime", "VowSyntax", "VowPromises", "CEditLine"]),
+        .target(name: "VowShell", dependencies: ["VowRuntime", "VowSyntax", "VowPromises", "VowOpenAPI", "CEditLine"]),
         // The command line: argument parsing only.
         .executableTarget(
             name: "vow",

@@ -6,6 +6,7 @@ import VowRuntime
 import VowSyntax
 import VowValue
 import VowHTTP
+import VowOpenAPI
 
 /// Help texts, generated from the stage definitions.
 public enum Help {
@@ -32,6 +33,42 @@ public enum Help {
             for s in registry.stages where s.group == g { out += "  \(s.name.padding(toLength: 9, withPad: " ", startingAt: 0)) \(s.summary)\n" }
         }
         out += "\n:help NAME shows a stage's flags and examples; :help syntax the language; :help keys the keys."
+        return out
+    }
+
+    /// `:help NAME.OPERATION`: the call, what it does, its parameters, and the fields of its
+    /// body and of its response, as the API's description gives them.
+    public static func operation(_ op: APIOperation, api: String) -> String {
+        let pathParameters = op.parameters.filter { $0.location == "path" }.map(\.name)
+        var out = "op \(api).\(op.operationId ?? "?")" + pathParameters.map { " " + $0.uppercased() }.joined()
+        out += "\n\n\(op.method) \(op.path)" + (op.summary.map { ": \($0)" } ?? "")
+        if !op.parameters.isEmpty {
+            out += "\n\nParameters:"
+            for p in op.parameters {
+                let how = p.location == "path" ? "positional" : p.location == "query" ? "in --query" : p.location == "body" ? "--json" : "a \(p.location)"
+                out += "\n  \(p.name)  \(p.type ?? "any")\(p.required ? ", required" : ""), \(how)"
+            }
+        }
+        if let body = op.body { out += "\n\nBody (--json, checked before it is sent):" + fields(body) }
+        if let response = op.response { out += "\n\nResponse (--validate checks it):" + fields(response) }
+        return out
+    }
+
+    /// A schema's fields, a line each, two levels deep: name, type, required.
+    static func fields(_ schema: Value, indent: String = "  ", depth: Int = 0) -> String {
+        guard case .record(let s) = schema else { return "" }
+        var out = ""
+        let required = Set((s["required"]?.listValue ?? []).compactMap(\.stringValue))
+        if case .record(let properties)? = s["properties"] {
+            for (i, name) in properties.keys.enumerated() {
+                guard case .record(let p) = properties.values[i] else { continue }
+                let type = p["type"]?.stringValue ?? (p["type"]?.listValue?.compactMap(\.stringValue).joined(separator: "|")) ?? "any"
+                out += "\n\(indent)\(name)  \(type)\(required.contains(name) ? ", required" : "")"
+                if depth < 1 { out += fields(properties.values[i], indent: indent + "  ", depth: depth + 1) }
+            }
+        } else if depth == 0, let type = s["type"]?.stringValue {
+            out += "\n\(indent)\(type)"
+        }
         return out
     }
 

@@ -60,7 +60,16 @@ extension Runner {
     /// Meta-commands available outside the REPL: `:help [stage]`.
     func meta(_ name: String, _ argument: String) -> String? {
         switch name {
-        case "help": return Help.text(for: argument.isEmpty ? nil : argument, registry: session.registry)
+        case "help":
+            // `:help NAME.OPERATION`: an operation of an API's description.
+            if let dot = argument.firstIndex(of: "."), let api = session.apis.all()[String(argument[..<dot])], let d = api.description {
+                let id = String(argument[argument.index(after: dot)...])
+                guard let op = d.operations.first(where: { $0.operationId == id }) else {
+                    return "the API \(api.name) has no operation '\(id)' (api show \(api.name) lists them)"
+                }
+                return Help.operation(op, api: api.name)
+            }
+            return Help.text(for: argument.isEmpty ? nil : argument, registry: session.registry)
         case "explain": return explain(argument)
         case "mode":
             switch argument.trimmingCharacters(in: .whitespaces) {

@@ -65,6 +65,27 @@ final class APIDescriptionUseTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: config + "/vow/apis/broken.json"))
     }
 
+    /// `:help NAME.OPERATION`: the call, its parameters, its body's and its response's fields.
+    func test_helpOfAnOperationComesFromTheDescription() throws {
+        _ = try vow("api add kinto http://127.0.0.1:9/v1 --openapi \(testdata)/buckets-swagger2.json")
+        let t = try PseudoTerminal(REPLTests.binary, [], environment: ["XDG_CONFIG_HOME": config, "VOW_HISTORY": config + "/history"])
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        Thread.sleep(forTimeInterval: 0.1)
+        t.type(":help kinto.get_records\r")
+        XCTAssertTrue(t.waitFor("op kinto.get_records ID CID"), t.plainOutput)
+        XCTAssertTrue(t.waitFor("GET /buckets/{id}/collections/{cid}/records: The records of a collection"), t.plainOutput)
+        XCTAssertTrue(t.waitFor("_limit  integer, in --query"), t.plainOutput)
+        t.clear()
+        t.type(":help kinto.create_bucket\r")
+        XCTAssertTrue(t.waitFor("Body (--json, checked before it is sent):"), t.plainOutput)
+        XCTAssertTrue(t.waitFor("data  object, required"), t.plainOutput)
+        XCTAssertTrue(t.waitFor("    id  string"), t.plainOutput)
+        t.clear()
+        t.type(":help kinto.nope\r")
+        XCTAssertTrue(t.waitFor("the API kinto has no operation 'nope'"), t.plainOutput)
+        t.type("\u{4}")
+    }
+
     func test_pathCandidatesFollowTheDescription() {
         XCTAssertEqual(Completer.pathCandidates(word: "pets/", api: "pets", paths: ["/pets", "/pets", "/pets/{petId}"]), ["pets/pets", "pets/pets/{petId}"])
         XCTAssertEqual(Completer.pathCandidates(word: "pets/pets/", api: "pets", paths: ["/pets", "/pets/{petId}"]), ["pets/pets/{petId}"])
