@@ -1,6 +1,7 @@
 import CEditLine
 import Foundation
 import Synchronization
+import VowOpenAPI
 import VowRuntime
 import VowSyntax
 import VowValue
@@ -139,8 +140,10 @@ public final class REPL: @unchecked Sendable {
                 vow_rl_append_after_completion(Int32(UInt8(ascii: " ")))
                 return nil
             }
-            // A variable may go on with `.` and a key: no space after it.
-            vow_rl_append_after_completion(word.hasPrefix("$") ? 0 : Int32(UInt8(ascii: " ")))
+            // A variable may go on with `.` and a key, a query parameter's name with its value:
+            // no space after them.
+            let open = word.hasPrefix("$") || (!list.isEmpty && list.allSatisfy { $0.hasSuffix(":") })
+            vow_rl_append_after_completion(open ? 0 : Int32(UInt8(ascii: " ")))
             if afterDollar { list = list.map { $0.hasPrefix("$") ? String($0.dropFirst()) : $0 } }
             vow_rl_completion_over()
             REPL.candidates = list
@@ -352,6 +355,11 @@ public final class REPL: @unchecked Sendable {
         if let slash = word.firstIndex(of: "/"), let description = session.apis.all()[String(word[..<slash])]?.description {
             return Completer.pathCandidates(word: word, api: String(word[..<slash]), paths: description.operations.map(\.path))
         }
+        // Inside `--query {` of a request to an API with a description: the names of the
+        // operation's query parameters.
+        if let names = queryParameterNames(before: before) {
+            return names.map { $0 + ":" }.filter { $0.hasPrefix(word) }
+        }
         // `op ` and Tab: NAME.OPERATION for each operation of each API with a description.
         if !word.hasPrefix("-"), before.split(omittingEmptySubsequences: false, whereSeparator: { "|([{,;".contains($0) }).last?
             .split(separator: " ").last == "op" {
@@ -375,6 +383,35 @@ public final class REPL: @unchecked Sendable {
         return Completer.candidates(
             word: word, before: before, stages: stageNames, flags: flagNames, variables: variables, jobs: jobIDs,
             wrappers: registry.namesTakingAStage)
+    }
+
+    /// The query parameters of the operation a request being typed calls, when the cursor is
+    /// inside its `--query {…}`: `op NAME.OPERATION …` or an HTTP stage's `NAME/PATH` (matched
+    /// against the paths of the description, `{id}` matching any segment, and the stage's
+    /// method); nil elsewhere.
+    func queryParameterNames(before: String) -> [String]? {
+        guard let q = before.range(of: "--query {", options: .backwards), !before[q.upperBound...].contains("}") else { return nil }
+        let stage = before[..<q.lowerBound].split(separator: "|").last.map(String.init) ?? ""
+        let words = stage.split(separator: " ").map(String.init)
+        guard words.count >= 2 else { return nil }
+        let apis = runner.session.apis.all()
+        var operation: APIOperation?
+        if words[0] == "op", let dot = words[1].firstIndex(of: ".") {
+            let id = String(words[1][words[1].index(after: dot)...])
+            operation = apis[String(words[1][..<dot])]?.description?.operations.first { $0.operationId == id }
+        } else if let method = ["fetch": "GET", "get": "GET", "post": "POST", "put": "PUT", "patch": "PATCH", "delete": "DELETE", "paginate": "GET"][words[0]],
+            let slash = words[1].firstIndex(of: "/"), let d = apis[String(words[1][..<slash])]?.description
+        {
+            let path = words[1][slash...].split(separator: "?").first.map(String.init) ?? ""
+            let given = path.split(separator: "/")
+            operation = d.operations.first { op in
+                let template = op.path.split(separator: "/")
+                return op.method == method && template.count == given.count
+                    && zip(template, given).allSatisfy { t, g in t == g || (t.hasPrefix("{") && t.hasSuffix("}")) }
+            }
+        }
+        guard let operation else { return nil }
+        return operation.parameters.filter { $0.location == "query" }.map(\.name)
     }
 
     /// The history file (`HistoryFile`): each entry appended as it is typed.

@@ -86,6 +86,26 @@ final class APIDescriptionUseTests: XCTestCase {
         t.type("\u{4}")
     }
 
+    /// Inside `--query {` of `op` or of `fetch NAME/PATH`: the operation's query parameters,
+    /// with no space after the colon.
+    func test_theREPLCompletesQueryParameters() throws {
+        _ = try vow("api add kinto http://127.0.0.1:9/v1 --openapi \(testdata)/buckets-swagger2.json")
+        let t = try PseudoTerminal(REPLTests.binary, [], environment: ["XDG_CONFIG_HOME": config, "VOW_HISTORY": config + "/history"])
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        Thread.sleep(forTimeInterval: 0.1)
+        t.type("op kinto.get_records a b --query {_l\t")
+        XCTAssertTrue(t.waitFor("imit:"), t.plainOutput)
+        t.clear()
+        t.type("\u{3}")
+        XCTAssertTrue(t.waitFor("^C\nvow> "), t.plainOutput)
+        Thread.sleep(forTimeInterval: 0.1)
+        t.clear()
+        t.type("fetch kinto/buckets/x/collections/y/records --query {\t")
+        XCTAssertTrue(t.waitFor("_limit:"), t.plainOutput)
+        t.type("\u{3}")
+        t.type("\u{4}")
+    }
+
     func test_pathCandidatesFollowTheDescription() {
         XCTAssertEqual(Completer.pathCandidates(word: "pets/", api: "pets", paths: ["/pets", "/pets", "/pets/{petId}"]), ["pets/pets", "pets/pets/{petId}"])
         XCTAssertEqual(Completer.pathCandidates(word: "pets/pets/", api: "pets", paths: ["/pets", "/pets/{petId}"]), ["pets/pets/{petId}"])
