@@ -31,6 +31,8 @@ conditional = {}
 lock = threading.Lock()
 LAST_MODIFIED = formatdate(time.time() - 3600, usegmt=True)
 doc = {"version": 1, "body": {"title": "first"}}
+# What PUT /mutable stores and GET /mutable gives (fresh for 60 s).
+mutable = {"value": None}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -89,6 +91,9 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/doc":
             with lock:
                 self.send(200, doc["body"], [("ETag", '"v%d"' % doc["version"]), ("Cache-Control", "no-cache")])
+        elif path == "/mutable":
+            with lock:
+                self.send(200, {"n": n, "value": mutable["value"]}, [("Cache-Control", "max-age=60")])
         elif path == "/etag-changes":
             self.send(200, {"n": n}, [("ETag", '"v%d"' % n), ("Cache-Control", "no-cache")])
         else:
@@ -98,6 +103,12 @@ class Handler(BaseHTTPRequestHandler):
 def do_PUT(self):
     length = int(self.headers.get("Content-Length", "0"))
     body = json.loads(self.rfile.read(length) or b"null")
+    if self.path == "/mutable" or self.path == "/mutable-elsewhere":
+        with lock:
+            mutable["value"] = body
+        # A change made through another URL names the one it changed (Content-Location).
+        self.send(200, body, [("Content-Location", "/mutable")] if self.path == "/mutable-elsewhere" else [])
+        return
     with lock:
         current = '"v%d"' % doc["version"]
         if self.path != "/doc" or self.headers.get("If-Match") not in (current, "*"):

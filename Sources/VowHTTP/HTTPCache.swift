@@ -121,6 +121,28 @@ public final class HTTPCache: Sendable {
         return write(entry)
     }
 
+    /// After an unsafe request (`POST`, `PUT`, `PATCH`, `DELETE`…) that did not fail, the stored
+    /// responses its target stands for are no longer to be trusted (RFC 9111 §4.4): the
+    /// entries of the request's URL, and of the response's `Location` and `Content-Location`
+    /// when they are on the same origin, for the request's credential and for none, are
+    /// removed. Nothing happens after a safe method or an error status.
+    public func invalidate(after spec: HTTPRequestSpec, _ response: HTTPResponse) {
+        guard !["GET", "HEAD", "OPTIONS", "TRACE"].contains(spec.method.uppercased()), response.status < 400 else { return }
+        var urls = [spec.url]
+        let origin = URL(string: spec.url).map { "\($0.scheme ?? "")://\($0.host ?? ""):\($0.port ?? -1)" }
+        for name in ["Location", "Content-Location"] {
+            guard let v = response.header(name), let u = URL(string: v, relativeTo: URL(string: spec.url))?.absoluteURL else { continue }
+            if "\(u.scheme ?? "")://\(u.host ?? ""):\(u.port ?? -1)" == origin { urls.append(u.absoluteString) }
+        }
+        for url in urls {
+            var get = HTTPRequestSpec(method: "GET", url: url)
+            get.headers = spec.headers.filter { $0.name.caseInsensitiveCompare("Authorization") == .orderedSame }
+            unlink(path(Self.key(get)))
+            get.headers = []
+            unlink(path(Self.key(get)))
+        }
+    }
+
     /// The response a 304 to a revalidation makes of `entry`: its body, its headers updated by
     /// the 304's (RFC 9111 §4.3.4), stored again with the new times.
     public func refresh(_ entry: Entry, with notModified: HTTPResponse, requestTime: Double, responseTime: Double) -> HTTPResponse {

@@ -51,6 +51,21 @@ final class HTTPCacheTests: XCTestCase {
         XCTAssertTrue(verbose.err.contains("* cache: hit, "), verbose.err)
     }
 
+    /// §4.4: an unsafe request that does not fail invalidates what is stored for its URL, and
+    /// for the Content-Location its response names on the same origin; a GET does not.
+    func test_anUnsafeRequestInvalidatesItsTarget() throws {
+        XCTAssertEqual(try cacheOf("/mutable"), "miss")
+        XCTAssertEqual(try cacheOf("/mutable"), "hit")
+        XCTAssertEqual(try vow("put \(server.base)/mutable --json {v: 1} | status").out, "200\n")
+        let after = try vow("fetch \(server.base)/mutable | json | pick '[value.v, n]' | to-json")
+        XCTAssertEqual(after.out, "[1,2]\n", "the new value, from a second request")
+        XCTAssertEqual(try cacheOf("/mutable"), "hit")
+        // Changed through another URL that names this one.
+        XCTAssertEqual(try vow("put \(server.base)/mutable-elsewhere --json {v: 2} | status").out, "200\n")
+        XCTAssertEqual(try vow("fetch \(server.base)/mutable | json | pick value.v").out, "2\n")
+        XCTAssertEqual(try count("/mutable").requests, 3)
+    }
+
     /// §4.2.1: Expires − Date is the freshness lifetime when max-age is absent.
     func test_expiresGivesTheLifetime() throws {
         XCTAssertEqual(try cacheOf("/expires"), "miss")

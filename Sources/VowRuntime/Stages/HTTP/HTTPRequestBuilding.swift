@@ -16,7 +16,15 @@ func send(_ given: HTTPRequestSpec, _ args: StageArguments, _ call: StageCall) t
     if spec.download == nil, !args[HTTPFlag.noCache], let cache = call.session.httpCache, HTTPCache.applies(to: spec) {
         return .promise(saving(session, after: cached(spec, cache, call)))
     }
-    return .promise(saving(session, after: call.session.http.perform(spec, on: call.session.executor)))
+    let sent = call.session.http.perform(spec, on: call.session.executor)
+    // An unsafe request that did not fail makes what the cache holds for its target stale.
+    if let cache = call.session.httpCache, !HTTPCache.applies(to: spec) {
+        return .promise(saving(session, after: sent.transformedAtOnce { r in
+            if case .success(.response(let response)) = r { cache.invalidate(after: spec, response) }
+            return r
+        }))
+    }
+    return .promise(saving(session, after: sent))
 }
 
 /// `spec` through the HTTP cache: a fresh entry served as a task of its own (no request), a
