@@ -2,8 +2,8 @@
 """An API that names its description as RFC 8631 says, for `api add … --discover`.
 
 GET / answers with `Link: </specs/notes.json>; rel="service-desc"`, and /specs/notes.json is
-testdata/openapi/notes-openapi31.json; every other path is a 404. Counts the requests it
-answers at /count. Prints its port on the first line of standard output, then serves until
+testdata/openapi/notes-openapi31.json; /notes is a list of two notes (ids 7 and 9); every other
+path is a 404. Prints its port on the first line of standard output, then serves until
 killed.
 """
 
@@ -30,6 +30,13 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(DESCRIPTION)))
             self.end_headers()
             self.wfile.write(DESCRIPTION)
+        elif self.path == "/notes":
+            body = b'[{"id": 7, "text": "a"}, {"id": 9, "text": "b"}]'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
         else:
             self.send_response(404)
             self.send_header("Content-Length", "0")

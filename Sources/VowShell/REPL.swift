@@ -124,6 +124,8 @@ public final class REPL: @unchecked Sendable {
         setlocale(LC_CTYPE, "")
         if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
         utf8 = String(cString: nl_langinfo(nl_item(CODESET))) == "UTF-8"
+        // The identifiers of collection responses, offered after `NAME/…/` (only here).
+        runner.session.seenIdentifiers.recording = true
         vow_rl_setup { text, start, _ in
             guard let text, let repl = REPL.current else { return nil }
             var word = String(cString: text)
@@ -142,7 +144,9 @@ public final class REPL: @unchecked Sendable {
             }
             // A variable may go on with `.` and a key, a query parameter's name with its value:
             // no space after them.
+            // An API's path may go on with more segments: no space after it either.
             let open = word.hasPrefix("$") || (!list.isEmpty && list.allSatisfy { $0.hasSuffix(":") })
+                || (word.contains("/") && !list.isEmpty && list.allSatisfy { $0.contains("/") })
             vow_rl_append_after_completion(open ? 0 : Int32(UInt8(ascii: " ")))
             if afterDollar { list = list.map { $0.hasPrefix("$") ? String($0.dropFirst()) : $0 } }
             vow_rl_completion_over()
@@ -352,8 +356,9 @@ public final class REPL: @unchecked Sendable {
             return Completer.keyCandidates(word: word, head: head, keys: r.keys)
         }
         // `NAME/…`: the paths of the operations of the API NAME's description.
-        if let slash = word.firstIndex(of: "/"), let description = session.apis.all()[String(word[..<slash])]?.description {
-            return Completer.pathCandidates(word: word, api: String(word[..<slash]), paths: description.operations.map(\.path))
+        if let slash = word.firstIndex(of: "/"), let api = session.apis.all()[String(word[..<slash])], let description = api.description {
+            let seen = session.seenIdentifiers
+            return Completer.pathCandidates(word: word, api: api.name, paths: description.operations.map(\.path)) { seen.identifiers(at: api.base + $0) }
         }
         // Inside `--query {` of a request to an API with a description: the names of the
         // operation's query parameters.
@@ -437,12 +442,33 @@ public enum Completer {
             .map { head + $0 }.filter { $0.hasPrefix(word) }.sorted()
     }
 
-    /// `api/PATH` for each path of the API `api`'s operations that makes a candidate starting
-    /// with `word`, once each, in the order the description gives them (its path parameters as
-    /// their placeholders, `{petId}`).
-    public static func pathCandidates(word: String, api: String, paths: [String]) -> [String] {
+    /// `api/PATH` for each path of the API `api`'s operations that goes on from what `word`
+    /// has typed, once each, in the order the description gives them: the segments typed are
+    /// kept (a value typed where the path has a parameter matches it), the rest of the path
+    /// follows with its parameters as placeholders (`{petId}`), and where the next segment is a
+    /// parameter, the identifiers `values` gives for the path typed so far (what the latest
+    /// response there held) come first.
+    public static func pathCandidates(word: String, api: String, paths: [String], values: (String) -> [String] = { _ in [] }) -> [String] {
+        let typed = word.dropFirst(api.count)
+        let segments = typed.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // "/buckets/sh": "", "buckets", "sh": the complete ones, and the one being typed.
+        let complete = Array(segments.dropFirst().dropLast())
+        let prefix = complete.map { "/" + $0 }.joined()
         var seen = Set<String>()
-        return paths.map { api + $0 }.filter { $0.hasPrefix(word) && seen.insert($0).inserted }
+        var out: [String] = []
+        func add(_ c: String) { if c.hasPrefix(word), seen.insert(c).inserted { out.append(c) } }
+        for path in paths {
+            let template = path.split(separator: "/").map(String.init)
+            guard template.count > complete.count,
+                zip(template, complete).allSatisfy({ t, c in t == c || (t.hasPrefix("{") && t.hasSuffix("}")) })
+            else { continue }
+            let next = template[complete.count]
+            if next.hasPrefix("{") && next.hasSuffix("}") {
+                for v in values(prefix) { add(api + prefix + "/" + v) }
+            }
+            add(api + prefix + "/" + template[complete.count...].joined(separator: "/"))
+        }
+        return out
     }
 
     /// The candidates that start with `word`, sorted; nil to complete file names instead.

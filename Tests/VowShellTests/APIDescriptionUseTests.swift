@@ -110,6 +110,35 @@ final class APIDescriptionUseTests: XCTestCase {
         XCTAssertEqual(Completer.pathCandidates(word: "pets/", api: "pets", paths: ["/pets", "/pets", "/pets/{petId}"]), ["pets/pets", "pets/pets/{petId}"])
         XCTAssertEqual(Completer.pathCandidates(word: "pets/pets/", api: "pets", paths: ["/pets", "/pets/{petId}"]), ["pets/pets/{petId}"])
         XCTAssertEqual(Completer.pathCandidates(word: "pets/x", api: "pets", paths: ["/pets"]), [])
+        // A value typed where the path has a parameter, and the rest of the path after it.
+        let kinto = ["/buckets", "/buckets/{id}", "/buckets/{bid}/collections", "/buckets/{bid}/collections/{cid}/records"]
+        XCTAssertEqual(Completer.pathCandidates(word: "k/buckets/shop/", api: "k", paths: kinto),
+                       ["k/buckets/shop/collections", "k/buckets/shop/collections/{cid}/records"])
+        // Where the next segment is a parameter: the identifiers seen there first.
+        XCTAssertEqual(Completer.pathCandidates(word: "k/buckets/s", api: "k", paths: kinto) { $0 == "/buckets" ? ["shop", "stock", "other"] : [] },
+                       ["k/buckets/shop", "k/buckets/stock"])
+    }
+
+    /// In the REPL, the identifiers the latest response of a collection held are offered as the
+    /// values of the path parameter after it.
+    func test_theREPLOffersTheIdentifiersSeen() throws {
+        let server = try ClockServer.start("testdata/description-server.py")
+        defer { server.stop() }
+        _ = try vow("api add notes \(server.base) --openapi \(testdata)/notes-openapi31.json")
+        let t = try PseudoTerminal(REPLTests.binary, [], environment: ["XDG_CONFIG_HOME": config, "VOW_HISTORY": config + "/history"])
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        Thread.sleep(forTimeInterval: 0.1)
+        t.type("fetch notes/notes | json | len\r")
+        XCTAssertTrue(t.waitFor("2\n"), t.plainOutput)
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        Thread.sleep(forTimeInterval: 0.1)
+        t.clear()
+        t.type("fetch notes/notes/\t\t")
+        XCTAssertTrue(t.waitFor("notes/notes/7"), t.plainOutput)
+        XCTAssertTrue(t.waitFor("notes/notes/9"), t.plainOutput)
+        XCTAssertTrue(t.waitFor("notes/notes/{noteId}"), t.plainOutput)
+        t.type("\u{3}")
+        t.type("\u{4}")
     }
 
     /// Through a pseudo-terminal: `fetch pets/` and Tab completes the common part, a second Tab

@@ -43,6 +43,8 @@ public final class Session: @unchecked Sendable {
     public let httpCache: HTTPCache? = HTTPCache.standard()
     /// The APIs declared by name (`api add`), which HTTP stages resolve `NAME/PATH` against.
     public let apis = APIProfiles()
+    /// The identifiers the latest collection responses held, for the REPL's completion.
+    public let seenIdentifiers = SeenIdentifiers()
     /// The answers `ask`, `confirm` and `choose` read from standard input, in the order asked.
     let questions = TerminalQuestions()
     /// A script on a terminal draws `each`'s progress by itself (set by the command line).

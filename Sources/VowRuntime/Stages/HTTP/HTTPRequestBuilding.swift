@@ -14,7 +14,7 @@ func send(_ given: HTTPRequestSpec, _ args: StageArguments, _ call: StageCall) t
         return .promise(saving(session, after: call.session.http.stream(spec, reading: reading, on: call.session.executor)))
     }
     if spec.download == nil, !args[HTTPFlag.noCache], let cache = call.session.httpCache, HTTPCache.applies(to: spec) {
-        return .promise(saving(session, after: cached(spec, cache, call)))
+        return .promise(saving(session, after: seen(cached(spec, cache, call), spec, call)))
     }
     let sent = call.session.http.perform(spec, on: call.session.executor)
     // An unsafe request that did not fail makes what the cache holds for its target stale.
@@ -24,7 +24,18 @@ func send(_ given: HTTPRequestSpec, _ args: StageArguments, _ call: StageCall) t
             return r
         }))
     }
-    return .promise(saving(session, after: sent))
+    return .promise(saving(session, after: spec.method == "GET" ? seen(sent, spec, call) : sent))
+}
+
+/// `promise` (a GET's), whose response's identifiers the session notes for completion when it
+/// records them (`SeenIdentifiers`), in the instant it arrives.
+func seen(_ promise: Promise<Value>, _ spec: HTTPRequestSpec, _ call: StageCall) -> Promise<Value> {
+    let ids = call.session.seenIdentifiers
+    guard ids.recording else { return promise }
+    return promise.transformedAtOnce { r in
+        if case .success(.response(let response)) = r { ids.record(url: spec.url, response: response) }
+        return r
+    }
 }
 
 /// `spec` through the HTTP cache: a fresh entry served as a task of its own (no request), a
