@@ -45,7 +45,7 @@ public enum Help {
         if !op.parameters.isEmpty {
             out += "\n\nParameters:"
             for p in op.parameters {
-                let how = p.location == "path" ? "positional" : p.location == "query" ? "in --query" : p.location == "body" ? "--json" : "a \(p.location)"
+                let how = p.location == "path" ? "positional" : p.location == "query" ? "--\(p.name) VALUE" : p.location == "body" ? "--json" : "a \(p.location)"
                 out += "\n  \(p.name)  \(p.type ?? "any")\(p.required ? ", required" : ""), \(how)"
             }
         }

@@ -74,7 +74,7 @@ final class APIDescriptionUseTests: XCTestCase {
         t.type(":help kinto.get_records\r")
         XCTAssertTrue(t.waitFor("op kinto.get_records ID CID"), t.plainOutput)
         XCTAssertTrue(t.waitFor("GET /buckets/{id}/collections/{cid}/records: The records of a collection"), t.plainOutput)
-        XCTAssertTrue(t.waitFor("_limit  integer, in --query"), t.plainOutput)
+        XCTAssertTrue(t.waitFor("_limit  integer, --_limit VALUE"), t.plainOutput)
         t.clear()
         t.type(":help kinto.create_bucket\r")
         XCTAssertTrue(t.waitFor("Body (--json, checked before it is sent):"), t.plainOutput)

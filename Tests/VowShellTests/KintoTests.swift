@@ -84,7 +84,7 @@ final class KintoTests: XCTestCase {
         // Kinto's answers fit its own description.
         XCTAssertEqual(try vow("op kinto.get_bucket shop --validate | json | pick data.id").out, "shop\n")
         XCTAssertEqual(try vow("paginate kinto/buckets/shop/collections/orders/records --query {_limit: 7} --next-header Next-Page --items data | len").out, "30\n")
-        let paid = try vow("op kinto.get_records shop orders --query {status: paid} | json | pick 'length(data)'").out
+        let paid = try vow("op kinto.get_records shop orders --status paid | json | pick 'length(data)'").out
         let curlPaid = try curl(["\(base)/buckets/shop/collections/orders/records?status=paid"])
         XCTAssertEqual(paid, "15\n")
         let curlRecords = (try JSONSerialization.jsonObject(with: Data(curlPaid.utf8)) as? [String: Any])?["data"] as? [Any]

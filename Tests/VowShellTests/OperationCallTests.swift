@@ -19,6 +19,15 @@ final class OperationCallTests: ServerTestCase {
         assertOutput(declare + "op kinto.create_bucket --json {data: {id: x}} | json | pick '[method, body.data.id]' | to-json", #"["POST","x"]"#)
     }
 
+    /// Query parameters as flags of their own, in the order written, beside --query.
+    func test_queryParametersAreFlags() {
+        assertOutput(declare + "op kinto.get_records a b --_limit 3 --_sort '-n' | json | pick '[query._limit, query._sort]' | to-json", #"["3","-n"]"#)
+        assertOutput(declare + "op kinto.get_buckets --_limit 2 --query {x: 1} | json | pick '[query._limit, query.x]' | to-json", #"["2","1"]"#)
+        let noValue = vow(declare + "op kinto.get_buckets --_limit")
+        XCTAssertEqual(noValue.status, 2)
+        XCTAssertTrue(noValue.err.contains("op: --_limit needs a value"), noValue.err)
+    }
+
     /// A missing or extra path parameter, an unknown operation or API: an error naming it, and
     /// nothing sent.
     func test_whatIsWrongIsNamedBeforeAnythingIsSent() {

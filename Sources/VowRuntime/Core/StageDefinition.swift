@@ -149,6 +149,10 @@ public protocol StageDefinition: Sendable {
     /// `1.50`, `10ms`, `true` and `null` reach it as those characters, not as values, and a
     /// flag it does not declare, after its first word, is a word too (`run git log --oneline`).
     static var takesWordsAsWritten: Bool { get }
+    /// True for a stage that takes a flag it does not declare, with a value, as a value of its
+    /// own (`op`'s query parameters, `--_limit 10`): evaluated as a declared flag is, and found
+    /// under its name in the arguments' flags.
+    static var takesUndeclaredFlags: Bool { get }
     /// True for a stage whose first word is a flag it names rather than one of its own
     /// (`flag --yes`).
     static var namesAFlag: Bool { get }
@@ -223,6 +227,8 @@ extension StageDefinition {
     public static var expressionFlags: Set<String> { [] }
     /// Words are values (a number, a duration…), by default.
     public static var takesWordsAsWritten: Bool { false }
+    /// A flag not declared is a mistake, by default.
+    public static var takesUndeclaredFlags: Bool { false }
     /// Its flags are its own, by default.
     public static var namesAFlag: Bool { false }
     /// Combines no promises, by default.

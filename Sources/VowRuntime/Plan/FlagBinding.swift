@@ -80,6 +80,14 @@ struct FlagBinding {
                 i += 1
                 continue
             }
+            if def.takesUndeclaredFlags {
+                guard i + 1 < args.count, !isFlag(args[i + 1]) else {
+                    return .failure(PlanProblem("\(def.name): --\(f) needs a value", span: a.span, beforeRun: true))
+                }
+                bound.flags[f, default: []].append(args[i + 1])
+                i += 2
+                continue
+            }
             // A misspelt flag may be meant for the stage around this one (`each … --limt`).
             let hint = closest(to: f, among: declared.map(\.name) + outerFlags).map { " (did you mean --\($0)?)" } ?? ""
             return .failure(PlanProblem("\(def.name): unknown flag --\(f)\(hint)", span: a.span, beforeRun: true))

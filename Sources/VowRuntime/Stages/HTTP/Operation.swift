@@ -11,15 +11,17 @@ struct OperationStage: ValueStage {
     static let twin = StageTwin.none
     static let group = StageGroup.http
     static let settlement: String? = httpSettlement
-    static let synopsis = "op NAME.OPERATION [PATH PARAMETER…] [--query {…}] [--json V] …"
+    static let synopsis = "op NAME.OPERATION [PATH PARAMETER…] [--PARAMETER VALUE]… [--query {…}] [--json V] …"
     static let summary = "Calls the operation OPERATION (its operationId) of the API NAME's description: its method, its path with the parameters given in order."
     static let help = """
         For an API added with its description (`api add kinto URL --openapi FILE`), `op
         kinto.get_bucket b1` sends the operation's method to its path, the path's parameters
         (`{id}`) taken from the arguments in the order they appear in it, percent-encoded, and the
-        API's base and headers as `fetch kinto/…` has them. Query parameters go in --query, a
-        body in --json, --form or --body, as with fetch; a query parameter the operation requires
-        and --query does not give, or a path parameter missing, is an error and nothing is sent.
+        API's base and headers as `fetch kinto/…` has them. Query parameters are flags of their
+        own (`op kinto.get_records shop orders --_limit 10 --_sort -n`), or go in --query (a
+        parameter named as one of the flags below must); a body goes in --json, --form or
+        --body, as with fetch. A query parameter the operation requires and neither gives, or a
+        path parameter missing, is an error and nothing is sent.
         A --json body is checked against the operation's schema first (type, required fields,
         properties, items, enum, lengths, bounds, allOf/anyOf/oneOf): the error names the place
         in the body and the rule (`data.n: expected an integer, got the string "x" (type)`);
@@ -35,6 +37,8 @@ struct OperationStage: ValueStage {
     static let validate = Flag.switch("validate", help: "check the JSON body of a successful response against the operation's schema")
     static let flags = httpFlags + [noCheck.spec, validate.spec]
     static let examples: [StageExample] = []
+    /// Query parameters as flags: `--_limit 10`.
+    static let takesUndeclaredFlags = true
 
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let reference = try args.string(0, "NAME.OPERATION (an API's name and an operationId)")
@@ -54,11 +58,29 @@ struct OperationStage: ValueStage {
             let text = value.stringValue ?? JSONWriter.compact(value)
             path = path.replacingOccurrences(of: "{\(name)}", with: Self.segment(text))
         }
+        // Query parameters given as flags of their own (`--_limit 10`), those the stage does not
+        // declare, in the order written.
+        let declared = Set(Self.flags.map(\.name))
+        var pairs: [(String, Value)] = []
+        for name in args.flags.keys.sorted(by: { (args.flagSpans[$0]?.first?.lowerBound ?? 0) < (args.flagSpans[$1]?.first?.lowerBound ?? 0) })
+        where !declared.contains(name) {
+            for v in args.flags[name] ?? [] { pairs.append((name, v)) }
+        }
         let query = try args.value(HTTPFlag.query)
         for p in operation.parameters where p.location == "query" && p.required {
-            guard case .record(let r)? = query, r[p.name] != nil else {
-                throw call.error(.type, "\(reference) needs the query parameter \(p.name): give it in --query {\(p.name): …}")
+            let inQuery: Bool
+            if case .record(let r)? = query { inQuery = r[p.name] != nil } else { inQuery = false }
+            guard inQuery || pairs.contains(where: { $0.0 == p.name }) else {
+                throw call.error(.type, "\(reference) needs the query parameter \(p.name): give it as --\(p.name) VALUE (or in --query {\(p.name): …})")
             }
+        }
+        if !pairs.isEmpty {
+            var allowed = CharacterSet.alphanumerics
+            allowed.insert(charactersIn: "-._~")
+            path += "?" + pairs.map { name, v in
+                let text = v.stringValue ?? JSONWriter.compact(v)
+                return (name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name) + "=" + (text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text)
+            }.joined(separator: "&")
         }
         // The body checked against the operation's schema before anything is sent.
         if !args[Self.noCheck], let schema = operation.body, let body = try args.value(HTTPFlag.json), !(body.stringValue?.hasPrefix("@") ?? false),
