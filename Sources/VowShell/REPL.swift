@@ -365,6 +365,16 @@ public final class REPL: @unchecked Sendable {
         if let names = queryParameterNames(before: before) {
             return names.map { $0 + ":" }.filter { $0.hasPrefix(word) }
         }
+        // `op NAME.OPERATION … --` and Tab: the operation's query parameters, then op's flags.
+        if word.hasPrefix("-"), let stage = before.split(omittingEmptySubsequences: false, whereSeparator: { "|([{,;".contains($0) }).last,
+            case let words = stage.split(separator: " ").map(String.init), words.count >= 2, words[0] == "op",
+            let dot = words[1].firstIndex(of: "."), let d = session.apis.all()[String(words[1][..<dot])]?.description,
+            let op = d.operations.first(where: { $0.operationId == String(words[1][words[1].index(after: dot)...]) })
+        {
+            let own = session.registry.stage(named: "op")?.flags.map { "--" + $0.name } ?? []
+            let all = op.parameters.filter { $0.location == "query" }.map { "--" + $0.name } + own
+            return all.filter { $0.hasPrefix(word) }
+        }
         // `op ` and Tab: NAME.OPERATION for each operation of each API with a description.
         if !word.hasPrefix("-"), before.split(omittingEmptySubsequences: false, whereSeparator: { "|([{,;".contains($0) }).last?
             .split(separator: " ").last == "op" {

@@ -102,6 +102,13 @@ final class APIDescriptionUseTests: XCTestCase {
         t.clear()
         t.type("fetch kinto/buckets/x/collections/y/records --query {\t")
         XCTAssertTrue(t.waitFor("_limit:"), t.plainOutput)
+        t.clear()
+        t.type("\u{3}")
+        XCTAssertTrue(t.waitFor("^C\nvow> "), t.plainOutput)
+        Thread.sleep(forTimeInterval: 0.1)
+        // As flags of op: the query parameters first.
+        t.type("op kinto.get_records a b --_\t")
+        XCTAssertTrue(t.waitFor("limit"), t.plainOutput)
         t.type("\u{3}")
         t.type("\u{4}")
     }
