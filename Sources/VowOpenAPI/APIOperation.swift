@@ -29,9 +29,38 @@ public struct APIOperation: Sendable, Equatable {
         self.path = path
         self.operationId = operationId
         self.summary = summary
-        self.parameters = parameters
-        self.body = body
-        self.response = response
+        // One order whichever reader read them: the path's parameters as the path names them,
+        // then the others as given.
+        let template = path.split(separator: "/").filter { $0.hasPrefix("{") && $0.hasSuffix("}") }.map { String($0.dropFirst().dropLast()) }
+        let inPath = parameters.filter { $0.location == "path" }
+            .sorted { (template.firstIndex(of: $0.name) ?? .max) < (template.firstIndex(of: $1.name) ?? .max) }
+        self.parameters = inPath + parameters.filter { $0.location != "path" }
+        self.body = body.map(Self.rules)
+        self.response = response.map(Self.rules)
+    }
+
+    /// A schema with only what a check reads: no descriptions, titles or examples (most of a
+    /// large description's bytes), so that the API's file stays small and quick to read.
+    static func rules(_ schema: Value) -> Value {
+        switch schema {
+        case .record(let r):
+            var out = Record()
+            for (i, k) in r.keys.enumerated() where !["description", "title", "example", "examples", "externalDocs", "xml"].contains(k) && !k.hasPrefix("x-") {
+                // A property may be named `description`: the keys of `properties` are names, not rules.
+                out[k] = k == "properties" ? Self.properties(r.values[i]) : rules(r.values[i])
+            }
+            return .record(out)
+        case .list(let l): return .list(l.map(rules))
+        default: return schema
+        }
+    }
+
+    /// `properties`: each named property's schema, its rules kept.
+    static func properties(_ v: Value) -> Value {
+        guard case .record(let r) = v else { return v }
+        var out = Record()
+        for (i, k) in r.keys.enumerated() { out[k] = rules(r.values[i]) }
+        return .record(out)
     }
 
     /// As a row of `api show`: method, path, operation id and summary.

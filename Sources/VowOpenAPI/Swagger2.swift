@@ -50,7 +50,7 @@ enum Swagger2 {
                 var own: [APIParameter] = []
                 if case .list(let ps)? = op["parameters"] { own = ps.compactMap(parameter) }
                 // An operation's parameter replaces the path's of the same name and place.
-                let merged = common.filter { c in !own.contains { $0.name == c.name && $0.location == c.location } } + own
+                let merged = own + common.filter { c in !own.contains { $0.name == c.name && $0.location == c.location } }
                 // The body's schema: the `in: body` parameter's.
                 var body: Value? = nil
                 for case .record(let p) in (op["parameters"]?.listValue ?? []) + (item["parameters"]?.listValue ?? [])

@@ -356,7 +356,7 @@ public final class REPL: @unchecked Sendable {
             return Completer.keyCandidates(word: word, head: head, keys: r.keys)
         }
         // `NAME/…`: the paths of the operations of the API NAME's description.
-        if let slash = word.firstIndex(of: "/"), let api = session.apis.all()[String(word[..<slash])], let description = api.description {
+        if let slash = word.firstIndex(of: "/"), let api = session.apis.described(String(word[..<slash])), let description = api.description {
             let seen = session.seenIdentifiers
             return Completer.pathCandidates(word: word, api: api.name, paths: description.operations.map(\.path)) { seen.identifiers(at: api.base + $0) }
         }
@@ -368,7 +368,7 @@ public final class REPL: @unchecked Sendable {
         // `op NAME.OPERATION … --` and Tab: the operation's query parameters, then op's flags.
         if word.hasPrefix("-"), let stage = before.split(omittingEmptySubsequences: false, whereSeparator: { "|([{,;".contains($0) }).last,
             case let words = stage.split(separator: " ").map(String.init), words.count >= 2, words[0] == "op",
-            let dot = words[1].firstIndex(of: "."), let d = session.apis.all()[String(words[1][..<dot])]?.description,
+            let dot = words[1].firstIndex(of: "."), let d = session.apis.described(String(words[1][..<dot]))?.description,
             let op = d.operations.first(where: { $0.operationId == String(words[1][words[1].index(after: dot)...]) })
         {
             let own = session.registry.stage(named: "op")?.flags.map { "--" + $0.name } ?? []
@@ -379,7 +379,9 @@ public final class REPL: @unchecked Sendable {
         if !word.hasPrefix("-"), before.split(omittingEmptySubsequences: false, whereSeparator: { "|([{,;".contains($0) }).last?
             .split(separator: " ").last == "op" {
             var all: [String] = []
-            for (name, api) in session.apis.all() { for op in api.description?.operations ?? [] { if let id = op.operationId { all.append(name + "." + id) } } }
+            for name in session.apis.all().keys {
+                for op in session.apis.described(name)?.description?.operations ?? [] { if let id = op.operationId { all.append(name + "." + id) } }
+            }
             return all.filter { $0.hasPrefix(word) }.sorted()
         }
         let variables: [String] = session.onExecutor { session.variableNames }
@@ -409,13 +411,12 @@ public final class REPL: @unchecked Sendable {
         let stage = before[..<q.lowerBound].split(separator: "|").last.map(String.init) ?? ""
         let words = stage.split(separator: " ").map(String.init)
         guard words.count >= 2 else { return nil }
-        let apis = runner.session.apis.all()
         var operation: APIOperation?
         if words[0] == "op", let dot = words[1].firstIndex(of: ".") {
             let id = String(words[1][words[1].index(after: dot)...])
-            operation = apis[String(words[1][..<dot])]?.description?.operations.first { $0.operationId == id }
+            operation = runner.session.apis.described(String(words[1][..<dot]))?.description?.operations.first { $0.operationId == id }
         } else if let method = ["fetch": "GET", "get": "GET", "post": "POST", "put": "PUT", "patch": "PATCH", "delete": "DELETE", "paginate": "GET"][words[0]],
-            let slash = words[1].firstIndex(of: "/"), let d = apis[String(words[1][..<slash])]?.description
+            let slash = words[1].firstIndex(of: "/"), let d = runner.session.apis.described(String(words[1][..<slash]))?.description
         {
             let path = words[1][slash...].split(separator: "?").first.map(String.init) ?? ""
             let given = path.split(separator: "/")

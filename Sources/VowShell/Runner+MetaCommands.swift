@@ -62,7 +62,7 @@ extension Runner {
         switch name {
         case "help":
             // `:help NAME.OPERATION`: an operation of an API's description.
-            if let dot = argument.firstIndex(of: "."), let api = session.apis.all()[String(argument[..<dot])], let d = api.description {
+            if let dot = argument.firstIndex(of: "."), let api = session.apis.described(String(argument[..<dot])), let d = api.description {
                 let id = String(argument[argument.index(after: dot)...])
                 guard let op = d.operations.first(where: { $0.operationId == id }) else {
                     return "the API \(api.name) has no operation '\(id)' (api show \(api.name) lists them)"

@@ -129,3 +129,82 @@ final class SchemaCheckTests: XCTestCase {
         XCTAssertEqual(SchemaCheck.problem(try JSON.parse(#"{"txt": 1}"#), add), "the body: the field text is missing (required)")
     }
 }
+
+/// The two readers of OpenAPI 3 (OpenAPIKit, and `OpenAPI3Tree` for large documents) keep the
+/// same operations, parameters and schemas, on the documents of testdata/openapi and on a
+/// generated one with references of every kind the tree reader follows.
+final class OpenAPIReadersAgreeTests: XCTestCase {
+    func bothWays(_ bytes: [UInt8]) throws -> (APIDescription, APIDescription) {
+        (try APIDescription.read(bytes, source: "d", treeFrom: .max), try APIDescription.read(bytes, source: "d", treeFrom: 0))
+    }
+
+    func assertAgree(_ a: APIDescription, _ b: APIDescription, _ name: String) {
+        XCTAssertEqual(a.title, b.title, name)
+        XCTAssertEqual(a.operations.count, b.operations.count, name)
+        for (x, y) in zip(a.operations, b.operations) {
+            let what = "\(name) \(x.method) \(x.path)"
+            XCTAssertEqual([x.method, x.path, x.operationId ?? "-", x.summary ?? "-"], [y.method, y.path, y.operationId ?? "-", y.summary ?? "-"], what)
+            XCTAssertEqual(x.parameters, y.parameters, what)
+            XCTAssertEqual(x.body == nil, y.body == nil, what)
+            XCTAssertEqual(x.response == nil, y.response == nil, what)
+            // The schemas judge values alike: each sample fits both or neither.
+            for sample in [#"{"text": "a"}"#, #"{"text": 1}"#, "{}", "[]", #"{"data": {"id": "x", "n": -1}}"#, #"{"data": {"id": 5}}"#, #""s""#] {
+                let v = try! JSON.parse(sample)
+                if let sx = x.body, let sy = y.body { XCTAssertEqual(SchemaCheck.problem(v, sx) == nil, SchemaCheck.problem(v, sy) == nil, "\(what) body \(sample)") }
+                if let sx = x.response, let sy = y.response {
+                    XCTAssertEqual(SchemaCheck.problem(v, sx) == nil, SchemaCheck.problem(v, sy) == nil, "\(what) response \(sample)")
+                }
+            }
+        }
+    }
+
+    func test_theTestdataDocuments() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("testdata/openapi")
+        for name in ["petstore.yaml", "notes-openapi31.json"] {
+            let (a, b) = try bothWays([UInt8](Data(contentsOf: folder.appendingPathComponent(name))))
+            assertAgree(a, b, name)
+        }
+    }
+
+    /// Path-level parameters, parameters, request bodies, responses and schemas by reference,
+    /// `required` arrays, nested objects and arrays, a 201 and a 204.
+    func test_aGeneratedDocumentWithEveryKindOfReference() throws {
+        var paths: [String: Any] = [:]
+        for i in 0..<40 {
+            paths["/things\(i)/{id}"] = [
+                "parameters": [["$ref": "#/components/parameters/id"]],
+                "get": ["operationId": "get\(i)", "summary": "Get \(i)",
+                        "parameters": [["name": "n", "in": "query", "required": i % 2 == 0, "schema": ["type": "integer"]]],
+                        "responses": ["200": ["$ref": "#/components/responses/thing"]]],
+                "put": ["operationId": "put\(i)", "requestBody": ["$ref": "#/components/requestBodies/thing"],
+                        "responses": ["201": ["description": "made", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Thing"]]]]]],
+                "delete": ["operationId": "delete\(i)", "responses": ["204": ["description": "gone"]]],
+            ]
+        }
+        let doc: [String: Any] = [
+            "openapi": "3.0.3", "info": ["title": "Things", "version": "1"], "paths": paths,
+            "components": [
+                "parameters": ["id": ["name": "id", "in": "path", "required": true, "schema": ["type": "string"]]],
+                "schemas": [
+                    "Thing": ["type": "object", "required": ["data"], "properties": ["data": ["$ref": "#/components/schemas/Data"]]],
+                    "Data": ["type": "object", "properties": ["id": ["type": "string"], "n": ["type": "integer", "minimum": 0], "tags": ["type": "array", "items": ["type": "string"]]]],
+                ],
+                "requestBodies": ["thing": ["content": ["application/json": ["schema": ["$ref": "#/components/schemas/Thing"]]]]],
+                "responses": ["thing": ["description": "ok", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Thing"]]]]],
+            ],
+        ]
+        let bytes = [UInt8](try JSONSerialization.data(withJSONObject: doc, options: [.sortedKeys]))
+        let (a, b) = try bothWays(bytes)
+        XCTAssertEqual(a.operations.count, 120)
+        assertAgree(a, b, "generated")
+    }
+
+    /// The tree reader refuses what is not the shape of a description, as OpenAPIKit does.
+    func test_theTreeReaderChecksTheShape() {
+        for text in [#"{"openapi": "3.0.0", "info": 5, "paths": {}}"#, #"{"openapi": "3.1.0", "info": {"title": "t"}, "paths": []}"#] {
+            XCTAssertThrowsError(try APIDescription.read(Array(text.utf8), source: "d", treeFrom: 0), text)
+            XCTAssertThrowsError(try APIDescription.read(Array(text.utf8), source: "d", treeFrom: .max), text)
+        }
+    }
+}

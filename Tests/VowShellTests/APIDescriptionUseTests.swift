@@ -31,6 +31,16 @@ final class APIDescriptionUseTests: XCTestCase {
         XCTAssertEqual(try vow("api show pets --profile | pick base").out, "http://127.0.0.1:9/v1\n")
         let mode = try FileManager.default.attributesOfItem(atPath: config + "/vow/apis/pets.json")[.posixPermissions] as? Int
         XCTAssertEqual(mode, 0o600)
+        // The operations are in a file of their own, read only when asked for: resolving
+        // `pets/…` reads the small one.
+        let kept = try String(contentsOfFile: config + "/vow/apis/pets.json", encoding: .utf8)
+        XCTAssertFalse(kept.contains("listPets"), kept)
+        let operations = try String(contentsOfFile: config + "/vow/apis/pets.operations", encoding: .utf8)
+        XCTAssertTrue(operations.contains("listPets"), operations)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: config + "/vow/apis/pets.operations")[.posixPermissions] as? Int, 0o600)
+        XCTAssertEqual(try vow("api remove pets").out, "removed pets\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: config + "/vow/apis/pets.operations"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: config + "/vow/apis/pets.json"))
     }
 
     /// `--openapi -` reads the input: what `fetch URL` or `read FILE` gives.

@@ -14,8 +14,17 @@ public struct APIProfile: Sendable, Equatable {
     public let headers: [Header]
     /// True when it was declared for this run only (`api add … --no-save`).
     public let transient: Bool
-    /// What its description (`--openapi`) says of it, when it was given one.
+    /// What its description (`--openapi`) says of it, when it was given one and has been read
+    /// (`APIProfiles.described`: a kept API's operations are in a file of their own, read only
+    /// when asked for, so that resolving `NAME/PATH` never reads them).
     public var description: APIDescription? = nil
+    /// The description's title, format and number of operations, read with the API.
+    public var summary: (title: String, format: String, operations: Int)? = nil
+
+    /// Two profiles are the same API: name, base, headers and where they are kept.
+    public static func == (a: APIProfile, b: APIProfile) -> Bool {
+        a.name == b.name && a.base == b.base && a.headers == b.headers && a.transient == b.transient && a.description == b.description
+    }
 
     /// One header.
     public struct Header: Sendable, Equatable {
@@ -38,10 +47,8 @@ public struct APIProfile: Sendable, Equatable {
             return .string("\(h.name): \(secret ? String(repeating: "•", count: 8) : h.value)")
         }
         var r: Record = ["name": .string(name), "base": .string(base), "headers": .list(shown), "saved": .bool(!transient)]
-        if let description {
-            r["description"] = .record([
-                "title": .string(description.title), "format": .string(description.format), "operations": .int(description.operations.count),
-            ])
+        if let s = summary ?? description.map({ ($0.title, $0.format, $0.operations.count) }) {
+            r["description"] = .record(["title": .string(s.title), "format": .string(s.format), "operations": .int(s.operations)])
         }
         return .record(r)
     }
@@ -49,11 +56,8 @@ public struct APIProfile: Sendable, Equatable {
     /// As it is kept in its file.
     var json: Value {
         var r: Record = ["base": .string(base), "headers": .list(headers.map { .list([.string($0.name), .string($0.value)]) })]
-        if let description {
-            r["description"] = .record([
-                "title": .string(description.title), "format": .string(description.format),
-                "operations": .list(description.operations.map(\.stored)),
-            ])
+        if let s = summary ?? description.map({ ($0.title, $0.format, $0.operations.count) }) {
+            r["description"] = .record(["title": .string(s.title), "format": .string(s.format), "operations": .int(s.operations)])
         }
         return .record(r)
     }
@@ -95,6 +99,20 @@ public final class APIProfiles: @unchecked Sendable {
         return (profile, profile.base + url.dropFirst(name.count))
     }
 
+    /// The API `name` with its description's operations read (from `NAME.operations`, once a
+    /// run), or nil when there is no such API. An API with no description comes as it is.
+    public func described(_ name: String) -> APIProfile? {
+        guard var profile = all()[name] else { return nil }
+        guard profile.description == nil, profile.summary != nil, !profile.transient else { return profile }
+        let path = directory + "/\(name).operations"
+        guard let bytes = try? Files.read(path), case .list(let ops)? = try? JSON.parse(bytes) else { return profile }
+        let s = profile.summary!
+        profile.description = APIDescription(title: s.title, format: s.format, operations: ops.compactMap(APIOperation.init(stored:)))
+        let loaded = profile
+        state.withLock { $0.loaded?[name] = loaded }
+        return profile
+    }
+
     /// Declares `profile`: kept in its file, or for this run only when it is transient.
     public func add(_ profile: APIProfile) throws {
         if profile.transient {
@@ -102,6 +120,20 @@ public final class APIProfiles: @unchecked Sendable {
             return
         }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // The operations first, in a file of their own; then the API, which names their count.
+        let operations = directory + "/\(profile.name).operations"
+        if let description = profile.description {
+            let w = try FileWriter(operations, permissions: 0o600)
+            do {
+                try w.write(Array((JSONWriter.compact(.list(description.operations.map(\.stored))) + "\n").utf8))
+                try w.commit()
+            } catch {
+                w.abandon()
+                throw error
+            }
+        } else if unlink(operations) != 0, errno != ENOENT {
+            throw VowError.file("remove", operations, errno)
+        }
         let writer = try FileWriter(directory + "/\(profile.name).json", permissions: 0o600)
         do {
             try writer.write(Array((JSONWriter.compact(profile.json) + "\n").utf8))
@@ -125,6 +157,7 @@ public final class APIProfiles: @unchecked Sendable {
         } else {
             let path = directory + "/\(name).json"
             if unlink(path) != 0, errno != ENOENT { throw VowError.file("remove", path, errno) }
+            unlink(directory + "/\(name).operations")
             state.withLock { _ = $0.loaded?.removeValue(forKey: name) }
         }
         return true
@@ -146,9 +179,8 @@ public final class APIProfiles: @unchecked Sendable {
                 }
             }
             var profile = APIProfile(name: name, base: base, headers: headers, transient: false)
-            if case .record(let d)? = r["description"], case .list(let ops)? = d["operations"] {
-                profile.description = APIDescription(
-                    title: d["title"]?.stringValue ?? "", format: d["format"]?.stringValue ?? "", operations: ops.compactMap(APIOperation.init(stored:)))
+            if case .record(let d)? = r["description"], let count = d["operations"]?.intValue {
+                profile.summary = (d["title"]?.stringValue ?? "", d["format"]?.stringValue ?? "", count)
             }
             out[name] = profile
         }

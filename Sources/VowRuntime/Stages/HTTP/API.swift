@@ -117,7 +117,7 @@ struct APIStage: ValueStage {
             return .value(.list(apis.all().values.sorted { $0.name < $1.name }.map { .record(["name": .string($0.name), "base": .string($0.base)]) }))
         case "show":
             let name = try args.string(1, "NAME")
-            guard let profile = apis.all()[name] else { throw call.error(.type, "no API named '\(name)' (api list shows them)", argument: 1) }
+            guard let profile = apis.described(name) else { throw call.error(.type, "no API named '\(name)' (api list shows them)", argument: 1) }
             if args.count > 2 {
                 let id = try args.string(2, "OPERATION")
                 guard let operation = profile.description?.operations.first(where: { $0.operationId == id }) else {

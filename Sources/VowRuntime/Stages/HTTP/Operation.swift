@@ -114,7 +114,7 @@ struct OperationStage: ValueStage {
             throw call.error(.type, "expected NAME.OPERATION (kinto.get_bucket), got '\(reference)'", argument: 0)
         }
         let name = String(reference[..<dot]), id = String(reference[reference.index(after: dot)...])
-        guard let profile = apis.all()[name] else { throw call.error(.type, "no API named '\(name)' (api list shows them)", argument: 0) }
+        guard let profile = apis.described(name) else { throw call.error(.type, "no API named '\(name)' (api list shows them)", argument: 0) }
         guard let description = profile.description else {
             throw call.error(.type, "the API \(name) has no description: api add \(name) \(profile.base) --openapi FILE gives it one", argument: 0)
         }
