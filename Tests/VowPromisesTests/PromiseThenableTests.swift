@@ -5,14 +5,8 @@ import XCTest
 /// `Promise.thenable`: a thenable that is no promise, against node 20's order. As in
 /// `TurnOrderTests`, `c` is the chain `Promise.resolve().then(() => log('c1'))…`.
 final class PromiseThenableTests: XCTestCase {
-    /// Runs `build` as one job on a fresh serial executor, waits until everything ran, and
-    /// returns what was logged.
     func order(_ build: @escaping @Sendable (SerialPromiseExecutor, @escaping TurnOrderTests.LogFn) -> Void) -> [String] {
-        let ex = SerialPromiseExecutor()
-        let log = Log()
-        ex.enqueue { build(ex, { log.add($0) }) }
-        XCTAssertTrue(ex.waitUntilIdle(timeout: .seconds(10)))
-        return log.all
+        logged(build)
     }
 
     func test_returnedByAHandlerItsThenIsCalledOneTurnLater() {

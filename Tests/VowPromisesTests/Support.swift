@@ -54,6 +54,16 @@ final class Log: Sendable {
     var all: [String] { items.withLock { $0 } }
 }
 
+/// Runs `build` as one job on a fresh serial executor, waits until everything ran, and returns
+/// what was logged, in order.
+func logged(_ build: @escaping @Sendable (SerialPromiseExecutor, @escaping @Sendable (String) -> Void) -> Void) -> [String] {
+    let ex = SerialPromiseExecutor()
+    let log = Log()
+    ex.enqueue { build(ex, { log.add($0) }) }
+    XCTAssertTrue(ex.waitUntilIdle(timeout: .seconds(10)))
+    return log.all
+}
+
 /// Drains the executor: a promise attached after everything else settles last.
 func drain(_ ex: SerialPromiseExecutor) {
     let p = Promise<Int>.resolve(0, on: ex).then(on: ex) { $0 }.then(on: ex) { $0 }.then(on: ex) { $0 }

@@ -14,11 +14,7 @@ final class TurnOrderTests: XCTestCase {
     /// Runs `build` as one job on a fresh serial executor, waits until everything ran, and
     /// returns what was logged.
     func order(_ build: @escaping @Sendable (SerialPromiseExecutor, @escaping LogFn) -> Void) -> [String] {
-        let ex = SerialPromiseExecutor()
-        let log = Log()
-        ex.enqueue { build(ex, { log.add($0) }) }
-        XCTAssertTrue(ex.waitUntilIdle(timeout: .seconds(10)))
-        return log.all
+        logged(build)
     }
 
     func test_all() {

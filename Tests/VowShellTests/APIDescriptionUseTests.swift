@@ -22,6 +22,15 @@ final class APIDescriptionUseTests: XCTestCase {
         return (r.out, r.err, r.status)
     }
 
+    /// The REPL through a pseudo-terminal, with the test's configuration, at its first prompt.
+    func repl() throws -> PseudoTerminal {
+        let t = try PseudoTerminal(REPLTests.binary, [], environment: ["XDG_CONFIG_HOME": config, "VOW_HISTORY": config + "/history"])
+        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
+        // libedit sets the terminal up right after the prompt (as REPLTests.start waits).
+        Thread.sleep(forTimeInterval: 0.1)
+        return t
+    }
+
     func test_theOperationsAreKeptAndListed() throws {
         let added = try vow("api add pets http://127.0.0.1:9/v1 --openapi \(testdata)/petstore.yaml | pick description")
         XCTAssertEqual(added.out, "{\n  \"title\": \"Swagger Petstore\",\n  \"format\": \"3.0.0\",\n  \"operations\": 3\n}\n", added.err)
@@ -78,9 +87,7 @@ final class APIDescriptionUseTests: XCTestCase {
     /// `:help NAME.OPERATION`: the call, its parameters, its body's and its response's fields.
     func test_helpOfAnOperationComesFromTheDescription() throws {
         _ = try vow("api add kinto http://127.0.0.1:9/v1 --openapi \(testdata)/buckets-swagger2.json")
-        let t = try PseudoTerminal(REPLTests.binary, [], environment: ["XDG_CONFIG_HOME": config, "VOW_HISTORY": config + "/history"])
-        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
-        Thread.sleep(forTimeInterval: 0.1)
+        let t = try repl()
         t.type(":help kinto.get_records\r")
         XCTAssertTrue(t.waitFor("op kinto.get_records ID CID"), t.plainOutput)
         XCTAssertTrue(t.waitFor("GET /buckets/{id}/collections/{cid}/records: The records of a collection"), t.plainOutput)
@@ -100,9 +107,7 @@ final class APIDescriptionUseTests: XCTestCase {
     /// with no space after the colon.
     func test_theREPLCompletesQueryParameters() throws {
         _ = try vow("api add kinto http://127.0.0.1:9/v1 --openapi \(testdata)/buckets-swagger2.json")
-        let t = try PseudoTerminal(REPLTests.binary, [], environment: ["XDG_CONFIG_HOME": config, "VOW_HISTORY": config + "/history"])
-        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
-        Thread.sleep(forTimeInterval: 0.1)
+        let t = try repl()
         t.type("op kinto.get_records a b --query {_l\t")
         XCTAssertTrue(t.waitFor("imit:"), t.plainOutput)
         t.clear()
@@ -142,9 +147,7 @@ final class APIDescriptionUseTests: XCTestCase {
         let server = try ClockServer.start("testdata/description-server.py")
         defer { server.stop() }
         _ = try vow("api add notes \(server.base) --openapi \(testdata)/notes-openapi31.json")
-        let t = try PseudoTerminal(REPLTests.binary, [], environment: ["XDG_CONFIG_HOME": config, "VOW_HISTORY": config + "/history"])
-        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
-        Thread.sleep(forTimeInterval: 0.1)
+        let t = try repl()
         t.type("fetch notes/notes | json | len\r")
         XCTAssertTrue(t.waitFor("2\n"), t.plainOutput)
         XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
@@ -162,9 +165,7 @@ final class APIDescriptionUseTests: XCTestCase {
     /// lists the paths.
     func test_theREPLCompletesThePaths() throws {
         _ = try vow("api add pets http://127.0.0.1:9/v1 --openapi \(testdata)/petstore.yaml")
-        let t = try PseudoTerminal(REPLTests.binary, [], environment: ["XDG_CONFIG_HOME": config, "VOW_HISTORY": config + "/history"])
-        XCTAssertTrue(t.waitFor("vow> "), t.plainOutput)
-        Thread.sleep(forTimeInterval: 0.1)
+        let t = try repl()
         t.clear()
         t.type("fetch pets/\t")
         XCTAssertTrue(t.waitFor("pets"), t.plainOutput)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import VowShell
@@ -19,7 +20,7 @@ final class KintoTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
         let ini = config + "/kinto.ini"
         _ = try runCommand(kinto, ["init", "--ini", ini, "--backend", "memory", "--cache-backend", "memory"])
-        let port = try Self.freePort()
+        let port = freeLocalPort()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: kinto)
         p.arguments = ["start", "--ini", ini, "--port", String(port)]
@@ -42,19 +43,6 @@ final class KintoTests: XCTestCase {
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(atPath: config)
-    }
-
-    /// A port no one listens on now.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-        return Int(UInt16(bigEndian: addr.sin_port))
     }
 
     func vow(_ program: String) throws -> (out: String, err: String, status: Int32) {
