@@ -168,7 +168,12 @@ public struct Renderer: Sendable {
             if let input = o.input, !input.isNull { out += "\n  \(blue)=\(reset) \(dim)input: \(TerminalText.visibleLine(shorten(JSONWriter.compact(input))))\(reset)" }
         }
         if let body = bodyExcerpt(e) { out += "\n  \(blue)=\(reset) body: \(body)" }
-        if !e.skipped.isEmpty { out += "\n  \(blue)=\(reset) skipped: \(TerminalText.visibleLine(e.skipped.map { shorten(VowError.redactingSecrets($0)) }.joined(separator: ", ")))" }
+        if !e.skipped.isEmpty {
+            // A long chain skipped whole is named by its first stages and counted, on one line.
+            let shown = e.skipped.prefix(Self.skippedShown).map { shorten(VowError.redactingSecrets($0)) }.joined(separator: ", ")
+            let more = e.skipped.count > Self.skippedShown ? " and \(e.skipped.count - Self.skippedShown) more stages" : ""
+            out += "\n  \(blue)=\(reset) skipped: \(TerminalText.visibleLine(shown))\(more)"
+        }
         return out
     }
 
@@ -208,6 +213,9 @@ public struct Renderer: Sendable {
         }
         return shorten(TerminalText.visibleLine(text), max: 300)
     }
+
+    /// How many skipped stages an error report names before it counts the rest.
+    static let skippedShown = 12
 
     func shorten(_ s: String, max: Int = 80) -> String {
         s.count <= max ? s : String(s.prefix(max - 1)) + "…"

@@ -21,6 +21,16 @@ final class ErrorProvenanceTests: XCTestCase {
         XCTAssertTrue(r.err.contains("skipped: format \"{}\", then len, echo after"), r.err)
     }
 
+    /// A long chain skipped whole is named by its first twelve stages and counted, on one line
+    /// (a 20,000-stage chain printed every name, 120 KB on one line).
+    func test_aLongSkippedChainIsCounted() {
+        let r = runVow("reject boom" + (1...40).map { " | format s\($0)" }.joined())
+        XCTAssertEqual(r.status, 1)
+        let line = r.err.split(separator: "\n").first { $0.contains("skipped:") }.map(String.init) ?? ""
+        XCTAssertTrue(line.hasSuffix("format s12 and 28 more stages"), line)
+        XCTAssertTrue(line.contains("skipped: format s1, format s2,"), line)
+    }
+
     /// Errors made apart never share an identity; copies of one do.
     func test_identityIsKeptByCopiesOnly() {
         let a = VowError(.user, "boom"), b = VowError(.user, "boom")
