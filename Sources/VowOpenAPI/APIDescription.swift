@@ -118,22 +118,26 @@ public struct APIDescription: Sendable, Equatable {
         return APIDescription(title: document.info.title, format: format, operations: operations)
     }
 
-    /// The JSON Schema of a request's JSON body, as a value (OpenAPIKit's schema, its
-    /// references inlined, encoded as JSON and read back).
+    /// The JSON Schema of a request's JSON body, as a value.
     static func bodySchema(_ request: OpenAPIKit.DereferencedRequest?) -> Value? {
-        guard let request else { return nil }
-        let content = request.content[.json] ?? request.content.first(where: { $0.key.rawValue.contains("json") })?.value
-        guard let schema = content?.schema?.jsonSchema, let data = try? JSONEncoder().encode(schema) else { return nil }
-        return try? JSON.parse([UInt8](data))
+        request.flatMap { jsonSchema(of: $0.content) }
     }
 
     /// The JSON Schema of the first successful response with a JSON schema, as a value.
     static func responseSchema(_ responses: OpenAPIKit.DereferencedResponse.Map) -> Value? {
         for (status, response) in responses where status.isSuccess {
-            let content = response.content[.json] ?? response.content.first(where: { $0.key.rawValue.contains("json") })?.value
-            if let schema = content?.schema?.jsonSchema, let data = try? JSONEncoder().encode(schema) { return try? JSON.parse([UInt8](data)) }
+            if let schema = jsonSchema(of: response.content) { return schema }
         }
         return nil
+    }
+
+    /// The schema of a content map's JSON media type (`application/json`, else the first whose
+    /// name holds `json`): OpenAPIKit's schema, its references inlined, encoded as JSON and read
+    /// back.
+    static func jsonSchema(of content: OpenAPIKit.DereferencedContent.Map) -> Value? {
+        let media = content[.json] ?? content.first(where: { $0.key.rawValue.contains("json") })?.value
+        guard let schema = media?.schema?.jsonSchema, let data = try? JSONEncoder().encode(schema) else { return nil }
+        return try? JSON.parse([UInt8](data))
     }
 
     /// A parameter's JSON type, when its schema gives one.

@@ -108,6 +108,12 @@ public struct APIParameter: Sendable, Equatable {
         self.type = type
     }
 
+    /// An operation's parameters with its path's: the operation's own replace the path's of the
+    /// same name and place.
+    static func merged(own: [APIParameter], path: [APIParameter]) -> [APIParameter] {
+        own + path.filter { p in !own.contains { $0.name == p.name && $0.location == p.location } }
+    }
+
     /// As it is kept in the API's file.
     var stored: Value {
         .record(["name": .string(name), "in": .string(location), "required": .bool(required), "type": type.map(Value.string) ?? .null])

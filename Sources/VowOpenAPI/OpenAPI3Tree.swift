@@ -21,42 +21,8 @@ enum OpenAPI3Tree {
         case nil: paths = Record()
         default: throw APIDescriptionError("\(source) is not a valid OpenAPI \(format) document: `paths` must be a record")
         }
-        // `#/a/b/c` in the document, `~1` and `~0` read as JSON Pointer has them.
-        func resolve(_ ref: String) -> Value? {
-            guard ref.hasPrefix("#/") else { return nil }
-            var v: Value = tree
-            for part in ref.dropFirst(2).split(separator: "/") {
-                let key = part.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-                guard case .record(let r) = v, let next = r[key] else { return nil }
-                v = next
-            }
-            return v
-        }
-        // A value with its `$ref`s followed, to a depth (a schema that holds itself is cut
-        // there, as anything-goes).
-        func inlined(_ v: Value, depth: Int = 0) -> Value {
-            guard depth < 24 else { return .record(Record()) }
-            switch v {
-            case .record(let r):
-                if let ref = r["$ref"]?.stringValue {
-                    return inlined(resolve(ref) ?? .record(Record()), depth: depth + 1)
-                }
-                var out = Record()
-                for (i, k) in r.keys.enumerated() { out[k] = inlined(r.values[i], depth: depth + 1) }
-                return .record(out)
-            case .list(let l): return .list(l.map { inlined($0, depth: depth + 1) })
-            default: return v
-            }
-        }
-        func followed(_ v: Value?) -> Record? {
-            guard var v else { return nil }
-            for _ in 0..<8 {
-                guard case .record(let r) = v, let ref = r["$ref"]?.stringValue, let next = resolve(ref) else { break }
-                v = next
-            }
-            if case .record(let r) = v { return r }
-            return nil
-        }
+        let refs = DocumentReferences(root: tree, depth: 24)
+        func followed(_ v: Value?) -> Record? { refs.followed(v) }
         func parameter(_ v: Value) -> APIParameter? {
             guard let r = followed(v), let name = r["name"]?.stringValue, let location = r["in"]?.stringValue else { return nil }
             let schema = followed(r["schema"])
@@ -67,7 +33,7 @@ enum OpenAPI3Tree {
             guard case .record(let c)? = content else { return nil }
             let key = c.keys.first { $0 == "application/json" } ?? c.keys.first { $0.contains("json") }
             guard let key, let media = followed(c[key]), let schema = media["schema"] else { return nil }
-            return inlined(schema)
+            return refs.inlined(schema)
         }
         var operations: [APIOperation] = []
         for (i, path) in paths.keys.enumerated() {
@@ -80,7 +46,7 @@ enum OpenAPI3Tree {
                     throw APIDescriptionError("\(source) is not a valid OpenAPI \(format) document: \(method) \(path) must be a record")
                 }
                 let own = (op["parameters"]?.listValue ?? []).compactMap(parameter)
-                let merged = own + common.filter { c in !own.contains { $0.name == c.name && $0.location == c.location } }
+                let merged = APIParameter.merged(own: own, path: common)
                 var response: Value? = nil
                 if let responses = followed(op["responses"]) {
                     for (k, code) in responses.keys.enumerated() where code.hasPrefix("2") || code == "2XX" {

@@ -11,32 +11,10 @@ enum Swagger2 {
         let title: String
         if case .record(let info)? = root["info"], let t = info["title"]?.stringValue { title = t } else { title = "" }
         guard case .record(let paths)? = root["paths"] else { throw APIDescriptionError("\(source): a Swagger document has `paths`") }
-        let shared: Record
-        if case .record(let p)? = root["parameters"] { shared = p } else { shared = Record() }
-        let definitions: Record
-        if case .record(let d)? = root["definitions"] { definitions = d } else { definitions = Record() }
-        // A schema with its references to `#/definitions/…` inlined, to a depth (a schema that
-        // holds itself is cut there, as anything-goes).
-        func inlined(_ v: Value, depth: Int = 0) -> Value {
-            guard depth < 16 else { return .record(Record()) }
-            switch v {
-            case .record(let r):
-                if let ref = r["$ref"]?.stringValue, ref.hasPrefix("#/definitions/") {
-                    return inlined(definitions[String(ref.dropFirst("#/definitions/".count))] ?? .record(Record()), depth: depth + 1)
-                }
-                var out = Record()
-                for (i, k) in r.keys.enumerated() { out[k] = inlined(r.values[i], depth: depth + 1) }
-                return .record(out)
-            case .list(let l): return .list(l.map { inlined($0, depth: depth + 1) })
-            default: return v
-            }
-        }
+        // References: `#/parameters/…` for parameters, `#/definitions/…` in schemas.
+        let refs = DocumentReferences(root: tree, depth: 16)
         func parameter(_ v: Value) -> APIParameter? {
-            var v = v
-            if case .record(let r) = v, let ref = r["$ref"]?.stringValue, ref.hasPrefix("#/parameters/") {
-                v = shared[String(ref.dropFirst("#/parameters/".count))] ?? .null
-            }
-            guard case .record(let r) = v, let name = r["name"]?.stringValue, let location = r["in"]?.stringValue else { return nil }
+            guard let r = refs.followed(v), let name = r["name"]?.stringValue, let location = r["in"]?.stringValue else { return nil }
             let type = r["type"]?.stringValue ?? (location == "body" ? "object" : nil)
             return APIParameter(name: name, location: location, required: r["required"] == .bool(true) || location == "path", type: type)
         }
@@ -49,20 +27,19 @@ enum Swagger2 {
                 guard case .record(let op) = item.values[j] else { continue }
                 var own: [APIParameter] = []
                 if case .list(let ps)? = op["parameters"] { own = ps.compactMap(parameter) }
-                // An operation's parameter replaces the path's of the same name and place.
-                let merged = own + common.filter { c in !own.contains { $0.name == c.name && $0.location == c.location } }
+                let merged = APIParameter.merged(own: own, path: common)
                 // The body's schema: the `in: body` parameter's.
                 var body: Value? = nil
-                for case .record(let p) in (op["parameters"]?.listValue ?? []) + (item["parameters"]?.listValue ?? [])
+                for p in ((op["parameters"]?.listValue ?? []) + (item["parameters"]?.listValue ?? [])).compactMap(refs.followed)
                 where p["in"]?.stringValue == "body" {
-                    if let s = p["schema"] { body = inlined(s) }
+                    if let s = p["schema"] { body = refs.inlined(s) }
                     break
                 }
                 // The first 2xx response's schema.
                 var response: Value? = nil
                 if case .record(let rs)? = op["responses"] {
                     for (k, code) in rs.keys.enumerated() where code.hasPrefix("2") {
-                        if case .record(let r) = rs.values[k], let s = r["schema"] { response = inlined(s); break }
+                        if case .record(let r) = rs.values[k], let s = r["schema"] { response = refs.inlined(s); break }
                     }
                 }
                 operations.append(APIOperation(
