@@ -365,19 +365,15 @@ public final class REPL: @unchecked Sendable {
         if let names = queryParameterNames(before: before) {
             return names.map { $0 + ":" }.filter { $0.hasPrefix(word) }
         }
+        let stageWords = Completer.stageWords(before: before)
         // `op NAME.OPERATION … --` and Tab: the operation's query parameters, then op's flags.
-        if word.hasPrefix("-"), let stage = before.split(omittingEmptySubsequences: false, whereSeparator: { "|([{,;".contains($0) }).last,
-            case let words = stage.split(separator: " ").map(String.init), words.count >= 2, words[0] == "op",
-            let dot = words[1].firstIndex(of: "."), let d = session.apis.described(String(words[1][..<dot]))?.description,
-            let op = d.operations.first(where: { $0.operationId == String(words[1][words[1].index(after: dot)...]) })
-        {
+        if word.hasPrefix("-"), stageWords.count >= 2, stageWords[0] == "op", let (_, op) = session.apis.operation(stageWords[1]) {
             let own = session.registry.stage(named: "op")?.flags.map { "--" + $0.name } ?? []
             let all = op.parameters.filter { $0.location == "query" }.map { "--" + $0.name } + own
             return all.filter { $0.hasPrefix(word) }
         }
         // `op ` and Tab: NAME.OPERATION for each operation of each API with a description.
-        if !word.hasPrefix("-"), before.split(omittingEmptySubsequences: false, whereSeparator: { "|([{,;".contains($0) }).last?
-            .split(separator: " ").last == "op" {
+        if !word.hasPrefix("-"), stageWords.last == "op" {
             var all: [String] = []
             for name in session.apis.all().keys {
                 for op in session.apis.described(name)?.description?.operations ?? [] { if let id = op.operationId { all.append(name + "." + id) } }
@@ -412,9 +408,8 @@ public final class REPL: @unchecked Sendable {
         let words = stage.split(separator: " ").map(String.init)
         guard words.count >= 2 else { return nil }
         var operation: APIOperation?
-        if words[0] == "op", let dot = words[1].firstIndex(of: ".") {
-            let id = String(words[1][words[1].index(after: dot)...])
-            operation = runner.session.apis.described(String(words[1][..<dot]))?.description?.operations.first { $0.operationId == id }
+        if words[0] == "op" {
+            operation = runner.session.apis.operation(words[1])?.operation
         } else if let method = ["fetch": "GET", "get": "GET", "post": "POST", "put": "PUT", "patch": "PATCH", "delete": "DELETE", "paginate": "GET"][words[0]],
             let slash = words[1].firstIndex(of: "/"), let d = runner.session.apis.described(String(words[1][..<slash]))?.description
         {
@@ -482,6 +477,12 @@ public enum Completer {
         return out
     }
 
+    /// The words of the stage being typed: after the last `|`, `(`, `[`, `{`, `,` or `;`.
+    public static func stageWords(before: String) -> [String] {
+        let tail = before.split(omittingEmptySubsequences: false) { "|([{,;".contains($0) }.last.map(String.init) ?? before
+        return tail.split(separator: " ").map(String.init)
+    }
+
     /// The candidates that start with `word`, sorted; nil to complete file names instead.
     /// `wrappers` are the stages whose arguments start another stage (`then`, `each`: after
     /// them come stage names, and their flags join the inner stage's).
@@ -494,9 +495,7 @@ public enum Completer {
         if word.hasPrefix("%") { return matching(jobs.map { "%\($0)" }) }
         let statementStart = before.trimmingCharacters(in: .whitespaces).isEmpty
         if word.hasPrefix(":") && statementStart { return matching(metaCommands) }
-        // The words of the stage being typed: after the last `|`, `(`, `[`, `{`, `,` or `;`.
-        let tail = before.split(omittingEmptySubsequences: false) { "|([{,;".contains($0) }.last.map(String.init) ?? before
-        let words = tail.split(separator: " ").map(String.init)
+        let words = stageWords(before: before)
         if word.hasPrefix("-") {
             var names: [String] = []
             for w in words where !w.hasPrefix("-") {

@@ -62,12 +62,9 @@ extension Runner {
         switch name {
         case "help":
             // `:help NAME.OPERATION`: an operation of an API's description.
-            if let dot = argument.firstIndex(of: "."), let api = session.apis.described(String(argument[..<dot])), let d = api.description {
-                let id = String(argument[argument.index(after: dot)...])
-                guard let op = d.operations.first(where: { $0.operationId == id }) else {
-                    return "the API \(api.name) has no operation '\(id)' (api show \(api.name) lists them)"
-                }
-                return Help.operation(op, api: api.name)
+            if let (api, op) = session.apis.operation(argument) { return Help.operation(op, api: api.name) }
+            if let dot = argument.firstIndex(of: "."), let api = session.apis.described(String(argument[..<dot])), api.description != nil {
+                return "the API \(api.name) has no operation '\(argument[argument.index(after: dot)...])' (api show \(api.name) lists them)"
             }
             return Help.text(for: argument.isEmpty ? nil : argument, registry: session.registry)
         case "explain": return explain(argument)

@@ -113,6 +113,15 @@ public final class APIProfiles: @unchecked Sendable {
         return profile
     }
 
+    /// The API and the operation `reference` names (`kinto.get_bucket`: an API's name, a dot and
+    /// an operationId of its description), or nil when there is no such API or operation.
+    public func operation(_ reference: String) -> (api: APIProfile, operation: APIOperation)? {
+        guard let dot = reference.firstIndex(of: "."), let api = described(String(reference[..<dot])) else { return nil }
+        let id = String(reference[reference.index(after: dot)...])
+        guard let op = api.description?.operations.first(where: { $0.operationId == id }) else { return nil }
+        return (api, op)
+    }
+
     /// Declares `profile`: kept in its file, or for this run only when it is transient.
     public func add(_ profile: APIProfile) throws {
         if profile.transient {
