@@ -10,7 +10,7 @@ extension Promise {
             case 1: return false
             default: return slot.load((any Error).self) is PromiseCancelledError
             }
-            makeExtra().cancelHandlers.append(handler)
+            makeExtra().addCancelHandler(handler)
             return false
         }
         if runNow { handler() }

@@ -42,8 +42,11 @@ extension Promise {
 }
 
 /// The `then` of a thenable, typed by the promise it resolves.
-struct ThenableCall<T: Sendable>: Sendable {
+/// A class, so that the promise's rarely used state holds it in one word.
+final class ThenableCall<T: Sendable>: Sendable {
     let then: @Sendable (Resolver<T>) -> Void
+
+    init(then: @escaping @Sendable (Resolver<T>) -> Void) { self.then = then }
 }
 
 /// JavaScript's NewPromiseResolveThenableJob for a thenable that is not a promise: calls its

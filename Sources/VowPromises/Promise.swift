@@ -179,7 +179,7 @@ public class Promise<T: Sendable>: AnyPromise, @unchecked Sendable {
         dispatch(result, first, more)
         var ups: [AnyPromise] = []
         if let more {
-            for h in more.cancelHandlers { h() }
+            more.cancelHandler?()
             ups = more.upstream
         }
         if let upstream { ups.append(upstream) }

@@ -6,11 +6,14 @@ final class PromiseRareState {
     let name: String?
     var moreReactions: [AnyPromise] = []
     var moreUpstream: [AnyPromise] = []
-    var cancelHandlers: [@Sendable () -> Void] = []
+    /// The cancel handlers, in the order they were registered, as one function (a second
+    /// handler is chained after the first): most promises that have one have only one, and a
+    /// list would take a block of its own.
+    var cancelHandler: (@Sendable () -> Void)?
     var cancelledDependents: UInt32 = 0
     /// The `then` of the thenable this promise stands for, until it is called
     /// (`Promise.thenable`): a `ThenableCall` of the promise's type.
-    var thenable: (any Sendable)?
+    var thenable: AnyObject?
 
     init(id: Int = 0, name: String? = nil) {
         self.id = id
@@ -24,7 +27,7 @@ final class PromiseRareState {
     struct Taken {
         var reactions: [AnyPromise]
         var upstream: [AnyPromise]
-        var cancelHandlers: [@Sendable () -> Void]
+        var cancelHandler: (@Sendable () -> Void)?
     }
 
     /// Empties the lists, for a promise that settles, and returns what they held.
@@ -32,8 +35,20 @@ final class PromiseRareState {
         defer {
             moreReactions = []
             moreUpstream = []
-            cancelHandlers = []
+            cancelHandler = nil
         }
-        return Taken(reactions: moreReactions, upstream: moreUpstream, cancelHandlers: cancelHandlers)
+        return Taken(reactions: moreReactions, upstream: moreUpstream, cancelHandler: cancelHandler)
+    }
+
+    /// Registers `handler` to run after the handlers registered before it.
+    func addCancelHandler(_ handler: @escaping @Sendable () -> Void) {
+        guard let before = cancelHandler else {
+            cancelHandler = handler
+            return
+        }
+        cancelHandler = {
+            before()
+            handler()
+        }
     }
 }

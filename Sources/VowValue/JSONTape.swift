@@ -61,6 +61,13 @@ public final class JSONTape: @unchecked Sendable {
 
     deinit { free(words) }
 
+    /// The tape of `bytes` whose words `built` holds (`JSONLinesTape`): the array keeps the
+    /// text, and its storage does not move while the tape keeps it and nothing changes it.
+    static func assembled(_ bytes: [UInt8], built: TapeBuilder.Built, maxDepth: Int) -> JSONTape {
+        let base = bytes.withUnsafeBufferPointer { $0.baseAddress! }
+        return JSONTape(storage: .bytes(bytes), text: base, textCount: bytes.count, built: built, maxDepth: maxDepth)
+    }
+
     /// The largest text a tape can hold (its offsets have 32 bits).
     static let largestText = Int(UInt32.max)
 

@@ -32,6 +32,7 @@ struct Evaluator: Sendable {
         site: Site, run: PipelineRun
     ) -> Promise<Value> {
         let plans = plans ?? Planner(session: session).plan(stages)
+        run.entries.reserveCapacity(run.entries.count + stages.count)
         var current: Promise<Value>? = nil
         for (offset, node) in stages.enumerated() {
             let i = run.entries.count
@@ -110,8 +111,7 @@ struct Evaluator: Sendable {
             promise = applyUser(user, plan: plan, upstream: upstream, input: input, scope: scope, site: site, run: run, index: index)
         case .builtin(let def, _, _):
             let call = StageCall(
-                session: session, plan: plan, upstream: upstream, pipelineInput: input, rerunUpstream: rerun, scope: scope,
-                site: site, run: run, index: index, printed: printed, pickPrinted: pickPrinted)
+                session: session, plan: plan, upstream: upstream, rerunUpstream: rerun, scope: scope, run: run, index: index, printed: printed, pickPrinted: pickPrinted)
             do {
                 promise = try def.init().apply(call)
             } catch {

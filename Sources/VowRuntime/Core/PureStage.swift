@@ -39,7 +39,7 @@ struct PureStage {
         // `json` before `pick` builds only what the pick can look at, as in the pipeline
         // (`StageCall.pickAhead`, from the plan).
         self.call = StageCall(
-            session: session, plan: plan, upstream: nil, pipelineInput: .null, rerunUpstream: nil, scope: scope, site: site,
+            session: session, plan: plan, upstream: nil, rerunUpstream: nil, scope: scope,
             run: PipelineRun(site: site, input: .null), index: 0)
         let constant = positional.enumerated().allSatisfy { i, a in Self.isConstant(a, expression: i < def.expressionArguments) }
             && flags.values.allSatisfy { $0.allSatisfy { $0.map { Self.isConstant($0, expression: false) } ?? true } }

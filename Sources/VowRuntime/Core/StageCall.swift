@@ -11,81 +11,84 @@ import VowValue
 public final class StageCall: @unchecked Sendable {
     /// The session.
     public let session: Session
-    /// The stage's name as written.
-    public let name: String
-    /// The syntax node.
-    public let node: StageNode
-    /// Positional argument nodes (flags removed).
-    public let positional: [Argument]
-    /// Flag nodes by name: each value node, or nil for a switch.
-    public let flagNodes: [String: [Argument?]]
+    /// The stage's plan: everything about the call that does not depend on where it runs.
+    /// The call keeps the plan and reads it, rather than copying its parts, because a long
+    /// pipeline makes one call a stage and keeps them all until the stages settle.
+    let plan: StagePlan
     /// The upstream promise; nil for the first stage of a pipeline.
     public let upstream: Promise<Value>?
-    /// The input of the first stage (null at the start of a statement).
-    public let pipelineInput: Value
     /// Re-runs everything upstream of this stage (for `retry`); nil for the first stage.
     public let rerunUpstream: (@Sendable () -> Promise<Value>)?
     let scope: Scope
-    let site: Site
+    /// The run of the pipeline the stage is in (its site and input are the call's).
     let run: PipelineRun
     let index: Int
-    /// Labels the promise the stage's handler returns with this stage (for traces and the
-    /// timeline): set for `then X`, whose X is applied directly, so that X's own promise shows.
-    let labelsAdoptedPromise: Bool
-    /// For `json` followed by `pick PATH`: the path, found without building the whole document.
-    let pickAhead: PickAhead?
-    /// For `read` followed by `json`: the file's bytes go to `json` as they are (`FileText`).
-    let feedsJSON: Bool
-    /// For `each json` followed by `where EXPR`: EXPR (`StagePlan.filterAhead`).
-    let filterAhead: String?
     /// The stage is the last of a statement whose value is printed (`Evaluator.pipeline`): a
     /// document it reads into a tape may go to the printer as the tape (`JSONTapeValue`).
     let resultIsPrinted: Bool
     /// For `json` followed by `pick`: that `pick` is the last stage of a printed statement.
     let pickResultIsPrinted: Bool
-    /// The inner stage of `then X…`, `catch X…`, `each X…`, as the planner planned it.
-    let innerPlan: StagePlan?
-    /// How many of the first positional arguments are expressions (`StageDefinition.expressionArguments`).
-    let expressionArguments: Int
-    /// True when positional words are text as written (`StageDefinition.takesWordsAsWritten`).
-    let takesWordsAsWritten: Bool
-    /// How the stage takes its arguments (nil for a `def` or a value stage): one that reads its
-    /// own (`.raw`, `.stage`) waits for the `let` variables its flags name (`pendingVariables`).
-    let argumentStyle: ArgumentStyle?
 
-    /// The call of the stage `plan` describes, at `index` in the run `run`. `printed` and
-    /// `pickPrinted`: the stage, or the `pick` after it, is the last of a printed statement.
+    /// The call of the stage `plan` describes, at `index` in the run `run` (whose site and
+    /// input the call takes). `printed` and `pickPrinted`: the stage, or the `pick` after it, is
+    /// the last of a printed statement.
     init(
-        session: Session, plan: StagePlan, upstream: Promise<Value>?, pipelineInput: Value,
-        rerunUpstream: (@Sendable () -> Promise<Value>)?, scope: Scope, site: Site, run: PipelineRun, index: Int,
+        session: Session, plan: StagePlan, upstream: Promise<Value>?,
+        rerunUpstream: (@Sendable () -> Promise<Value>)?, scope: Scope, run: PipelineRun, index: Int,
         printed: Bool = false, pickPrinted: Bool = false
     ) {
         self.session = session
-        self.name = plan.name
-        self.node = plan.node
-        if case .builtin(_, let positional, let flags) = plan.kind {
-            (self.positional, self.flagNodes) = (positional, flags)
-        } else {
-            (self.positional, self.flagNodes) = (plan.node.arguments, [:])
-        }
+        self.plan = plan
         self.upstream = upstream
-        self.pipelineInput = pipelineInput
         self.rerunUpstream = rerunUpstream
         self.scope = scope
-        self.site = site
         self.run = run
         self.index = index
-        self.labelsAdoptedPromise = plan.rewrittenThen != nil
-        self.pickAhead = plan.pickAhead
-        self.filterAhead = plan.filterAhead
-        self.feedsJSON = plan.feedsJSON
         self.resultIsPrinted = printed
         self.pickResultIsPrinted = pickPrinted && plan.pickAhead != nil
-        self.innerPlan = plan.inner
-        self.expressionArguments = plan.definition?.expressionArguments ?? 0
-        self.takesWordsAsWritten = plan.definition?.takesWordsAsWritten ?? false
-        self.argumentStyle = plan.definition?.argumentStyle
     }
+
+    /// The input of the first stage (null at the start of a statement).
+    public var pipelineInput: Value { run.input }
+    /// Where the stage's pipeline sits in the source.
+    var site: Site { run.site }
+    /// The stage's name as written.
+    public var name: String { plan.name }
+    /// The syntax node.
+    public var node: StageNode { plan.node }
+    /// Positional argument nodes (flags removed).
+    public var positional: [Argument] {
+        if case .builtin(_, let positional, _) = plan.kind { return positional }
+        return plan.node.arguments
+    }
+    /// Flag nodes by name: each value node, or nil for a switch.
+    public var flagNodes: [String: [Argument?]] {
+        if case .builtin(_, _, let flags) = plan.kind { return flags }
+        return [:]
+    }
+    /// Labels the promise the stage's handler returns with this stage (for traces and the
+    /// timeline): set for `then X`, whose X is applied directly, so that X's own promise shows.
+    var labelsAdoptedPromise: Bool { plan.rewrittenThen != nil }
+    /// For `json` followed by `pick PATH`: the path, found without building the whole document.
+    var pickAhead: PickAhead? { plan.pickAhead }
+    /// For `read` followed by `json`: the file's bytes go to `json` as they are (`FileText`).
+    var feedsJSON: Bool { plan.feedsJSON }
+    /// For `each json` followed by `where EXPR`: EXPR (`StagePlan.filterAhead`).
+    var filterAhead: String? { plan.filterAhead }
+    /// False for `each` followed by `len` when nothing observes the promises (no trace, no
+    /// `--turns`, no page): the stage after it reads only how many results there are, so each
+    /// result stands as null in the list and what the inner stage made is freed as it settles
+    /// (`StagePlan.countedAhead`). True otherwise.
+    var keepsResults: Bool { !(plan.countedAhead && !PromiseObservation.isActive) }
+    /// The inner stage of `then X…`, `catch X…`, `each X…`, as the planner planned it.
+    var innerPlan: StagePlan? { plan.inner }
+    /// How many of the first positional arguments are expressions (`StageDefinition.expressionArguments`).
+    var expressionArguments: Int { plan.definition?.expressionArguments ?? 0 }
+    /// True when positional words are text as written (`StageDefinition.takesWordsAsWritten`).
+    var takesWordsAsWritten: Bool { plan.definition?.takesWordsAsWritten ?? false }
+    /// How the stage takes its arguments (nil for a `def` or a value stage): one that reads its
+    /// own (`.raw`, `.stage`) waits for the `let` variables its flags name (`pendingVariables`).
+    var argumentStyle: ArgumentStyle? { plan.definition?.argumentStyle }
 
     /// The executor everything runs on.
     public var executor: SerialPromiseExecutor { session.executor }
@@ -148,25 +151,19 @@ public final class StageCall: @unchecked Sendable {
     /// errors `body` throws are named (`namingErrors`); a stage whose flags name a pending `let`
     /// runs once it has settled (`pendingVariables`).
     public func chain(_ given: @escaping @Sendable (Value) throws -> Resolution<Value>) -> Promise<Value> {
-        let body: @Sendable (Value) throws -> Resolution<Value> = { [self] input in
-            let waits = pendingVariables()
-            guard !waits.isEmpty else { return try given(input) }
-            return .promise(Promise.all(waits, on: executor, cancelsOthers: false).then(on: executor, resolving: { _ in
-                try self.namingErrors { try given(input) }
-            }))
-        }
+        // One closure a stage: a long pipeline keeps every stage's until the stage runs.
         if let upstream {
-            return upstream.then(name: name, attributes: traceInfo, on: executor, resolving: { input in
-                let r = try self.namingErrors { try body(input) }
-                if self.labelsAdoptedPromise, PromiseObservation.isActive, case .promise(let p) = r {
-                    PromiseObservation.label(p, self.traceInfo)
+            return upstream.then(name: name, attributes: traceInfo, on: executor, resolving: { [self] input in
+                let r = try namingErrors { try runWaiting(given, input) }
+                if labelsAdoptedPromise, PromiseObservation.isActive, case .promise(let p) = r {
+                    PromiseObservation.label(p, traceInfo)
                 }
                 return r
             })
         }
         let p: Promise<Value>
         do {
-            switch try namingErrors({ try body(pipelineInput) }) {
+            switch try namingErrors({ try runWaiting(given, pipelineInput) }) {
             case .value(let v):
                 if index == 0 { run.immediate = .success(v) }
                 p = Promise.resolve(v, name: name, on: executor)
@@ -178,6 +175,18 @@ public final class StageCall: @unchecked Sendable {
         }
         if PromiseObservation.isActive { PromiseObservation.label(p, traceInfo) }
         return p
+    }
+
+    /// `given` run on `input` now, or once the `let` variables the stage's flags name have
+    /// settled (`pendingVariables`).
+    private func runWaiting(
+        _ given: @escaping @Sendable (Value) throws -> Resolution<Value>, _ input: Value
+    ) throws -> Resolution<Value> {
+        let waits = pendingVariables()
+        guard !waits.isEmpty else { return try given(input) }
+        return .promise(Promise.all(waits, on: executor, cancelsOthers: false).then(on: executor, resolving: { _ in
+            try self.namingErrors { try given(input) }
+        }))
     }
 
     /// Span information attached to trace events.

@@ -51,14 +51,15 @@ extension Planner {
     /// The call in the first `items(…)[]` of `expression` (`items(@)`): a flatten of the key and
     /// value pairs where a projection over them was meant. Nil when there is none.
     static func flattenedPairs(_ expression: String) -> String? {
-        guard let m = expression.firstMatch(of: /\b(items\([^()]*\))\s*\[\]/) else { return nil }
+        // A regex is compiled where it is used: looked for only where it can match.
+        guard expression.utf8.contains(UInt8(ascii: "(")), expression.contains("items("), let m = expression.firstMatch(of: /\b(items\([^()]*\))\s*\[\]/) else { return nil }
         return String(m.output.1)
     }
 
     /// The name in the first `== "NAME"` (or `!=`, `<`…) of `expression`: a comparison with a
     /// quoted identifier, which a jq or JavaScript user writes meaning text. Nil when there is none.
     static func comparedWithAQuotedName(_ expression: String) -> String? {
-        guard let m = expression.firstMatch(of: /(==|!=|<=|>=|<|>)\s*"([^"\\]*)"/) else { return nil }
+        guard expression.utf8.contains(UInt8(ascii: "\"")), let m = expression.firstMatch(of: /(==|!=|<=|>=|<|>)\s*"([^"\\]*)"/) else { return nil }
         return String(m.output.2)
     }
 }

@@ -48,7 +48,7 @@ struct Planner: Sendable {
         switch node.head {
         case .value(let arg):
             // `$x | …`, `%2 | …`, `[a, b] | …`: the value itself, evaluated against the input.
-            return StagePlan(nameAsWritten: "", name: "", node: node, kind: .value(arg))  // named by its source text when run
+            return StagePlan(name: "", node: node, kind: .value(arg))  // named by its source text when run
         case .named(let name, _) where defs[name] == nil && registry.stage(named: name)?.appliesItsStage == true:
             // `then X …` is `| X …`: the inner stage is applied to the upstream itself, with the
             // same promise and the same turns, instead of running a one-stage pipeline per input.
@@ -73,7 +73,7 @@ struct Planner: Sendable {
     /// Resolves a named stage (built-in, `def`, or external).
     private func named(_ name: String, _ node: StageNode, outerFlags: [String]) -> StagePlan {
         if let user = defs[name] {
-            return StagePlan(nameAsWritten: name, name: name, node: node, kind: .user(user))
+            return StagePlan(name: name, node: node, kind: .user(user))
         }
         let def: any StageDefinition.Type
         if let d = registry.stage(named: name) {
@@ -88,32 +88,32 @@ struct Planner: Sendable {
             let span: SourceSpan
             if case .named(_, let nameSpan) = node.head { span = nameSpan } else { span = node.span }
             return StagePlan(
-                nameAsWritten: name, name: name, node: node,
+                name: name, node: node,
                 kind: .refused(PlanProblem("unknown stage '\(name)'\(hint)", span: span, beforeRun: true)))
         }
         let plan: StagePlan
         switch FlagBinding.bind(def, node: node, outerFlags: outerFlags) {
         case .success(let bound) where def.positionalLimit.map({ bound.positional.count > $0 }) ?? false:
-            plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .refused(Self.tooManyArguments(def, bound.positional)))
+            plan = StagePlan(name: name, node: node, kind: .refused(Self.tooManyArguments(def, bound.positional)))
         case .success(let bound) where Self.unreadableExpression(def, bound.positional, flags: bound.flags) != nil:
             plan = StagePlan(
-                nameAsWritten: name, name: name, node: node, kind: .refused(Self.unreadableExpression(def, bound.positional, flags: bound.flags)!))
+                name: name, node: node, kind: .refused(Self.unreadableExpression(def, bound.positional, flags: bound.flags)!))
         case .success(let bound) where Self.followedGroup(def, bound.positional) != nil:
-            plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .refused(Self.followedGroup(def, bound.positional)!))
+            plan = StagePlan(name: name, node: node, kind: .refused(Self.followedGroup(def, bound.positional)!))
         case .success(let bound):
             let inner = innerPlan(def, node: node, positional: bound.positional)
             if ObjectIdentifier(def) == ObjectIdentifier(TapStage.self), let inner, inner.name == ThenableStage.name {
                 // JavaScript drops a tap handler's value unless it is a promise: the thenable's
                 // then would never be called.
-                plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .refused(PlanProblem(
+                plan = StagePlan(name: name, node: node, kind: .refused(PlanProblem(
                     "tap waits only for a promise, and a thenable is none: its then would never be called; write tap (thenable …), a group, which is a promise",
                     span: inner.node.span, beforeRun: true)))
             } else {
-                plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .builtin(def, bound.positional, bound.flags))
+                plan = StagePlan(name: name, node: node, kind: .builtin(def, bound.positional, bound.flags))
                 plan.inner = inner
             }
         case .failure(let problem):
-            plan = StagePlan(nameAsWritten: name, name: name, node: node, kind: .refused(problem))
+            plan = StagePlan(name: name, node: node, kind: .refused(problem))
         }
         plan.onRejection = Self.isTwoHandlerForm(def, plan) ? .recovers : def.onRejection
         return plan

@@ -26,8 +26,6 @@ final class StagePlan: @unchecked Sendable {
         case refused(PlanProblem)
     }
 
-    /// The name the pipeline's records give the stage (`then` for a rewritten `then X`).
-    var nameAsWritten: String
     /// The name of the stage that runs (X for `then X`).
     let name: String
     /// The node the stage sees (for `then X`, X's node).
@@ -39,29 +37,74 @@ final class StagePlan: @unchecked Sendable {
     var onRejection = RejectionRole.skipped
     /// `catch` and `finally`: handlers that run only on a rejection or on either outcome.
     var isHandler: Bool { onRejection.isHandler }
-    /// For a rewritten `then X`, the span of the whole `then` stage (traces label its promise).
-    var rewrittenThen: SourceSpan? = nil
     /// The inner stage of `then X…`, `catch X…`, `each X…` (X with the rest of the arguments),
     /// planned; nil when the stage takes none, or takes a group.
     var inner: StagePlan? = nil
+    /// What few stages have (a rewritten `then`, a look-ahead), made when one is set: a long
+    /// pipeline keeps a plan a stage, so what most stages lack takes no room in them.
+    private var rare: Rare?
+
+    /// The fields of a plan that few stages set.
+    private final class Rare {
+        var nameAsWritten: String?
+        var rewrittenThen: SourceSpan?
+        var pickAhead: PickAhead?
+        var filterAhead: String?
+        var feedsJSON = false
+        var countedAhead = false
+    }
+
+    private func rareFields() -> Rare {
+        if let rare { return rare }
+        let made = Rare()
+        rare = made
+        return made
+    }
+
+    /// The name the pipeline's records give the stage (`then` for a rewritten `then X`).
+    var nameAsWritten: String {
+        get { rare?.nameAsWritten ?? name }
+        set { rareFields().nameAsWritten = newValue }
+    }
+    /// For a rewritten `then X`, the span of the whole `then` stage (traces label its promise).
+    var rewrittenThen: SourceSpan? {
+        get { rare?.rewrittenThen }
+        set { rareFields().rewrittenThen = newValue }
+    }
     /// For `json` followed by `pick EXPR` with a literal expression: the simple path `json` finds
     /// the value of itself (`JSONPathScan`), or the expression `pick` searches the document's
     /// tape with (`JSONTape`).
-    var pickAhead: PickAhead? = nil
+    var pickAhead: PickAhead? {
+        get { rare?.pickAhead }
+        set { rareFields().pickAhead = newValue }
+    }
     /// For `each json` followed by `where EXPR` with a literal expression: EXPR, which `each`
     /// searches on each item of a stream as it parses it, keeping only the items it holds for
     /// (`where` still filters what it gets, which changes nothing).
-    var filterAhead: String? = nil
+    var filterAhead: String? {
+        get { rare?.filterAhead }
+        set { rareFields().filterAhead = newValue }
+    }
+    /// For `each STAGE…` followed by `len`: only how many results there are is read downstream,
+    /// so `each` need not keep them (`StageCall.keepsResults`).
+    var countedAhead: Bool {
+        get { rare?.countedAhead ?? false }
+        set { rareFields().countedAhead = newValue }
+    }
     /// For `read PATH` followed by `json`: `read` hands the file's bytes to `json` as they are
     /// (`FileText`), without making a String of them, which would check the UTF-8 a second time.
-    var feedsJSON = false
+    var feedsJSON: Bool {
+        get { rare?.feedsJSON ?? false }
+        set { rareFields().feedsJSON = newValue }
+    }
 
-    /// A plan of `node`: `name` runs, `nameAsWritten` names it in the pipeline's records.
-    init(nameAsWritten: String, name: String, node: StageNode, kind: Kind) {
-        self.nameAsWritten = nameAsWritten
+    /// A plan of `node`: `name` runs, `nameAsWritten` (when it differs) names it in the
+    /// pipeline's records.
+    init(nameAsWritten: String? = nil, name: String, node: StageNode, kind: Kind) {
         self.name = name
         self.node = node
         self.kind = kind
+        if let nameAsWritten, nameAsWritten != name { self.nameAsWritten = nameAsWritten }
     }
 
     /// The built-in stage that runs, or nil for a `def`, a value or a refused stage.

@@ -10,7 +10,15 @@ struct EachStage: StageDefinition, LooksAhead {
     static let looksAhead = true
     /// `each json | where EXPR`: each item's JSON is searched with EXPR as it is parsed, and an
     /// item it does not hold for is never kept (`StagePlan.filterAhead`).
+    /// `each STAGE… | len`: only the count is read, so the results are not kept
+    /// (`StagePlan.countedAhead`).
     static func lookAhead(_ plan: StagePlan, next: StagePlan) {
+        if case .builtin(let nextDef, let arguments, let nextFlags) = next.kind, nextDef == LenStage.self, arguments.isEmpty,
+            nextFlags.isEmpty, !next.isHandler
+        {
+            plan.countedAhead = true
+            return
+        }
         // `--limit` bounds the items that run, which a filtered item never does; `--rate` paces
         // every item, so none is filtered ahead under it.
         guard case .builtin(_, _, let flags) = plan.kind, flags.keys.allSatisfy({ $0 == limit.name }), let inner = plan.inner,
@@ -68,7 +76,7 @@ struct EachStage: StageDefinition, LooksAhead {
                 return .promise(
                     StreamEachRunner(
                         stream: stream, limit: limit, inner: start, direct: direct, ex: ex, cancelsOthers: cancelsOthers,
-                        filter: direct == nil ? nil : call.filterAhead.map(Self.jsonFilter)
+                        filter: direct == nil ? nil : call.filterAhead.map(Self.jsonFilter), keepsResults: call.keepsResults
                     ).start())
             }
             guard case .list(let items) = Pick.target(input) else {
@@ -78,7 +86,11 @@ struct EachStage: StageDefinition, LooksAhead {
             let inner = schedule.map { $0.pacing(given, on: ex) } ?? given
             if items.isEmpty { return .value(.list([])) }
             let progress = EachProgress.make(total: items.count, asked: call.given(Self.progress), session: call.session)
-            return .promise(EachRunner(items: items, limit: limit, inner: inner, ex: ex, cancelsOthers: cancelsOthers, progress: progress).start())
+            return .promise(
+                EachRunner(
+                    items: items, limit: limit, inner: inner, ex: ex, cancelsOthers: cancelsOthers, progress: progress,
+                    keepsResults: call.keepsResults
+                ).start())
         }
     }
 }
@@ -142,11 +154,15 @@ final class EachRunner: @unchecked Sendable {
 
     /// The progress line, when one is drawn.
     let progress: EachProgress?
+    /// False when only the count of the results is read (`StageCall.keepsResults`): each
+    /// stands as null.
+    let keepsResults: Bool
 
     init(
         items: [Value], limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, ex: any PromiseExecutor, cancelsOthers: Bool,
-        progress: EachProgress? = nil
+        progress: EachProgress? = nil, keepsResults: Bool = true
     ) {
+        self.keepsResults = keepsResults
         self.progress = progress
         self.cancelsOthers = cancelsOthers
         self.items = items
@@ -175,7 +191,7 @@ final class EachRunner: @unchecked Sendable {
             if let progress { progress.finished(ok: { if case .success = r { return true } else { return false } }()) }
             switch r {
             case .success(let v):
-                results[i] = v
+                results[i] = keepsResults ? v : .null
                 done += 1
                 if done == items.count {
                     progress?.end()
@@ -211,6 +227,9 @@ final class StreamEachRunner: @unchecked Sendable {
     enum Filtered { case kept(Value), dropped, ordinary }
     /// The filter ahead, when `where` follows `each json` and items run directly.
     let filter: (@Sendable (Value) -> Filtered)?
+    /// False when only the count of the results is read (`StageCall.keepsResults`): each
+    /// stands as null.
+    let keepsResults: Bool
     let ex: any PromiseExecutor
     @exclusivity(unchecked) var results: [Value?] = []
     @exclusivity(unchecked) var running = 0
@@ -227,8 +246,9 @@ final class StreamEachRunner: @unchecked Sendable {
 
     init(
         stream: ValueStream, limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, direct: (@Sendable (Value) -> Value?)? = nil,
-        ex: any PromiseExecutor, cancelsOthers: Bool, filter: (@Sendable (Value) -> Filtered)? = nil
+        ex: any PromiseExecutor, cancelsOthers: Bool, filter: (@Sendable (Value) -> Filtered)? = nil, keepsResults: Bool = true
     ) {
+        self.keepsResults = keepsResults
         self.filter = filter
         self.cancelsOthers = cancelsOthers
         self.stream = stream
@@ -281,14 +301,14 @@ final class StreamEachRunner: @unchecked Sendable {
             if let filter {
                 switch filter(v) {
                 case .kept(let parsed):
-                    results.append(parsed)
+                    results.append(keepsResults ? parsed : .null)
                     continue
                 case .dropped: continue
                 case .ordinary: break
                 }
             }
             if let direct, let value = direct(v) {
-                results.append(value)
+                results.append(keepsResults ? value : .null)
             } else {
                 launch(v)
             }
@@ -310,7 +330,7 @@ final class StreamEachRunner: @unchecked Sendable {
             running -= 1
             switch r {
             case .success(let v):
-                results[i] = v
+                results[i] = keepsResults ? v : .null
                 take()
                 finishIfDone()
             case .failure(let e):
