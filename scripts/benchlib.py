@@ -1,5 +1,5 @@
 """Shared helpers for scripts/bench-*: run a command, measure wall time and peak memory; the
-generated JSON document of scripts/bench json and json-whole."""
+generated JSON document of scripts/bench json and json-whole; an nginx of the benchmark's own."""
 import json
 import os
 import random
@@ -136,3 +136,52 @@ def bench_json_file():
         f.write("]}")
     os.rename(path + ".tmp", path)
     return path
+
+
+def start_nginx(name, body):
+    """Starts Debian's nginx on a free loopback port with a configuration of its own, serving
+    `body` (bytes) as /NAME. Returns (url, pid, stop) where stop() ends it and removes its files."""
+    import shutil
+    import signal
+    import socket
+    if not ensure_tool("nginx", "nginx") and not os.path.exists("/usr/sbin/nginx"):
+        sys.exit("bench: nginx is needed")
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    work = tempfile.mkdtemp(prefix="vow-bench-nginx-")
+    www = os.path.join(work, "www")
+    os.makedirs(www)
+    os.chmod(work, 0o755)  # nginx's workers run as another user, which must read the document
+    with open(os.path.join(www, name), "wb") as f:
+        f.write(body)
+    os.chmod(os.path.join(www, name), 0o644)
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    conf = os.path.join(work, "nginx.conf")
+    with open(conf, "w") as f:
+        f.write("""
+worker_processes 1;
+pid %(w)s/nginx.pid;
+error_log %(w)s/error.log;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    default_type application/json;
+    keepalive_requests 1000000;
+    client_body_temp_path %(w)s/tmp; proxy_temp_path %(w)s/tmp; fastcgi_temp_path %(w)s/tmp;
+    uwsgi_temp_path %(w)s/tmp; scgi_temp_path %(w)s/tmp;
+    server { listen 127.0.0.1:%(p)d; root %(w)s/www; }
+}
+""" % {"w": work, "p": port})
+    subprocess.run([nginx, "-c", conf, "-p", work], check=True)
+    for _ in range(100):
+        if os.path.exists(os.path.join(work, "nginx.pid")):
+            break
+        time.sleep(0.05)
+    pid = int(open(os.path.join(work, "nginx.pid")).read())
+
+    def stop():
+        os.kill(pid, signal.SIGTERM)
+        shutil.rmtree(work, ignore_errors=True)
+    return "http://127.0.0.1:%d/%s" % (port, name), pid, stop

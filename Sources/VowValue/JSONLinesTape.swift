@@ -70,6 +70,19 @@ public final class JSONLinesTape {
         return true
     }
 
+    /// The documents added, as values (as the reader makes them), in order. The builder is spent.
+    public func finishValues() -> [Value] {
+        let tape = finish()
+        var values: [Value] = []
+        values.reserveCapacity(documents)
+        var j = 1
+        while j < tape.count {
+            values.append(tape.value(j))
+            j = tape.next(j)
+        }
+        return values
+    }
+
     /// The tape of the list of the documents added (`[]` for none). The builder is spent.
     public func finish() -> JSONTape {
         precondition(!finished, "a list is finished once")

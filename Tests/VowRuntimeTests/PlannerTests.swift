@@ -59,6 +59,12 @@ final class PlannerTests: XCTestCase {
         XCTAssertEqual(try plans("each fetch $_ | pick 'length(@)'")[0].countedAhead, false)
         XCTAssertEqual(try plans("each fetch $_ | catch len")[0].countedAhead, false)
         XCTAssertEqual(try plans("echo [1] | len")[0].countedAhead, false)
+        // `each json | pick EXPR` searches one tape of the items' documents; not under --rate,
+        // nor for an inner stage other than `json` alone.
+        XCTAssertEqual(try plans("each json --limit 4 | pick a")[0].pickAhead?.expression, "a")
+        XCTAssertNil(try plans("each json --rate 5/s | pick a")[0].pickAhead)
+        XCTAssertNil(try plans("each (json | pick a) | pick b")[0].pickAhead)
+        XCTAssertNil(try plans("each text | pick a")[0].pickAhead)
     }
 
     func test_handlersKeepTheirRoleWhenTheyCannotStart() throws {

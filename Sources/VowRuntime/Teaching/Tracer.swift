@@ -60,10 +60,14 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
 
     /// Starts writing JSON Lines to `path` (truncating it); throws when it cannot be created.
     public func startFile(_ path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw VowError(.io, "cannot create the trace file \(path)")
+        // Opened where it is, truncated: the events go to it as they happen, and a device
+        // (`--trace /dev/null`, `/dev/stderr`) is written through. (Foundation's createFile
+        // writes a new file and renames it over the name, which replaced the device itself.)
+        let fd = open(FileName.system(path), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw VowError(.io, "cannot create the trace file \(path): \(String(cString: strerror(errno)))")
         }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         state.withLock {
             try? $0.file?.close()
             $0.file = handle

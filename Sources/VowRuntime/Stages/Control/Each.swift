@@ -11,12 +11,21 @@ struct EachStage: StageDefinition, LooksAhead {
     /// `each json | where EXPR`: each item's JSON is searched with EXPR as it is parsed, and an
     /// item it does not hold for is never kept (`StagePlan.filterAhead`).
     /// `each STAGE… | len`: only the count is read, so the results are not kept
-    /// (`StagePlan.countedAhead`).
+    /// (`StagePlan.countedAhead`). `each json | pick EXPR` over a stream: each item's document
+    /// goes into one tape of the list (`JSONLinesTape`), which `pick` searches with EXPR
+    /// (`StagePlan.pickAhead`), as it searches a whole document after `json`.
     static func lookAhead(_ plan: StagePlan, next: StagePlan) {
         if case .builtin(let nextDef, let arguments, let nextFlags) = next.kind, nextDef == LenStage.self, arguments.isEmpty,
             nextFlags.isEmpty, !next.isHandler
         {
             plan.countedAhead = true
+            return
+        }
+        // `each json | pick EXPR`: the items' documents go into one tape for EXPR to search.
+        if case .builtin(_, _, let flags) = plan.kind, flags.keys.allSatisfy({ $0 == limit.name }), let inner = plan.inner,
+            inner.definition == JsonStage.self, let ahead = PickAhead(inner, next: next)
+        {
+            plan.pickAhead = ahead
             return
         }
         // `--limit` bounds the items that run, which a filtered item never does; `--rate` paces
@@ -76,7 +85,8 @@ struct EachStage: StageDefinition, LooksAhead {
                 return .promise(
                     StreamEachRunner(
                         stream: stream, limit: limit, inner: start, direct: direct, ex: ex, cancelsOthers: cancelsOthers,
-                        filter: direct == nil ? nil : call.filterAhead.map(Self.jsonFilter), keepsResults: call.keepsResults
+                        filter: direct == nil ? nil : call.filterAhead.map(Self.jsonFilter), keepsResults: call.keepsResults,
+                        tapeFor: direct == nil || PromiseObservation.isActive ? nil : call.pickAhead?.expression
                     ).start())
             }
             guard case .list(let items) = Pick.target(input) else {
@@ -230,6 +240,11 @@ final class StreamEachRunner: @unchecked Sendable {
     /// False when only the count of the results is read (`StageCall.keepsResults`): each
     /// stands as null.
     let keepsResults: Bool
+    /// For `each json | pick EXPR`: EXPR, and the tape the items' documents go into while
+    /// every item so far held one (`JSONLinesTape`); nil once one did not (the items so far are
+    /// then made values, and the rest go the ordinary way).
+    let tapeExpression: String?
+    @exclusivity(unchecked) var lines: JSONLinesTape?
     let ex: any PromiseExecutor
     @exclusivity(unchecked) var results: [Value?] = []
     @exclusivity(unchecked) var running = 0
@@ -246,8 +261,11 @@ final class StreamEachRunner: @unchecked Sendable {
 
     init(
         stream: ValueStream, limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, direct: (@Sendable (Value) -> Value?)? = nil,
-        ex: any PromiseExecutor, cancelsOthers: Bool, filter: (@Sendable (Value) -> Filtered)? = nil, keepsResults: Bool = true
+        ex: any PromiseExecutor, cancelsOthers: Bool, filter: (@Sendable (Value) -> Filtered)? = nil, keepsResults: Bool = true,
+        tapeFor expression: String? = nil
     ) {
+        self.tapeExpression = expression
+        self.lines = expression.map { _ in JSONLinesTape() }
         self.keepsResults = keepsResults
         self.filter = filter
         self.cancelsOthers = cancelsOthers
@@ -298,6 +316,13 @@ final class StreamEachRunner: @unchecked Sendable {
         while queuedHead < queued.count, running < limit, !resolver.isSettled {
             let v = queued[queuedHead]
             queuedHead += 1
+            if let lines {
+                if Self.append(v, to: lines) { continue }
+                // This item's document is not one the tape takes: the items so far become the
+                // values `json` makes of them, and this one and the rest go the ordinary way.
+                results.append(contentsOf: lines.finishValues())
+                self.lines = nil
+            }
             if let filter {
                 switch filter(v) {
                 case .kept(let parsed):
@@ -343,7 +368,23 @@ final class StreamEachRunner: @unchecked Sendable {
     }
 
     private func finishIfDone() {
-        if ended && running == 0 && queuedHead == queued.count { resolver.fulfill(.list(results.map { $0 ?? .null })) }
+        guard ended && running == 0 && queuedHead == queued.count else { return }
+        if let lines, let expression = tapeExpression {
+            self.lines = nil
+            resolver.fulfill(.opaque(PickedAhead(expression: expression, content: .tape(lines.finish()), source: .null)))
+            return
+        }
+        resolver.fulfill(.list(results.map { $0 ?? .null }))
+    }
+
+    /// Adds the JSON document an item holds (text, or a file's bytes) to `lines`; false when
+    /// the item holds none the tape takes.
+    private static func append(_ item: Value, to lines: JSONLinesTape) -> Bool {
+        switch item {
+        case .string(var s): return s.withUTF8 { lines.append($0) }
+        case .opaque(let o as FileText): return o.bytes.withUnsafeBufferPointer { lines.append($0) }
+        default: return false
+        }
     }
 }
 
