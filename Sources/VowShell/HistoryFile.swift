@@ -61,11 +61,14 @@ struct HistoryFile {
     }
 
     /// Runs `body` with the file open to append to (created with mode 0600), under its lock.
+    /// A regular file is made private (0600); anything else (`VOW_HISTORY=/dev/null`) is left as
+    /// it is.
     private func withLock(_ body: (Int32) -> String?) -> String? {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return Self.reason(errno) }
         defer { close(fd) }
-        fchmod(fd, 0o600)
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG { fchmod(fd, 0o600) }
         while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
         return body(fd)
     }

@@ -86,4 +86,23 @@ final class HistoryFileTests: XCTestCase {
         XCTAssertEqual(said, 1, t.plainOutput)
         XCTAssertTrue(t.plainOutput.contains("no space left on device"), t.plainOutput)
     }
+
+    /// `VOW_HISTORY=/dev/null` turns the history off: the device is written to and left as it
+    /// was (the history once made it 0600, as it makes its own file). A null device (1, 3) of the
+    /// test's own, so that the system's is never at stake.
+    func test_aDeviceAsTheHistoryKeepsItsMode() throws {
+        let device = NSTemporaryDirectory() + "vow-null-\(UUID().uuidString)"
+        guard mknod(device, S_IFCHR | 0o644, dev_t(1 << 8 | 3)) == 0 else { throw XCTSkip("making a device needs root") }
+        defer { unlink(device) }
+        let file = HistoryFile(path: device, limit: 10)
+        XCTAssertNil(file.append("echo 1"))
+        var info = stat()
+        XCTAssertEqual(stat(device, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFCHR)
+        XCTAssertEqual(info.st_mode & 0o7777, 0o644, "the device's mode is left as it was")
+        // A file of its own is private.
+        XCTAssertNil(HistoryFile(path: path, limit: 10).append("echo 2"))
+        XCTAssertEqual(stat(path, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600)
+    }
 }
