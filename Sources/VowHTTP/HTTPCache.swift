@@ -20,12 +20,19 @@ import VowValue
 ///   response is never served to a request with another credential or none;
 /// - the directory is capped (`maxBytes`): the least recently stored entries go first.
 ///
-/// Sendable: its fields are `let`s; the files are its only state.
+/// Sendable: its fields are `let`s, `usage` behind its lock; the files are its state.
 public final class HTTPCache: Sendable {
     /// Where the entries are.
     public let directory: String
     /// The most bytes the entries may take; the oldest go first past it.
     public let maxBytes: Int
+    /// What the entries take, as far as this process knows: found by the first look at the
+    /// directory (`trim`), then counted up by each entry stored. Nil until that first look. The
+    /// directory is looked at again only when the count passes `maxBytes`, not at every store
+    /// (a look stats every entry: at every store, a fan-out over N new URLs took time in N²).
+    /// Another process's entries are seen at the next look: the cap can be passed by what others
+    /// store meanwhile.
+    private let usage = Locked<Int?>(nil)
 
     /// A cache in `directory`, at most `maxBytes` big.
     public init(directory: String, maxBytes: Int = 256 << 20) {
@@ -265,19 +272,41 @@ public final class HTTPCache: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             // Written whole under another name, then renamed: a reader sees the old entry or the
-            // new one, never part of one.
-            try Data(JSONWriter.compact(record).utf8).write(to: URL(fileURLWithPath: path(entry.key)), options: .atomic)
+            // new one, never part of one. Not synced to the disk (Foundation's atomic write
+            // syncs every file: three quarters of a fan-out's time went there): a cache may
+            // lose an entry to a crash, and an entry that does not read is a miss.
+            let data = Array(JSONWriter.compact(record).utf8)
+            let file = try FileWriter(path(entry.key), permissions: 0o600)
+            do throws(VowError) {
+                try file.write(data)
+                try file.commit()
+            } catch {
+                file.abandon()
+                throw error
+            }
+            let looks = usage.withLock { known -> Bool in
+                guard let bytes = known else { return true }
+                known = bytes + data.count
+                return bytes + data.count > maxBytes
+            }
+            if looks { trim() }
         } catch {
             return false
         }
-        trim()
         return true
     }
 
-    /// Removes the entries stored longest ago until the directory is within `maxBytes`.
+    /// Past `maxBytes`, removes the entries stored longest ago until the directory is within
+    /// nine tenths of it, and keeps what they take then (`usage`).
     private func trim() {
+        let total = trimmed()
+        usage.withLock { $0 = total }
+    }
+
+    /// `trim`'s work: the bytes the entries take after it.
+    private func trimmed() -> Int {
         let fm = FileManager.default
-        guard let names = try? fm.contentsOfDirectory(atPath: directory) else { return }
+        guard let names = try? fm.contentsOfDirectory(atPath: directory) else { return 0 }
         var files: [(path: String, size: Int, date: Date)] = []
         for n in names where n.hasSuffix(".entry") {
             let p = directory + "/" + n
@@ -285,11 +314,15 @@ public final class HTTPCache: Sendable {
             files.append((p, (a[.size] as? Int) ?? 0, (a[.modificationDate] as? Date) ?? .distantPast))
         }
         var total = files.reduce(0) { $0 + $1.size }
-        guard total > maxBytes else { return }
-        for f in files.sorted(by: { $0.date < $1.date }) where total > maxBytes {
+        guard total > maxBytes else { return total }
+        // Down to nine tenths of the cap, so that the next look comes a tenth of the cap later
+        // and not at the next store (a full cache would be looked at for every entry).
+        let goal = maxBytes / 10 * 9
+        for f in files.sorted(by: { $0.date < $1.date }) where total > goal {
             try? fm.removeItem(atPath: f.path)
             total -= f.size
         }
+        return total
     }
 }
 

@@ -51,4 +51,28 @@ final class HTTPCacheRuleTests: XCTestCase {
         if case .miss = cache.lookup(HTTPRequestSpec(method: "GET", url: "http://h/p0"), now: 1) {} else { XCTFail("the oldest entry is still there") }
         if case .fresh = cache.lookup(HTTPRequestSpec(method: "GET", url: "http://h/p11"), now: 1) {} else { XCTFail("the newest entry went") }
     }
+
+    /// A store looks at the other entries (a stat of each) only when what this process counts
+    /// passes the cap, not at every store: a fan-out over N new URLs would take time in N². An
+    /// entry another process wrote meanwhile is seen at that look.
+    func test_theDirectoryIsLookedAtOnlyWhenTheCountPassesTheCap() throws {
+        let dir = NSTemporaryDirectory() + "vow-cache-count-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let cache = HTTPCache(directory: dir, maxBytes: 8 * 1024)
+        func keep(_ path: String, _ size: Int) {
+            var spec = HTTPRequestSpec(method: "GET", url: "http://h/" + path)
+            spec.headers = []
+            let r = HTTPResponse(status: 200, statusText: "OK", url: spec.url, method: "GET", headers: [("Cache-Control", "max-age=60")], elapsed: 0, body: Array(repeating: 65, count: size))
+            XCTAssertTrue(cache.store(spec, r, requestTime: 0, responseTime: 0), path)
+        }
+        keep("first", 100)  // the first store looks: the count starts from the directory
+        // Another process's entry, older than any, past the cap by itself.
+        let foreign = dir + "/foreign.entry"
+        try Data(repeating: 66, count: 9 * 1024).write(to: URL(fileURLWithPath: foreign))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 0)], ofItemAtPath: foreign)
+        keep("small", 100)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: foreign), "a store under the count does not look")
+        for i in 0..<8 { keep("big\(i)", 900) }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: foreign), "the look when the count passed the cap found it, oldest, and removed it")
+    }
 }
