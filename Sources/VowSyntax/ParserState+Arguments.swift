@@ -177,6 +177,10 @@ extension ParserState {
         let span = SourceSpan(start: start, end: pos)
         if let lit = t.literalText {
             if let kind = literal(lit) { return Argument(kind: kind, span: span) }
+            if let shared = sharedWords[lit] { return Argument(kind: shared, span: span) }
+            let kind = ArgumentKind.word(t)
+            if sharedWords.count < Self.sharedWordLimit { sharedWords[lit] = kind }
+            return Argument(kind: kind, span: span)
         }
         return Argument(kind: .word(t), span: span)
     }

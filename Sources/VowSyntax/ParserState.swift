@@ -30,6 +30,11 @@ struct ParserState {
     var pos = 0
     /// How many brackets, groups and literals enclose `pos` (at most `Parser.maxDepth`).
     var depth = 0
+    /// The kind of each literal word read so far, by its text (up to `sharedWordLimit` of them):
+    /// a word written again shares the first one's (a long pipeline of `pick @` holds one).
+    var sharedWords: [String: ArgumentKind] = [:]
+    /// How many words `sharedWords` keeps.
+    static let sharedWordLimit = 4096
 
     /// A parser at the start of `source`.
     init(_ source: SourceText) {
