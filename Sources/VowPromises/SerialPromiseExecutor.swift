@@ -350,6 +350,12 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
                     if q.taskHead == q.tasks.count {
                         q.tasks.removeAll(keepingCapacity: true)
                         q.taskHead = 0
+                    } else if q.taskHead >= 64, q.taskHead * 2 >= q.tasks.count {
+                        // The tasks that ran go now, not when the queue empties: a queue that
+                        // never empties (responses that keep coming while the executor is
+                        // busy) kept every task it ran, and what each held (the response).
+                        q.tasks.removeFirst(q.taskHead)
+                        q.taskHead = 0
                     }
                     q.loopTime = timerClockNow()
                     if t === TimerPass.marker {
