@@ -208,6 +208,10 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
     /// and that have neither fired nor been cleared.
     public var pendingTimers: Int { state.withLock { $0.pendingTimers } }
 
+    /// How many tasks the queue holds, those that ran and are not dropped yet included: a queue
+    /// that never empties keeps it bounded (the tests read it).
+    var tasksHeld: Int { state.withLock { $0.tasks.count } }
+
     /// True while a job or task is queued or running, or a timer is pending.
     public var hasPendingWork: Bool { state.withLock { !$0.quiescent } }
 
