@@ -25,13 +25,11 @@ public final class JSONLinesTape {
     public private(set) var documents = 0
     private var finished = false
 
-    /// An empty list, to add documents to. `longSize` is for tests only.
-    public init() {
-        longSize = Int(TapeWord.sizeMask)
-        words = malloc(capacity * 8)!.assumingMemoryBound(to: UInt64.self)
-    }
+    /// An empty list, to add documents to.
+    public convenience init() { self.init(longSize: Int(TapeWord.sizeMask)) }
 
-    /// `init()`, keeping sizes from `longSize` words in `longSizes` (as `JSONTape.read` can).
+    /// `init()`, keeping sizes from `longSize` words in `longSizes` (lower only in tests, as
+    /// `JSONTape.read` can).
     init(longSize: Int) {
         self.longSize = longSize
         words = malloc(capacity * 8)!.assumingMemoryBound(to: UInt64.self)

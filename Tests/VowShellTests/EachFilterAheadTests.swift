@@ -6,21 +6,7 @@ import XCTest
 /// `each json | where EXPR` over a stream searches each item's JSON as it parses it and keeps
 /// only the items EXPR holds for (`StagePlan.filterAhead`): the same values and the same errors
 /// as the pipeline without it (a stage between them turns it off), and its twin's.
-final class EachFilterAheadTests: XCTestCase {
-    let dir = NSTemporaryDirectory() + "vow-filter-ahead-\(getpid())"
-
-    override func setUpWithError() throws {
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
-
-    func file(_ name: String, _ lines: [String]) throws -> String {
-        let path = dir + "/" + name
-        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
+final class EachFilterAheadTests: LineFileTestCase {
     func test_theSameValuesAsWithoutIt() throws {
         var lines: [String] = []
         for i in 0..<300 { lines.append(#"{"id": \#(i), "status": "\#(["new", "paid", "shipped"][i % 3])", "total": \#(i % 17)}"#) }

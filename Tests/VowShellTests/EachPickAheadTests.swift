@@ -8,21 +8,7 @@ import XCTest
 /// which `pick` searches (`StagePlan.pickAhead` on `each`, `JSONLinesTape`): the same values,
 /// printing and errors as the pipeline without it (a stage between them turns it off), on
 /// generated files and on the lines the tape does not take (which go the ordinary way).
-final class EachPickAheadTests: XCTestCase {
-    let dir = NSTemporaryDirectory() + "vow-pick-ahead-\(getpid())"
-
-    override func setUpWithError() throws {
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
-
-    func file(_ name: String, _ lines: [String]) throws -> String {
-        let path = dir + "/" + name
-        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
+final class EachPickAheadTests: LineFileTestCase {
     /// The error report without the lines that quote the pipeline (the tap is not in the fused one).
     func head(_ err: String) -> [Substring] {
         err.split(separator: "\n").filter { !$0.contains("= skipped:") && !$0.contains("│ read") && !$0.contains("^^^") && !$0.contains("-->") }

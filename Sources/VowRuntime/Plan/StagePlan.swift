@@ -98,13 +98,12 @@ final class StagePlan: @unchecked Sendable {
         set { rareFields().feedsJSON = newValue }
     }
 
-    /// A plan of `node`: `name` runs, `nameAsWritten` (when it differs) names it in the
-    /// pipeline's records.
-    init(nameAsWritten: String? = nil, name: String, node: StageNode, kind: Kind) {
+    /// A plan of `node`: `name` runs, and names it in the pipeline's records unless
+    /// `nameAsWritten` is set.
+    init(name: String, node: StageNode, kind: Kind) {
         self.name = name
         self.node = node
         self.kind = kind
-        if let nameAsWritten, nameAsWritten != name { self.nameAsWritten = nameAsWritten }
     }
 
     /// The built-in stage that runs, or nil for a `def`, a value or a refused stage.

@@ -21,18 +21,19 @@ struct EachStage: StageDefinition, LooksAhead {
             plan.countedAhead = true
             return
         }
+        // The other two read each item's JSON ahead: `json` alone inside, and no flag but
+        // `--limit` (which bounds the items that run, which an item read ahead never does;
+        // `--rate` paces every item, so none is read ahead under it).
+        guard case .builtin(_, _, let flags) = plan.kind, flags.keys.allSatisfy({ $0 == limit.name }), let inner = plan.inner,
+            case .builtin(let innerDef, let innerArgs, let innerFlags) = inner.kind, innerDef == JsonStage.self, innerArgs.isEmpty,
+            innerFlags.isEmpty
+        else { return }
         // `each json | pick EXPR`: the items' documents go into one tape for EXPR to search.
-        if case .builtin(_, _, let flags) = plan.kind, flags.keys.allSatisfy({ $0 == limit.name }), let inner = plan.inner,
-            inner.definition == JsonStage.self, let ahead = PickAhead(inner, next: next)
-        {
+        if let ahead = PickAhead(inner, next: next) {
             plan.pickAhead = ahead
             return
         }
-        // `--limit` bounds the items that run, which a filtered item never does; `--rate` paces
-        // every item, so none is filtered ahead under it.
-        guard case .builtin(_, _, let flags) = plan.kind, flags.keys.allSatisfy({ $0 == limit.name }), let inner = plan.inner,
-            case .builtin(let innerDef, let innerArgs, let innerFlags) = inner.kind, innerDef == JsonStage.self, innerArgs.isEmpty, innerFlags.isEmpty,
-            case .builtin(let nextDef, let arguments, let nextFlags) = next.kind, nextDef == WhereStage.self, nextFlags.isEmpty,
+        guard case .builtin(let nextDef, let arguments, let nextFlags) = next.kind, nextDef == WhereStage.self, nextFlags.isEmpty,
             arguments.count == 1, !next.isHandler, let text = PickAhead.literal(arguments[0]),
             (try? JMESPathExpression.cached(text)) != nil
         else { return }
