@@ -9,6 +9,14 @@ import tempfile
 import time
 
 
+def build_release(product):
+    """Builds PRODUCT in release, vow's own modules first made consistent (scripts/fresh-modules)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    subprocess.run([os.path.join(root, "scripts/fresh-modules"), "release"], check=True)
+    subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=root, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def measure(cmd, runs=3, stdin=None, env=None):
     """Runs cmd `runs` times; returns (best seconds, peak RSS in bytes of that run, stdout)."""
     best = None

@@ -130,4 +130,36 @@ final class PlannerWarningTests: XCTestCase {
                        ["format: '{a}' is in single quotes, so nothing in it is filled in; write it in double quotes to fill it in"])
         XCTAssertEqual(try warnings("echo {a: 1} | format \"{a}\" | format 'plain'"), [])
     }
+
+
+    /// A program's check plans its statements once; starting them takes those plans instead of
+    /// planning again, unless the program defines a stage (its statements are then planned when
+    /// they start, against the defs given by then).
+    func test_theChecksPlansAreTakenWhenTheStatementsStart() throws {
+        let session = Session(output: OutputSink { _ in })
+        defer { session.http.shutdown() }
+        let starter = StatementStarter(session: session)
+        let text = SourceText("echo 1 | pick @\nlet x = echo 2 | pick @", name: "<test>")
+        let program = try Parser.parse(text)
+        XCTAssertTrue(starter.check(program).isEmpty)
+        let kept = session.checkedPlans.withLock { $0?.byStart.mapValues { $0.map(\.name) } }
+        XCTAssertEqual(kept, [0: ["echo", "pick"], 24: ["echo", "pick"]])
+        let started = starter.start(program.statements, in: text)
+        XCTAssertEqual(session.checkedPlans.withLock { $0?.byStart.count }, 0, "each statement took its plans")
+        guard case .pipeline(let promise, _) = started[0] else { return XCTFail("a pipeline") }
+        let done = DispatchSemaphore(value: 0)
+        promise.whenSettled { _ in done.signal() }
+        done.wait()
+        XCTAssertEqual(try promise.result?.get(), .int(1))
+        // Another source's statement at the same place plans afresh: the plans are the checked
+        // program's only, and each is taken once.
+        var plans = CheckedPlans(source: text, byStart: [0: []])
+        XCTAssertNil(plans.take(SourceText("echo 1 | pick @", name: "<test>"), at: 0))
+        XCTAssertNotNil(plans.take(text, at: 0))
+        XCTAssertNil(plans.take(text, at: 0))
+
+        let withDef = SourceText("def two = echo 2\necho 1 | two", name: "<test>")
+        XCTAssertTrue(starter.check(try Parser.parse(withDef)).isEmpty)
+        XCTAssertFalse(session.checkedPlans.withLock { $0 != nil }, "a program that defines a stage keeps none")
+    }
 }

@@ -109,6 +109,11 @@ public final class Session: @unchecked Sendable {
     }
     /// The `def` stages given so far, by name. On the executor.
     public internal(set) var defs: [String: UserStage] = [:]
+    /// The plans the check of a program made for its statements (`StatementStarter.check`),
+    /// which starting them takes rather than planning every stage a second time. Behind a lock:
+    /// the check runs off the executor and must not queue a job there (a job of its own would
+    /// show in `--turns`).
+    let checkedPlans = Locked<CheckedPlans?>(nil)
 
     /// Makes a session.
     public init(

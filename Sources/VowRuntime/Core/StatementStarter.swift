@@ -74,7 +74,7 @@ public struct StatementStarter: Sendable {
         case .pipeline(let p, let background):
             // A foreground statement's value only goes to the printer; a job's is kept (`%N`).
             let (promise, run) = ev.pipeline(
-                p, printed: !background, input: .null, scope: scope,
+                p, plans: session.checkedPlans.withLock { $0?.take(source, at: p.span.start) }, printed: !background, input: .null, scope: scope,
                 site: Site(source: source, statement: p.span, context: [], run: session.nextStatementRun()))
             if background {
                 let id = session.jobs.add(statement: source.slice(p.span), promise: promise)
@@ -82,7 +82,7 @@ public struct StatementStarter: Sendable {
             }
             return .pipeline(promise, StatementRun(run: run, printsItsValue: session.registry.printsItsValue(p), inPrograms: session.registry.inPrograms(p)))
         case .letBinding(let name, _, let value):
-            let (promise, run) = ev.pipeline(value, input: .null, scope: scope, site: Site(source: source, statement: value.span, context: ["let \(name)"], run: session.nextStatementRun()))
+            let (promise, run) = ev.pipeline(value, plans: session.checkedPlans.withLock { $0?.take(source, at: value.span.start) }, input: .null, scope: scope, site: Site(source: source, statement: value.span, context: ["let \(name)"], run: session.nextStatementRun()))
             // `let y = $x` (or `%N`) names the promise bound to x itself, as `const y = x` does
             // in JavaScript: a transformed promise would settle in x's reaction, so y's handlers would
             // run ahead of x's handlers attached before y was bound.
@@ -112,9 +112,15 @@ public struct StatementStarter: Sendable {
     /// Checks a program before anything runs: every stage name and flag must be known (built in,
     /// defined by `def` in the program or the session, or a `vow-NAME` executable on PATH).
     /// Returns the problems as syntax errors with their spans (`Planner.problems(in:)`).
+    /// The plans it makes are kept for the statements to take when they start (`CheckedPlans`).
     public func check(_ program: Program) -> [(message: String, span: SourceSpan)] {
         let planner = Planner.checking(program, registry: session.registry, defs: session.onExecutor { self.session.defs })
-        return planner.problems(in: program).map { ($0.message, $0.span) }
+        var plans: [Int: [StagePlan]] = [:]
+        let problems = planner.problems(in: program, plans: &plans)
+        let definesStages = program.statements.contains { if case .def = $0.kind { return true } else { return false } }
+        let kept = problems.isEmpty && !definesStages ? CheckedPlans(source: program.source, byStart: plans) : nil
+        session.checkedPlans.withLock { $0 = kept }
+        return problems.map { ($0.message, $0.span) }
     }
 
     /// What the program may not mean as written (`Planner.warnings(in:)`): said before it runs,

@@ -17,11 +17,20 @@ extension Planner {
     /// (statements, `def` bodies, groups, list elements, record fields, inner stages) planned,
     /// and the problems marked `beforeRun` (an unknown stage or flag), in source order.
     func problems(in program: Program) -> [PlanProblem] {
+        var plans: [Int: [StagePlan]] = [:]
+        return problems(in: program, plans: &plans)
+    }
+
+    /// `problems(in:)`, keeping the plans of each statement's pipeline (`let` included) in
+    /// `plans`, by the pipeline's start (`CheckedPlans`).
+    func problems(in program: Program, plans: inout [Int: [StagePlan]]) -> [PlanProblem] {
         var found: [PlanProblem] = []
         for st in program.statements {
             switch st.kind {
-            case .pipeline(let p, _): collect(p, into: &found)
-            case .letBinding(_, _, let p): collect(p, into: &found)
+            case .pipeline(let p, _), .letBinding(_, _, let p):
+                let made = plan(p)
+                plans[p.span.start] = made
+                for plan in made { collect(plan, into: &found) }
             case .def(_, _, let body, let isAsync): collect(isAsync ? body.awaitsUnwrapped : body, into: &found)
             case .meta: break
             }
