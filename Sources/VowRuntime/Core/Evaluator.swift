@@ -51,11 +51,10 @@ struct Evaluator: Sendable {
                 }
             }
             let last = offset == stages.count - 1
-            let (name, promise) = execute(
+            let promise = execute(
                 plan, upstream: current, input: input, rerun: rerun, scope: scope, site: site, run: run, index: i,
                 printed: printed && last, pickPrinted: printed && offset == stages.count - 2)
-            let sees = plan.onRejection.seesRejection
-            run.entries.append(.init(name: name, span: node.span, promise: promise, seesRejections: sees))
+            run.entries.append(.init(plan: plan, promise: promise, span: node.span))
             current = promise
         }
         return current ?? Promise.resolve(input, on: session.executor)
@@ -76,7 +75,7 @@ struct Evaluator: Sendable {
     private func execute(
         _ plan: StagePlan, upstream: Promise<Value>?, input: Value, rerun: (@Sendable () -> Promise<Value>)?,
         scope: Scope, site: Site, run: PipelineRun, index: Int, printed: Bool = false, pickPrinted: Bool = false
-    ) -> (String, Promise<Value>) {
+    ) -> Promise<Value> {
         let ex = session.executor
         let name = plan.name
         // A stage that cannot start rejects the pipeline here; what runs upstream of it is
@@ -94,18 +93,18 @@ struct Evaluator: Sendable {
                 try self.argument(arg, input: v, scope: scope, site: site)
             }
             if let upstream {
-                return (name, upstream.then(name: name, on: ex, resolving: body))
+                return upstream.then(name: name, on: ex, resolving: body)
             }
             do {
                 switch try body(input) {
                 case .value(let v):
                     run.immediate = .success(v)
-                    return (name, Promise.resolve(v, name: name, on: ex))
-                case .promise(let p): return (name, p)
+                    return Promise.resolve(v, name: name, on: ex)
+                case .promise(let p): return p
                 }
             } catch {
                 run.immediate = .failure(error)
-                return (name, Promise.reject(error, name: name, on: ex))
+                return Promise.reject(error, name: name, on: ex)
             }
         case .user(let user):
             promise = applyUser(user, plan: plan, upstream: upstream, input: input, scope: scope, site: site, run: run, index: index)
@@ -124,7 +123,7 @@ struct Evaluator: Sendable {
             let (line, col) = site.source.lineColumn(of: span.start)
             PromiseObservation.label(promise, StageTraceInfo(stage: plan.nameAsWritten, text: site.source.slice(span), line: line, column: col))
         }
-        return (plan.nameAsWritten, promise)
+        return promise
     }
 }
 

@@ -8,13 +8,34 @@ import VowValue
 /// executor, and only read after. Another thread (the runner's spinner) reads them only through
 /// `Runner.running`, a lock, set once the build is done. `site` and `input` never change.
 final class PipelineRun: @unchecked Sendable {
+    /// A stage of the run: its plan (where its name and how it meets a rejection are read), its
+    /// promise and where it is written (not always its plan's span: a `then` the planner
+    /// rewrote runs a plan of its own). 24 bytes: a long pipeline keeps one a stage.
     struct Entry {
-        let name: String
-        let span: SourceSpan
+        let plan: StagePlan
         let promise: Promise<Value>
+        private let start: UInt32
+        private let length: UInt32
+
+        init(plan: StagePlan, promise: Promise<Value>, span: SourceSpan) {
+            self.plan = plan
+            self.promise = promise
+            // A source of 4 GiB or more has its later stages' places clamped (never a trap).
+            self.start = UInt32(clamping: span.start)
+            self.length = UInt32(clamping: span.end - span.start)
+        }
+
+        /// Where the stage is written.
+        var span: SourceSpan { SourceSpan(start: Int(start), end: Int(start) + Int(length)) }
         /// A rejection that reaches it is not reported as having skipped it: a handler
         /// (`StageDefinition.handlesRejections`) or a stage that acts on it (`seesRejections`).
-        let seesRejections: Bool
+        var seesRejections: Bool { plan.onRejection.seesRejection }
+        /// The stage's name as an error's origin gives it: a value stage (`[…]`, `{…}`) is its
+        /// text, any other stage its name as written.
+        func name(in source: SourceText) -> String {
+            if case .value(let arg) = plan.kind { return source.slice(arg.span) }
+            return plan.nameAsWritten
+        }
     }
     let site: Site
     let input: Value
@@ -67,7 +88,7 @@ final class PipelineRun: @unchecked Sendable {
         let span = entries[j].span
         let (line, _) = site.source.lineColumn(of: site.statement.start)
         return VowError.Origin(
-            stage: entries[j].name, statement: stmt,
+            stage: entries[j].name(in: site.source), statement: stmt,
             range: (span.start - site.statement.start)..<(span.end - site.statement.start),
             sourceName: site.source.name, line: line, input: input, context: site.context)
     }

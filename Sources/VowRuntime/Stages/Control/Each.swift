@@ -93,8 +93,15 @@ struct EachStage: StageDefinition, LooksAhead {
             guard case .list(let items) = Pick.target(input) else {
                 throw call.error(.type, "expected a list, got \(input.typeName)")
             }
-            guard let given = call.innerStagePromise() else { throw call.error(.type, "missing STAGE") }
-            let inner = schedule.map { $0.pacing(given, on: ex) } ?? given
+            let inner: @Sendable (Value) -> InnerRun
+            if let schedule {
+                guard let given = call.innerStagePromise() else { throw call.error(.type, "missing STAGE") }
+                let paced = schedule.pacing(given, on: ex)
+                inner = { InnerRun(promise: paced($0), run: nil) }
+            } else {
+                guard let runs = call.innerStageRuns() else { throw call.error(.type, "missing STAGE") }
+                inner = runs
+            }
             if items.isEmpty { return .value(.list([])) }
             let progress = EachProgress.make(total: items.count, asked: call.given(Self.progress), session: call.session)
             return .promise(
@@ -151,8 +158,9 @@ extension EachStage {
 final class EachRunner: @unchecked Sendable {
     let items: [Value]
     let limit: Int
-    let inner: @Sendable (Value) -> Promise<Value>
+    let inner: @Sendable (Value) -> InnerRun
     let ex: any PromiseExecutor
+    /// The results so far, by element; empty when they are not kept (`keepsResults`).
     @exclusivity(unchecked) var results: [Value?]
     @exclusivity(unchecked) var next = 0
     @exclusivity(unchecked) var done = 0
@@ -170,7 +178,7 @@ final class EachRunner: @unchecked Sendable {
     let keepsResults: Bool
 
     init(
-        items: [Value], limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, ex: any PromiseExecutor, cancelsOthers: Bool,
+        items: [Value], limit: Int, inner: @escaping @Sendable (Value) -> InnerRun, ex: any PromiseExecutor, cancelsOthers: Bool,
         progress: EachProgress? = nil, keepsResults: Bool = true
     ) {
         self.keepsResults = keepsResults
@@ -180,7 +188,7 @@ final class EachRunner: @unchecked Sendable {
         self.limit = limit
         self.inner = inner
         self.ex = ex
-        self.results = Array(repeating: nil, count: items.count)
+        self.results = keepsResults ? Array(repeating: nil, count: items.count) : []
         self.inFlight = Array(repeating: nil, count: items.count)
         (promise, resolver) = Promise<Value>.pending(name: "each", on: ex)
     }
@@ -195,24 +203,26 @@ final class EachRunner: @unchecked Sendable {
         guard next < items.count, !resolver.isSettled else { return }
         let i = next
         next += 1
-        let p = inner(items[i])
+        let element = inner(items[i])
+        let p = element.promise
         inFlight[i] = p
         p.whenSettled(on: ex) { [self] r in
             inFlight[i] = nil
             if let progress { progress.finished(ok: { if case .success = r { return true } else { return false } }()) }
             switch r {
             case .success(let v):
-                results[i] = keepsResults ? v : .null
+                if keepsResults { results[i] = v }
                 done += 1
                 if done == items.count {
                     progress?.end()
-                    resolver.fulfill(.list(results.map { $0! }))
+                    resolver.fulfill(.list(keepsResults ? results.map { $0! } : Array(repeating: .null, count: items.count)))
                 } else {
                     launch()
                 }
             case .failure(let e):
                 progress?.end()
-                if resolver.reject(EachStage.naming(e, "element \(i + 1) of each", element: i + 1)), cancelsOthers { for case let q? in inFlight { q.cancel() } }
+                let named = EachStage.naming(element.annotated(e), "element \(i + 1) of each", element: i + 1)
+                if resolver.reject(named), cancelsOthers { for case let q? in inFlight { q.cancel() } }
             }
         }
     }
