@@ -209,7 +209,8 @@ public struct Template: Sendable {
     /// rather than as text to fill in (`pick "{id: id}"`, `where "total > $min"`): `{PATH}`
     /// stays `{PATH}`, `$name` stays `$name`, `${name.PATH}` is `$name.PATH`.
     public var expressionText: String {
-        parts.map { part -> String in
+        if let text = literalText { return text }
+        return parts.map { part -> String in
             switch part {
             case .literal(let s): return s
             case .input(let path): return "{" + (path ?? "") + "}"

@@ -54,6 +54,11 @@ struct JSONReader {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     var pos = 0
+    /// The keys and the values of the records and lists being read, innermost last: a record or
+    /// a list is made from its part when it closes, with exactly the room its members take
+    /// (growing as they come left a quarter of a list, and half of a two-field record, empty).
+    var pendingKeys: [String] = []
+    var pendingValues: [Value] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -83,6 +88,16 @@ struct JSONReader {
             snippet: "    \(text)\n    \(String(repeating: " ", count: caret))^")
     }
 
+    /// The members of `pending` from `first` on, taken out, in an array of their own with
+    /// just their room (never the pending array's buffer, which is used again).
+    static func take<T>(_ pending: inout [T], from first: Int) -> [T] {
+        var taken: [T] = []
+        taken.reserveCapacity(pending.count - first)
+        taken.append(contentsOf: pending[first...])
+        pending.removeSubrange(first...)
+        return taken
+    }
+
     mutating func skipSpace() {
         while pos < bytes.count {
             let c = bytes[pos]
@@ -96,12 +111,13 @@ struct JSONReader {
         case UInt8(ascii: "{"):
             guard depth < maxDepth else { throw fail("nesting deeper than \(maxDepth) levels") }
             pos += 1
-            var rec = Record(minimumCapacity: 4)
             skipSpace()
             if pos < bytes.count && bytes[pos] == UInt8(ascii: "}") {
                 pos += 1
-                return .record(rec)
+                return .record(Record())
             }
+            let first = pendingValues.count
+            let firstKey = pendingKeys.count
             while true {
                 skipSpace()
                 guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
@@ -111,7 +127,8 @@ struct JSONReader {
                 pos += 1
                 skipSpace()
                 let v = try value(depth: depth + 1)
-                rec[key] = v
+                pendingKeys.append(key)
+                pendingValues.append(v)
                 skipSpace()
                 guard pos < bytes.count else { throw fail("expected ',' or '}' after the member") }
                 if bytes[pos] == UInt8(ascii: ",") {
@@ -120,22 +137,23 @@ struct JSONReader {
                 }
                 if bytes[pos] == UInt8(ascii: "}") {
                     pos += 1
-                    return .record(rec)
+                    return .record(Record(read: Self.take(&pendingKeys, from: firstKey), Self.take(&pendingValues, from: first)))
                 }
                 throw fail("expected ',' or '}' after the member")
             }
         case UInt8(ascii: "["):
             guard depth < maxDepth else { throw fail("nesting deeper than \(maxDepth) levels") }
             pos += 1
-            var list: [Value] = []
             skipSpace()
             if pos < bytes.count && bytes[pos] == UInt8(ascii: "]") {
                 pos += 1
-                return .list(list)
+                return .list([])
             }
+            let first = pendingValues.count
             while true {
                 skipSpace()
-                list.append(try value(depth: depth + 1))
+                let element = try value(depth: depth + 1)
+                pendingValues.append(element)
                 skipSpace()
                 guard pos < bytes.count else { throw fail("expected ',' or ']' after the element") }
                 if bytes[pos] == UInt8(ascii: ",") {
@@ -144,7 +162,7 @@ struct JSONReader {
                 }
                 if bytes[pos] == UInt8(ascii: "]") {
                     pos += 1
-                    return .list(list)
+                    return .list(Self.take(&pendingValues, from: first))
                 }
                 throw fail("expected ',' or ']' after the element")
             }

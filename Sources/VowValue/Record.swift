@@ -21,6 +21,29 @@ public struct Record: Sendable, Equatable {
         values.reserveCapacity(capacity)
     }
 
+    /// A record of the members a reader read, in order (`JSONReader`): the arrays are kept as
+    /// they are, with the room they have. A key read twice keeps its last value in its first
+    /// place, as setting it again does.
+    init(read keys: [String], _ values: [Value]) {
+        if keys.count <= Record.indexThreshold {
+            if keys.count > 1, (1..<keys.count).contains(where: { keys[..<$0].contains(keys[$0]) }) {
+                for (k, v) in zip(keys, values) { self[k] = v }
+                return
+            }
+            self.keys = keys
+            self.values = values
+            return
+        }
+        var d = [String: Int](minimumCapacity: keys.count)
+        for (i, k) in keys.enumerated() where d.updateValue(i, forKey: k) != nil {
+            for (k, v) in zip(keys, values) { self[k] = v }
+            return
+        }
+        self.keys = keys
+        self.values = values
+        self.index = d
+    }
+
     /// A record from key/value pairs; a repeated key keeps its last value.
     public init<S: Sequence>(_ pairs: S) where S.Element == (String, Value) {
         for (k, v) in pairs { self[k] = v }
