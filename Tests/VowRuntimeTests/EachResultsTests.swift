@@ -32,7 +32,7 @@ final class EachResultsTests: XCTestCase {
                 s.finish()
                 return StreamEachRunner(stream: s, limit: 2, inner: inner, ex: ex, cancelsOthers: true, keepsResults: keepsResults).start()
             }
-            return EachRunner(items: [.int(1), .int(2), .int(3)], limit: 2, inner: { InnerRun(promise: inner($0), run: nil) }, ex: ex, cancelsOthers: true, keepsResults: keepsResults).start()
+            return EachRunner(items: [.int(1), .int(2), .int(3)], limit: 2, inner: { .promise(inner($0), nil) }, ex: ex, cancelsOthers: true, keepsResults: keepsResults).start()
         }
         let done = DispatchSemaphore(value: 0)
         promise.whenSettled { _ in done.signal() }

@@ -76,4 +76,20 @@ final class PureStageTests: XCTestCase {
         XCTAssertEqual(runVow(src).out, "C\nD\nE\nA1\nF\n")
         XCTAssertEqual(try runTwin(src).out, "C\nD\nE\nA1\nF\n")
     }
+
+    /// `each` takes an element with a direct value in the turn its promise's reaction would run
+    /// (`IndexedValueJob`, no promise made): against another chain, every element, the next one
+    /// started and `each`'s own settling come in JavaScript's order, for a plain stage and a
+    /// group, at a limit of one and of more.
+    func test_eachTakesDirectValuesInTheTurnsOfTheirPromises() throws {
+        for inner in ["format \"e{}\"", "(format \"e{}\")", "(then format \"e{}\")"] {
+            for limit in ["1", "2", "16"] {
+                let src = "echo [1, 2, 3, 4] | each \(inner) --limit \(limit) | print &\n"
+                    + "resolve 0 | print a | print b | print c | print d | print e | print f | print g | print h &"
+                let vow = runVow(src)
+                XCTAssertTrue(vow.out.contains("e4"), vow.out + vow.err)
+                XCTAssertEqual(vow.out, try runTwin(src).out, src)
+            }
+        }
+    }
 }

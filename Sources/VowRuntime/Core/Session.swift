@@ -83,9 +83,7 @@ public final class Session: @unchecked Sendable {
     /// on, as in JavaScript, and `close` cancels them with the rest.
     var unboundPending: [Promise<Value>] = []
     /// The `let` promises whose unhandled rejection is looked for (`track(let:)`).
-    var trackedLets = TrackedLets()
-    /// `onUnhandledRejection`'s value.
-    let unhandledHandler = Locked<(@Sendable ([UnhandledLet]) -> Void)?>(nil)
+    let trackedLets = TrackedLets()
     var simAttempts: [String: Int] = [:]
 
     private var statementRuns = 0

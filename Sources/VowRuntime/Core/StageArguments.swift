@@ -12,7 +12,10 @@ public struct StageArguments: Sendable {
     /// Where each positional argument is written in the source (byte offsets), for errors that
     /// point at it (`VowError.culprit`); empty when the arguments were not written (`PureStage`'s
     /// test calls, a stage reading its own).
-    var positionalSpans: [Range<Int>] = []
+    var positionalSpans: [Range<Int>] { written.map { $0.span.start..<$0.span.end } }
+    /// The positional arguments as written (the call's own list, shared: nothing is made for it
+    /// unless an error points at one).
+    var written: [Argument] = []
     /// Where each flag's values are written in the source, by flag name.
     var flagSpans: [String: [Range<Int>]] = [:]
 

@@ -10,8 +10,10 @@ extension StageCall {
         let ev = Evaluator(session: session)
         var pending: [Promise<Value>] = []
         var slots: [(isFlag: Bool, name: String, index: Int)] = []
+        let positional = self.positional
         var args = StageArguments(positional: [], flags: [:], stage: name)
-        args.positionalSpans = positional.map { $0.span.start..<$0.span.end }
+        args.written = positional
+        args.positional.reserveCapacity(positional.count)
         for (name, nodes) in flagNodes { args.flagSpans[name] = nodes.map { n in n.map { $0.span.start..<$0.span.end } ?? 0..<0 } }
         do {
             for (i, a) in positional.enumerated() {

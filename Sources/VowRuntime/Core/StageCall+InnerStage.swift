@@ -80,23 +80,25 @@ extension StageCall {
         return (promise, { input in cache.purePipeline(pipe, ev, nullEnds: nullEnds, scope: scope, site: site)?.value(input) })
     }
 
-    /// `innerStagePromise` for `each` over a list, which names an element's rejection itself:
-    /// a group's promise is the pipeline's own, its rejection not yet given the group's origin,
-    /// with the run that gives it (`InnerRun.annotated`), instead of a promise that settles with
-    /// the origin given (a promise and a reaction an element, that a long `each` of pending
-    /// elements keeps). Under observation (a trace, `--turns`) every promise is the usual one.
+    /// `innerStagePromise` for `each` over a list, which settles its elements itself: a value
+    /// the stage has at once (a pure stage's, `PureStage`) is given as it is, for `each` to take
+    /// in the turn its promise's reaction would run (`IndexedValueJob`); a group's promise is
+    /// the pipeline's own, its rejection not yet given the group's origin, with the run that
+    /// gives it (`InnerRun.annotated`), instead of a promise that settles with the origin given
+    /// (a promise and a reaction an element, that a long `each` of pending elements keeps).
+    /// Under observation (a trace, `--turns`) every element has the usual promise.
     func innerStageRuns(context: [String] = []) -> (@Sendable (Value) -> InnerRun)? {
         guard let inner = innerPipeline(context: context) else { return nil }
         let usual = innerStagePromise(innerStage(inner, nullEnds: false))
-        guard inner.isGroup else { return { InnerRun(promise: usual($0), run: nil) } }
-        let (ev, site, scope, ex) = (inner.evaluator, inner.site, self.scope, executor)
-        let (pipe, cache) = (inner.pipeline, inner.cache)
+        let (ev, site, scope) = (inner.evaluator, inner.site, self.scope)
+        let (pipe, cache, isGroup) = (inner.pipeline, inner.cache, inner.isGroup)
         return { input in
-            if PromiseObservation.isActive { return InnerRun(promise: usual(input), run: nil) }
-            if let v = cache.pureStage(pipe, ev, scope: scope, site: site)?.value(input) { return InnerRun(promise: Promise.resolve(v, on: ex), run: nil) }
+            if PromiseObservation.isActive { return .promise(usual(input), nil) }
+            if let v = cache.pureStage(pipe, ev, scope: scope, site: site)?.value(input) { return .value(v) }
+            guard isGroup else { return .promise(usual(input), nil) }
             let (promise, run) = ev.pipeline(pipe, plans: cache.plans(pipe, ev), input: input, scope: scope, site: site)
-            if case .success? = promise.result { return InnerRun(promise: promise, run: nil) }
-            return InnerRun(promise: promise, run: run)
+            if case .success(let v)? = promise.result { return .value(v) }
+            return .promise(promise, run)
         }
     }
 
@@ -132,16 +134,17 @@ private struct InnerPipeline {
     let site: Site
 }
 
-/// One input's run of an inner stage (`StageCall.innerStageRuns`): its promise, and the run of
-/// the group whose rejection has not been given the group's origin yet (nil when it has, or
-/// when there is no group).
-struct InnerRun {
-    let promise: Promise<Value>
-    let run: PipelineRun?
+/// One input's run of an inner stage (`StageCall.innerStageRuns`): its value when the stage
+/// had it at once, else its promise, with the run of the group whose rejection has not been
+/// given the group's origin yet (nil when it has, or when there is no group).
+enum InnerRun {
+    case value(Value)
+    case promise(Promise<Value>, PipelineRun?)
 
-    /// `error`, a rejection of `promise`, as the usual inner stage's promise would have
+    /// `error`, a rejection of the promise, as the usual inner stage's promise would have
     /// rejected: with the origin inside the group (`Evaluator.annotating`).
     func annotated(_ error: any Error) -> any Error {
-        run.map { $0.annotate(error) } ?? error
+        if case .promise(_, let run?) = self { return run.annotate(error) }
+        return error
     }
 }

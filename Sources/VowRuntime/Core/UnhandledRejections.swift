@@ -23,13 +23,35 @@ public struct UnhandledLet: Sendable {
 }
 
 /// The `let` promises the session tracks; on the executor.
-struct TrackedLets {
+///
+/// A class of its own, which the executor's handler of unhandled rejections holds, rather than
+/// the session: a weak reference to the session would give it a side table, and every retain of
+/// the session (one or more a stage) would then take the slow path.
+///
+/// Sendable: `sites` is touched only on the session's executor (`track`, the handler, the
+/// reports at the end of a script, all run there); `handler` is behind its lock.
+final class TrackedLets: @unchecked Sendable {
     var sites: [ObjectIdentifier: (name: String, what: String, source: SourceText, span: SourceSpan, promise: Promise<Value>)] = [:]
+    /// The session's `onUnhandledRejection`.
+    let handler = Locked<(@Sendable ([UnhandledLet]) -> Void)?>(nil)
 
     /// Forgets the promises that fulfilled or were handled, once there are many.
-    mutating func prune() {
+    func prune() {
         guard sites.count >= 512 else { return }
         sites = sites.filter { !$0.value.promise.isHandled && !isFulfilled($0.value.promise) }
+    }
+
+    /// The report of one listed promise, unless it was cancelled or is not a `let`'s.
+    func unhandledLet(_ p: AnyPromise) -> UnhandledLet? {
+        guard let site = sites[ObjectIdentifier(p)],
+            case .failure(let e)? = site.promise.result
+        else { return nil }
+        let error = toVowError(e)
+        if error.kind == .cancelled { return nil }
+        let (line, _) = site.source.lineColumn(of: site.span.start)
+        return UnhandledLet(
+            name: site.name, what: site.what, statement: site.source.slice(site.span), sourceName: site.source.name, line: line,
+            error: error, promise: site.promise)
     }
 
     private func isFulfilled(_ p: Promise<Value>) -> Bool {
@@ -58,32 +80,20 @@ extension Session {
     /// Told, on the executor, of the `let` promises that rejected (not cancelled) and that nothing
     /// waited on once every job that was ready had run. Nil: they are not looked for.
     public var onUnhandledRejection: (@Sendable ([UnhandledLet]) -> Void)? {
-        get { unhandledHandler.withLock { $0 } }
+        get { trackedLets.handler.withLock { $0 } }
         set {
-            unhandledHandler.withLock { $0 = newValue }
+            trackedLets.handler.withLock { $0 = newValue }
             guard newValue != nil else {
                 executor.unhandledRejectionHandler = nil
                 return
             }
-            executor.unhandledRejectionHandler = { [weak self] promises in
-                guard let self, let handler = self.unhandledHandler.withLock({ $0 }) else { return }
-                let found = promises.compactMap { self.unhandledLet($0) }
+            let tracked = trackedLets
+            executor.unhandledRejectionHandler = { promises in
+                guard let handler = tracked.handler.withLock({ $0 }) else { return }
+                let found = promises.compactMap { tracked.unhandledLet($0) }
                 if !found.isEmpty { handler(found) }
             }
         }
-    }
-
-    /// The report of one listed promise, unless it was cancelled or is not a `let`'s.
-    private func unhandledLet(_ p: AnyPromise) -> UnhandledLet? {
-        guard let site = trackedLets.sites[ObjectIdentifier(p)],
-            case .failure(let e)? = site.promise.result
-        else { return nil }
-        let error = toVowError(e)
-        if error.kind == .cancelled { return nil }
-        let (line, _) = site.source.lineColumn(of: site.span.start)
-        return UnhandledLet(
-            name: site.name, what: site.what, statement: site.source.slice(site.span), sourceName: site.source.name, line: line,
-            error: error, promise: site.promise)
     }
 
     /// Stops tracking a `let` promise once its rejection has been reported.
@@ -97,6 +107,6 @@ extension Session {
         trackedLets.sites.values
             .filter { !$0.promise.isHandled && !$0.promise.isPending }
             .sorted { $0.span.start < $1.span.start }
-            .compactMap { unhandledLet($0.promise) }
+            .compactMap { trackedLets.unhandledLet($0.promise) }
     }
 }

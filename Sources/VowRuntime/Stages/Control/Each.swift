@@ -97,7 +97,7 @@ struct EachStage: StageDefinition, LooksAhead {
             if let schedule {
                 guard let given = call.innerStagePromise() else { throw call.error(.type, "missing STAGE") }
                 let paced = schedule.pacing(given, on: ex)
-                inner = { InnerRun(promise: paced($0), run: nil) }
+                inner = { .promise(paced($0), nil) }
             } else {
                 guard let runs = call.innerStageRuns() else { throw call.error(.type, "missing STAGE") }
                 inner = runs
@@ -155,7 +155,7 @@ extension EachStage {
 /// Sendable: its `var`s are touched only on `ex`, the session's serial executor: `start` runs in
 /// the stage's handler there, every callback is `whenSettled(on: ex)`, and the cancel handler hops
 /// to `ex` before it reads `inFlight`. The other fields never change.
-final class EachRunner: @unchecked Sendable {
+final class EachRunner: IndexedValueReceiver, @unchecked Sendable {
     let items: [Value]
     let limit: Int
     let inner: @Sendable (Value) -> InnerRun
@@ -204,27 +204,41 @@ final class EachRunner: @unchecked Sendable {
         let i = next
         next += 1
         let element = inner(items[i])
-        let p = element.promise
-        inFlight[i] = p
-        p.whenSettled(on: ex) { [self] r in
-            inFlight[i] = nil
-            if let progress { progress.finished(ok: { if case .success = r { return true } else { return false } }()) }
-            switch r {
-            case .success(let v):
-                if keepsResults { results[i] = v }
-                done += 1
-                if done == items.count {
-                    progress?.end()
-                    resolver.fulfill(.list(keepsResults ? results.map { $0! } : Array(repeating: .null, count: items.count)))
-                } else {
-                    launch()
+        switch element {
+        case .value(let v):
+            // Taken in the turn the reaction to its fulfilled promise would run (`IndexedValueJob`).
+            enqueueDelivery(v, index: i, on: ex)
+        case .promise(let p, _):
+            inFlight[i] = p
+            p.whenSettled(on: ex) { [self] r in
+                inFlight[i] = nil
+                switch r {
+                case .success(let v): receive(i, v)
+                case .failure(let e): failed(i, element.annotated(e))
                 }
-            case .failure(let e):
-                progress?.end()
-                let named = EachStage.naming(element.annotated(e), "element \(i + 1) of each", element: i + 1)
-                if resolver.reject(named), cancelsOthers { for case let q? in inFlight { q.cancel() } }
             }
         }
+    }
+
+    /// Element `i` fulfilled with `v`: kept, and the next element started (or `each` fulfilled).
+    func receive(_ i: Int, _ v: Value) {
+        progress?.finished(ok: true)
+        if keepsResults { results[i] = v }
+        done += 1
+        if done == items.count {
+            progress?.end()
+            resolver.fulfill(.list(keepsResults ? results.map { $0! } : Array(repeating: .null, count: items.count)))
+        } else {
+            launch()
+        }
+    }
+
+    /// Element `i` rejected with `e`: `each` rejects, naming it, and the others still running
+    /// are cancelled (in vow's mode).
+    private func failed(_ i: Int, _ e: any Error) {
+        progress?.finished(ok: false)
+        progress?.end()
+        if resolver.reject(EachStage.naming(e, "element \(i + 1) of each", element: i + 1)), cancelsOthers { for case let q? in inFlight { q.cancel() } }
     }
 }
 

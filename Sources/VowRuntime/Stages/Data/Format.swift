@@ -22,6 +22,7 @@ struct FormatStage: ValueStage {
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
-        .value(.string(args.positional.map(Evaluator.interpolationText).joined(separator: " ")))
+        if args.positional.count == 1 { return .value(.string(Evaluator.interpolationText(args.positional[0]))) }
+        return .value(.string(args.positional.map(Evaluator.interpolationText).joined(separator: " ")))
     }
 }
