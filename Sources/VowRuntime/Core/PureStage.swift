@@ -11,7 +11,12 @@ import VowValue
 /// when the stage throws, the caller runs the pipeline the ordinary way, which rejects with the
 /// same error (the stage is pure), located and named as every rejection is. While an observer
 /// is installed (`--trace`, the timeline) it is not used, so that every promise is recorded.
-struct PureStage {
+///
+/// A class: the cache hands it out once an input, and a struct of three references cost three
+/// retains and releases each time.
+///
+/// Sendable: every field is a `let`; the call it holds is used only on the session executor.
+final class PureStage: @unchecked Sendable {
     let stage: any ValueStage
     let call: StageCall
     /// The arguments, evaluated once, when none can change from one input to the next (literal
@@ -22,7 +27,7 @@ struct PureStage {
     /// The direct form of `plans` (one pipeline's stages), or nil when it has none: more than
     /// one stage, a stage that is not pure, or an argument that reads a variable or runs a
     /// pipeline.
-    init?(_ plans: [StagePlan], session: Session, scope: Scope, site: Site) {
+    convenience init?(_ plans: [StagePlan], session: Session, scope: Scope, site: Site) {
         guard plans.count == 1 else { return nil }
         self.init(plans[0], session: session, scope: scope, site: site)
     }
