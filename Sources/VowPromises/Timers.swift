@@ -10,7 +10,13 @@ extension Promise {
         let (p, resolver) = Promise<T>.pending(name: name, on: executor)
         let observed = PromiseObservation.isActive ? p.id : 0
         let timer = OneShotTimer(after: seconds, on: p.execRef, fulfilling: observed) { resolver.fulfill(value) }
-        resolver.onCancel { timer.cancel() }
+        if observed == 0 {
+            // What the promise waits on: cancelling it cancels the timer, with no cancel handler
+            // (a closure and the promise's rare state, 120 bytes a pending `delay`).
+            _ = p.setUpstream(timer)
+        } else {
+            resolver.onCancel { timer.cancel() }
+        }
         if observed != 0 { PromiseObservation.emit(.timerSet(id: observed, milliseconds: timer.msecs)) }
         return p
     }
@@ -122,7 +128,7 @@ public enum RetryDecision: Sendable, Equatable {
 /// Sendable: `fire` and the fields that place the timer (`start`, `list`, `next`, `prev`,
 /// `heapIndex`) are touched only under the lock of whoever holds it (the serial executor, or
 /// `TimerScheduler`); init sets `fire` before the timer is shared; the other fields never change.
-final class OneShotTimer: HeapPlaced, @unchecked Sendable {
+final class OneShotTimer: AnyPromise, HeapPlaced, @unchecked Sendable {
     let execRef: ExecutorRef
     /// The observed promise the timer fulfils (`delay`), 0 for none: its task names it.
     let fulfilling: Int
@@ -149,6 +155,7 @@ final class OneShotTimer: HeapPlaced, @unchecked Sendable {
         self.deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(msecs * 1e6)
         self.execRef = executor
         self.fire = fire
+        super.init()
         if let serial = executor.serialExecutor {
             serial.setTimer(self)
         } else {
@@ -163,6 +170,7 @@ final class OneShotTimer: HeapPlaced, @unchecked Sendable {
         self.deadline = 0
         self.execRef = executor
         self.fire = fire
+        super.init()
     }
 
     /// Clears the timer; `fire` will not run if it has not yet. Safe to call more than once.
@@ -173,6 +181,21 @@ final class OneShotTimer: HeapPlaced, @unchecked Sendable {
             TimerScheduler.shared.remove(self)
         }
     }
+
+    // As what a `delay`'s promise waits on (`Promise.delay`): cancelling the promise clears
+    // the timer. Nothing else waits on a timer.
+
+    /// Asked only as what a pending promise waits on: pending, for as long as that matters.
+    override var isPending: Bool { true }
+
+    override func cancelLocally(reason: String) -> [AnyPromise] {
+        cancel()
+        return []
+    }
+
+    override func dependentWasCancelled() -> Bool { true }
+
+    override func addDependent() {}
 
     /// Earlier deadline first; the same deadline in the order they were set.
     @inline(__always)

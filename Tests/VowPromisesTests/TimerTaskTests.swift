@@ -45,4 +45,18 @@ final class TimerTaskTests: XCTestCase {
         XCTAssertEqual(ex.pendingTimers, 0)
         XCTAssertNotNil(error(p))
     }
+
+    /// A pending `delay` waits on its timer as on an upstream promise: it keeps no cancel
+    /// handler (no rare state), and cancelling what is derived from it clears the timer too.
+    func test_aDelayWaitsOnItsTimerWithNoCancelHandler() {
+        let ex = SerialPromiseExecutor(label: "timer-upstream")
+        let p = Promise.delay(30, value: 1, on: ex)
+        XCTAssertNil(p.extra, "no rare state for a pending delay")
+        let derived = p.then(on: ex) { $0 + 1 }
+        XCTAssertEqual(ex.pendingTimers, 1)
+        derived.cancel(reason: "test")
+        XCTAssertEqual(ex.pendingTimers, 0)
+        XCTAssertNotNil(error(p))
+        XCTAssertNotNil(error(derived))
+    }
 }
