@@ -27,6 +27,25 @@ struct AllStage: CombinatorStage {
         StageExample("all [delay 1s a, reject no] | catch pick message", "no"),
     ]
 
+    /// `all` over a list or record of plain values: JavaScript's `Promise.all` resolves each
+    /// (a promise and a reaction an element) and fulfils in the job of the last reaction. Those
+    /// jobs are queued together and do nothing else, so nothing runs between the first and the
+    /// last: one job queued where the first would be fulfils it in the same place.
+    func combinePlainValues(_ input: Value, _ ex: any PromiseExecutor) -> Promise<Value>? {
+        func plain(_ v: Value) -> Bool {
+            if case .opaque(let o) = v, o is PromiseHandle { return false }
+            return true
+        }
+        switch input {
+        case .list(let l) where !l.isEmpty && l.allSatisfy(plain): break
+        case .record(let r) where !r.isEmpty && r.values.allSatisfy(plain): break
+        default: return nil
+        }
+        let (promise, resolver) = Promise<Value>.pending(name: "all", on: ex)
+        ex.enqueue { resolver.fulfill(input) }
+        return promise
+    }
+
     func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor, cancels: Bool) -> Promise<Value> {
         // The values are shaped in the turn the last one arrives, as Promise.all resolves.
         Promise.all(promises, on: ex, cancelsOthers: cancels).transformedAtOnce { r in

@@ -50,6 +50,10 @@ protocol CombinatorStage: TwinWriting, StageExplaining {
     /// Combines the element promises; `cancels` is false in JavaScript mode, where nothing is
     /// cancelled that JavaScript would let run on.
     func combine(_ keys: [String]?, _ promises: [Promise<Value>], _ ex: any PromiseExecutor, cancels: Bool) -> Promise<Value>
+    /// What the combinator makes of an input whose elements are all plain values (no promise
+    /// among them), in the turn `combine` would settle, without a promise and a reaction an
+    /// element; nil to go the usual way. Only asked while nothing observes the promises.
+    func combinePlainValues(_ input: Value, _ ex: any PromiseExecutor) -> Promise<Value>?
 }
 
 extension CombinatorStage {
@@ -57,8 +61,13 @@ extension CombinatorStage {
     static var argumentStyle: ArgumentStyle { .raw }
     static var combinesPromises: Bool { true }
 
+    func combinePlainValues(_ input: Value, _ ex: any PromiseExecutor) -> Promise<Value>? { nil }
+
     func apply(_ call: StageCall) throws -> Promise<Value> {
         call.chain { input in
+            if call.positional.isEmpty, !PromiseObservation.isActive, let settled = self.combinePlainValues(input, call.executor) {
+                return .promise(settled)
+            }
             let (keys, promises) = try combinatorInputs(call, input, stage: Self.name)
             return .promise(self.combine(keys, promises, call.executor, cancels: !call.session.javaScriptMode))
         }

@@ -14,22 +14,11 @@ extension JavaScriptTwin {
             keys = fields.map(\.key)
             elements = fields.map { pipeline($0.value, input: input, depth: depth) }
         case nil:
-            elements = []
-            let list = input
-            switch name {
-            case "all": return "Promise.all(\(list))"
-            case "race": return "Promise.race(\(list))"
-            case "any": return "Promise.any(\(list))"
-            default: return "vow.settle(\(list))"
-            }
+            // The input's elements: a list's, or a record's values (`vow.over`).
+            return "vow.over(\(jsString(name)), \(input))"
         default:
             let (code, _) = argument(arg!, input: input, depth: depth)
-            switch name {
-            case "all": return "Promise.all(\(code))"
-            case "race": return "Promise.race(\(code))"
-            case "any": return "Promise.any(\(code))"
-            default: return "vow.settle(\(code))"
-            }
+            return "vow.over(\(jsString(name)), \(code))"
         }
         let list = "[\n  " + elements.map { $0.replacingOccurrences(of: "\n", with: "\n  ") }.joined(separator: ",\n  ") + "\n]"
         let keyList = keys.map { "[" + $0.map(jsString).joined(separator: ", ") + "]" }

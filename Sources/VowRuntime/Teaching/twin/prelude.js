@@ -319,6 +319,20 @@ const vow = (() => {
         }, reject));
       });
     },
+    // all, race, any and settle over a value (no elements written): a list's elements, or a
+    // record's values (keyed again by all and settle), as the stages take them.
+    over(kind, x) {
+      const isRecord = x !== null && typeof x === "object" && !Array.isArray(x) && !isStream(x) && typeof x.then !== "function";
+      if (!isRecord && !Array.isArray(x)) return Promise.reject(error("type", `${kind}: expects a list or a record, got ${typeName(x)}`));
+      const ps = isRecord ? Object.values(x) : x;
+      const keys = isRecord ? Object.keys(x) : undefined;
+      switch (kind) {
+        case "all": return keys ? vow.keyed(keys, ps) : Promise.all(ps);
+        case "race": return Promise.race(ps);
+        case "any": return Promise.any(ps);
+        default: return vow.settle(ps, keys);
+      }
+    },
     keyed(keys, ps) {
       return vow.allMap(ps, (vs) => Object.fromEntries(keys.map((k, i) => [k, vs[i]])));
     },

@@ -1,0 +1,30 @@
+import XCTest
+
+@testable import VowShell
+
+/// `all` over a list or record of plain values (`range 1 N | all`) fulfils in one job where
+/// JavaScript's `Promise.all` takes a job an element (`AllStage.combinePlainValues`): the value,
+/// and its place among other chains' steps, are node's, with a promise among the values or
+/// without, and under a trace too (which takes the usual way).
+final class AllOfValuesTests: XCTestCase {
+    func test_allOfPlainValuesSettlesInNodesTurn() throws {
+        let other = "resolve 0 | print a | print b | print c | print d | print e | print f | print g | print h &"
+        for first in [
+            "range 1 5 | all | to-json | print &",
+            "echo {x: 1, y: \"two\"} | all | to-json | print &",
+            "echo [1] | all | then (to-json) | print &",
+            "range 1 3 | all | all | to-json | print &",
+        ] {
+            let src = first + "\n" + other
+            let vow = runVow(src)
+            XCTAssertTrue(vow.out.contains("a\n"), vow.out + vow.err)
+            XCTAssertEqual(vow.out, try runTwin(src).out, src)
+        }
+    }
+
+    func test_aPromiseAmongTheValuesGoesTheUsualWay() throws {
+        let src = "let p = delay 5ms 7\nall [1, $p, 3] | to-json | print &\nrange 1 2 | all | to-json | print &"
+        XCTAssertEqual(runVow(src).out, try runTwin(src).out)
+        XCTAssertEqual(runVow("echo [] | all | to-json").out, "[]\n")
+    }
+}
