@@ -32,8 +32,9 @@ final class RunningStateTests: XCTestCase {
         XCTAssertTrue(bad.err.contains("reduce: --as must be a variable name (letters, digits, _), got '9x'"), bad.err)
     }
 
-    /// Ctrl-C in the middle of a fold: the `defer` prints how far it got, and the run ends with
-    /// status 130. Checked on a real process, with a real SIGINT.
+    /// Ctrl-C in the middle of a fold: the `defer` prints how far it got (the items folded:
+    /// every item printed, or all but the last when Ctrl-C came between its line and its fold),
+    /// and the run ends with status 130. Checked on a real process, with a real SIGINT.
     func test_aDeferReadsTheRunningValueWhenCtrlCComes() throws {
         let dir = NSTemporaryDirectory() + "vow-running-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -58,7 +59,10 @@ final class RunningStateTests: XCTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 130)
         let went = seen.split(separator: "\n").filter { $0.hasPrefix("went ") }.count
-        XCTAssertTrue(seen.hasSuffix("counted \(went)\n"), seen.suffix(200).description)
+        // The fold of an item runs a job after its `went` line: Ctrl-C may come between the two,
+        // and then the last item printed is not counted yet.
+        XCTAssertTrue(seen.hasSuffix("counted \(went)\n") || seen.hasSuffix("counted \(went - 1)\n"), seen.suffix(200).description)
+        XCTAssertGreaterThanOrEqual(went, 5)
     }
 
     /// `tap` on a stream: the handler on each item, every item passed on (it used to see the
