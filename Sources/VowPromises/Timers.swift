@@ -15,7 +15,7 @@ extension Promise {
             // (a closure and the promise's rare state, 120 bytes a pending `delay`).
             _ = p.setUpstream(timer)
         } else {
-            resolver.onCancel { timer.cancel() }
+            resolver.onCancel { timer.clear() }
         }
         if observed != 0 { PromiseObservation.emit(.timerSet(id: observed, milliseconds: timer.msecs)) }
         return p
@@ -38,9 +38,9 @@ extension Promise {
                 self.releaseAsDependent(reason: "cancelled: timed out after \(formatSeconds(seconds))")
             }
         }
-        result.onCancel { timer.cancel() }
+        result.onCancel { timer.clear() }
         self.forward(to: result, on: ex)
-        result.whenSettled(on: ex.executor, bookkeeping: true) { _ in timer.cancel() }
+        result.whenSettled(on: ex.executor, bookkeeping: true) { _ in timer.clear() }
         return result
     }
 }
@@ -174,7 +174,7 @@ final class OneShotTimer: AnyPromise, HeapPlaced, @unchecked Sendable {
     }
 
     /// Clears the timer; `fire` will not run if it has not yet. Safe to call more than once.
-    func cancel() {
+    func clear() {
         if let serial = execRef.serialExecutor {
             serial.clearTimer(self)
         } else {
@@ -189,7 +189,7 @@ final class OneShotTimer: AnyPromise, HeapPlaced, @unchecked Sendable {
     override var isPending: Bool { true }
 
     override func cancelLocally(reason: String) -> [AnyPromise] {
-        cancel()
+        clear()
         return []
     }
 

@@ -82,8 +82,8 @@ final class TimerTests: XCTestCase {
         let ex = SerialPromiseExecutor()
         let log = Log()
         let t = OneShotTimer(after: 0.01, on: ExecutorRef(ex)) { log.add("fired") }
-        t.cancel()
-        t.cancel()
+        t.clear()
+        t.clear()
         Thread.sleep(forTimeInterval: 0.05)
         XCTAssertEqual(log.all, [])
         XCTAssertEqual(ex.pendingTimers, 0)
@@ -98,7 +98,7 @@ final class TimerTests: XCTestCase {
                 let t = OneShotTimer(after: clear ? 5 : Double(i % 5) * 0.001, on: ExecutorRef(ex)) {
                     fired.withLock { $0 += 1 }
                 }
-                if clear { t.cancel() }
+                if clear { t.clear() }
             }
         }
         XCTAssertTrue(ex.waitUntilQuiescent(timeout: .seconds(10)))
