@@ -40,3 +40,48 @@ final class IndexedValueJob<Receiver: IndexedValueReceiver>: ReactionJob, @unche
 
     override func run() { receiver.receive(index, value) }
 }
+
+/// What takes the outcomes `Promise.whenSettled(on:tell:index:)` reports: a stage that waits on
+/// many elements' promises (`each`).
+public protocol IndexedSettlementReceiver: AnyObject, Sendable {
+    /// The type of the elements' values.
+    associatedtype Settled: Sendable
+    /// Takes the outcome of element `index`; called on the executor given.
+    func settled(_ index: Int, _ result: Result<Settled, any Error>)
+}
+
+extension Promise {
+    /// `whenSettled(on:)` for a receiver of many elements' outcomes: `receiver.settled(index, r)`
+    /// runs on `executor` when this promise settles, in the turn `whenSettled`'s callback would
+    /// run. One object where that took two (the reaction and the callback's closure).
+    public func whenSettled<R: IndexedSettlementReceiver>(on executor: any PromiseExecutor, tell receiver: R, index: Int) where R.Settled == T {
+        let id = observedID
+        if id != 0 { PromiseObservation.emit(.handlerAttached(id: id, child: 0)) }
+        addReaction(IndexedSettlementJob(source: self, receiver: receiver, index: index, execRef: ExecutorRef(executor)), dependent: false)
+    }
+}
+
+/// The reaction of `whenSettled(on:tell:index:)`.
+///
+/// Sendable: every field is a `let` of a Sendable type. It says `@unchecked` only because its
+/// superclass does, and Swift makes a subclass restate that.
+final class IndexedSettlementJob<R: IndexedSettlementReceiver>: ReactionJob, @unchecked Sendable {
+    let source: Promise<R.Settled>
+    let receiver: R
+    let index: Int
+
+    init(source: Promise<R.Settled>, receiver: R, index: Int, execRef: ExecutorRef) {
+        self.source = source
+        self.receiver = receiver
+        self.index = index
+        super.init(execRef: execRef)
+    }
+
+    override func run() {
+        if let r = source.settledResult { receiver.settled(index, r) }
+    }
+
+    override func observedJob(isTask: Bool) -> PromiseJob {
+        PromiseJob(key: ObjectIdentifier(self), kind: .observer, source: source.id, target: 0, isTask: isTask)
+    }
+}

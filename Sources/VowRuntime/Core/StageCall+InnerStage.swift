@@ -84,7 +84,7 @@ extension StageCall {
     /// the stage has at once (a pure stage's, `PureStage`) is given as it is, for `each` to take
     /// in the turn its promise's reaction would run (`IndexedValueJob`); a group's promise is
     /// the pipeline's own, its rejection not yet given the group's origin, with the run that
-    /// gives it (`InnerRun.annotated`), instead of a promise that settles with the origin given
+    /// gives it (`PipelineRun.annotate`), instead of a promise that settles with the origin given
     /// (a promise and a reaction an element, that a long `each` of pending elements keeps).
     /// Under observation (a trace, `--turns`) every element has the usual promise.
     func innerStageRuns(context: [String] = []) -> (@Sendable (Value) -> InnerRun)? {
@@ -140,11 +140,4 @@ private struct InnerPipeline {
 enum InnerRun {
     case value(Value)
     case promise(Promise<Value>, PipelineRun?)
-
-    /// `error`, a rejection of the promise, as the usual inner stage's promise would have
-    /// rejected: with the origin inside the group (`Evaluator.annotating`).
-    func annotated(_ error: any Error) -> any Error {
-        if case .promise(_, let run?) = self { return run.annotate(error) }
-        return error
-    }
 }

@@ -153,9 +153,9 @@ extension EachStage {
 /// access, several per element).
 ///
 /// Sendable: its `var`s are touched only on `ex`, the session's serial executor: `start` runs in
-/// the stage's handler there, every callback is `whenSettled(on: ex)`, and the cancel handler hops
-/// to `ex` before it reads `inFlight`. The other fields never change.
-final class EachRunner: IndexedValueReceiver, @unchecked Sendable {
+/// the stage's handler there, every callback is a job on `ex` (`settled`, `receive`), and the
+/// cancel handler hops to `ex` before it reads `inFlight`. The other fields never change.
+final class EachRunner: IndexedValueReceiver, IndexedSettlementReceiver, @unchecked Sendable {
     let items: [Value]
     let limit: Int
     let inner: @Sendable (Value) -> InnerRun
@@ -166,6 +166,9 @@ final class EachRunner: IndexedValueReceiver, @unchecked Sendable {
     @exclusivity(unchecked) var done = 0
     /// The promise of each element while it runs (indexed by element: no hashing per element).
     @exclusivity(unchecked) var inFlight: [Promise<Value>?]
+    /// The run of each element's group while it runs, whose rejection is given the group's
+    /// origin when it comes (`PipelineRun.annotate`); empty until an element has one.
+    @exclusivity(unchecked) var runs: [PipelineRun?] = []
     let resolver: Resolver<Value>
     let promise: Promise<Value>
     /// Whether a rejection cancels the elements still running (vow's mode; not JavaScript's).
@@ -208,15 +211,25 @@ final class EachRunner: IndexedValueReceiver, @unchecked Sendable {
         case .value(let v):
             // Taken in the turn the reaction to its fulfilled promise would run (`IndexedValueJob`).
             enqueueDelivery(v, index: i, on: ex)
-        case .promise(let p, _):
+        case .promise(let p, let run):
             inFlight[i] = p
-            p.whenSettled(on: ex) { [self] r in
-                inFlight[i] = nil
-                switch r {
-                case .success(let v): receive(i, v)
-                case .failure(let e): failed(i, element.annotated(e))
-                }
+            if let run {
+                if runs.isEmpty { runs = Array(repeating: nil, count: items.count) }
+                runs[i] = run
             }
+            p.whenSettled(on: ex, tell: self, index: i)
+        }
+    }
+
+    /// Element `i`'s promise settled with `r`.
+    func settled(_ i: Int, _ r: Result<Value, any Error>) {
+        inFlight[i] = nil
+        let run = runs.isEmpty ? nil : runs[i]
+        if run != nil { runs[i] = nil }
+        switch r {
+        case .success(let v): receive(i, v)
+        // A group's rejection gets the group's origin here, as `Evaluator.annotating` gives it.
+        case .failure(let e): failed(i, run.map { $0.annotate(e) } ?? e)
         }
     }
 
