@@ -155,7 +155,7 @@ extension EachStage {
 /// Sendable: its `var`s are touched only on `ex`, the session's serial executor: `start` runs in
 /// the stage's handler there, every callback is a job on `ex` (`settled`, `receive`), and the
 /// cancel handler hops to `ex` before it reads `inFlight`. The other fields never change.
-final class EachRunner: IndexedValueReceiver, IndexedSettlementReceiver, @unchecked Sendable {
+final class EachRunner: IndexedSettlementReceiver, @unchecked Sendable {
     let items: [Value]
     let limit: Int
     let inner: @Sendable (Value) -> InnerRun
@@ -221,7 +221,7 @@ final class EachRunner: IndexedValueReceiver, IndexedSettlementReceiver, @unchec
         }
     }
 
-    /// Element `i`'s promise settled with `r`.
+    /// Element `i` settled with `r`: its promise did, or its value was delivered.
     func settled(_ i: Int, _ r: Result<Value, any Error>) {
         inFlight[i] = nil
         let run = runs.isEmpty ? nil : runs[i]
@@ -234,7 +234,7 @@ final class EachRunner: IndexedValueReceiver, IndexedSettlementReceiver, @unchec
     }
 
     /// Element `i` fulfilled with `v`: kept, and the next element started (or `each` fulfilled).
-    func receive(_ i: Int, _ v: Value) {
+    private func receive(_ i: Int, _ v: Value) {
         progress?.finished(ok: true)
         if keepsResults { results[i] = v }
         done += 1
