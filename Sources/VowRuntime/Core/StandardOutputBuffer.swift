@@ -13,27 +13,34 @@ public final class StandardOutputBuffer: Sendable {
 
     private let fd: Int32
     private let state = Locked((bytes: [UInt8](), flushScheduled: false))
+    /// Held by the one thread writing out: what is taken from `state` is written before anything
+    /// taken after it, and a `flush` returns only once what was gathered before it is written,
+    /// by itself or by a write already under way (the flush before exit used to find the buffer
+    /// emptied by the timed flush still writing it, and the process ended with the output lost).
+    private let writing = Locked(())
+    /// Called inside the write of each batch (tests hold a write there).
+    private let beforeWrite: (@Sendable () -> Void)?
     private static let limit = 64 << 10
     private static let flusher = DispatchQueue(label: "vow.stdout")
 
-    init(fd: Int32) { self.fd = fd }
+    init(fd: Int32, beforeWrite: (@Sendable () -> Void)? = nil) {
+        self.fd = fd
+        self.beforeWrite = beforeWrite
+    }
 
     /// Adds `text`; writes out what has gathered when it reaches the limit.
     func append(_ text: String) { append(bytes: text.utf8) }
 
     /// Adds `bytes` (a binary body); writes out what has gathered when it reaches the limit.
     func append<Bytes: Sequence<UInt8>>(bytes: Bytes) {
-        let (full, schedule) = state.withLock { s -> ([UInt8]?, Bool) in
+        let (full, schedule) = state.withLock { s -> (Bool, Bool) in
             s.bytes.append(contentsOf: bytes)
-            if s.bytes.count >= Self.limit {
-                defer { s.bytes.removeAll(keepingCapacity: true) }
-                return (s.bytes, false)
-            }
-            if s.flushScheduled { return (nil, false) }
+            if s.bytes.count >= Self.limit { return (true, false) }
+            if s.flushScheduled { return (false, false) }
             s.flushScheduled = true
-            return (nil, true)
+            return (false, true)
         }
-        if let full { Self.writeAll(full, to: fd) }
+        if full { flush() }
         if schedule { Self.flusher.asyncAfter(deadline: .now() + .milliseconds(5)) { self.flush() } }
     }
 
@@ -41,18 +48,28 @@ public final class StandardOutputBuffer: Sendable {
     /// then a piece of at least the limit straight from where it lies, without being copied.
     func append(piece: UnsafeBufferPointer<UInt8>) {
         guard piece.count >= Self.limit else { return append(bytes: piece) }
-        flush()
-        Self.writeAll(piece, to: fd)
+        writing.withLock { _ in
+            writeGathered()
+            beforeWrite?()
+            Self.writeAll(piece, to: fd)
+        }
     }
 
-    /// Writes out everything gathered so far.
+    /// Writes out everything gathered so far; returns once it is written.
     public func flush() {
+        writing.withLock { _ in writeGathered() }
+    }
+
+    /// Takes what has gathered and writes it; called holding `writing`.
+    private func writeGathered() {
         let pending = state.withLock { s -> [UInt8] in
             s.flushScheduled = false
             defer { s.bytes.removeAll(keepingCapacity: true) }
             return s.bytes
         }
-        if !pending.isEmpty { Self.writeAll(pending, to: fd) }
+        if pending.isEmpty { return }
+        beforeWrite?()
+        Self.writeAll(pending, to: fd)
     }
 
     /// Writes all of `bytes` to `fd` (`writeAll(_:to:)` of a buffer).
