@@ -1,4 +1,16 @@
 extension Program {
+    /// True when `test` holds for a stage of the program (any `forEachStage` would call `body`
+    /// with); stops at the first.
+    public func containsStage(where test: (StageNode) -> Bool) -> Bool {
+        for st in statements {
+            switch st.kind {
+            case .pipeline(let p, _), .letBinding(_, _, let p), .def(_, _, let p, _): if p.containsStage(where: test) { return true }
+            case .meta: break
+            }
+        }
+        return false
+    }
+
     /// Calls `body` with every stage of the program, in source order: those of its statements
     /// and `def` bodies, and those inside them (groups, list elements, record fields, a value
     /// stage's own pipelines).
@@ -13,6 +25,16 @@ extension Program {
 }
 
 extension Pipeline {
+    /// True when `test` holds for a stage of the pipeline or of a pipeline inside its stages.
+    public func containsStage(where test: (StageNode) -> Bool) -> Bool {
+        for stage in stages {
+            if test(stage) { return true }
+            if case .value(let a) = stage.head, a.containsStage(where: test) { return true }
+            for a in stage.arguments where a.containsStage(where: test) { return true }
+        }
+        return false
+    }
+
     /// Calls `body` with every stage of the pipeline and of the pipelines inside its stages.
     public func forEachStage(_ body: (StageNode) -> Void) {
         for stage in stages {
@@ -24,6 +46,16 @@ extension Pipeline {
 }
 
 extension Argument {
+    /// True when `test` holds for a stage of the pipelines this argument holds.
+    public func containsStage(where test: (StageNode) -> Bool) -> Bool {
+        switch kind {
+        case .list(let elements): return elements.contains { $0.containsStage(where: test) }
+        case .record(let fields): return fields.contains { $0.value.containsStage(where: test) }
+        case .group(let p): return p.containsStage(where: test)
+        default: return false
+        }
+    }
+
     /// Calls `body` with every stage of the pipelines this argument holds.
     public func forEachStage(_ body: (StageNode) -> Void) {
         switch kind {

@@ -89,6 +89,7 @@ struct Vow {
         session.javaScriptMode = js
         session.autoProgress = isatty(2) == 1 && !turns
         let runner = Runner(session: session, renderer: Renderer(colors: colors, jsonLines: json, terminal: tty))
+        runner.keepsWhatItRanUntilExit = true
         installInterrupt({ runner.interrupt() }, terminate: { runner.terminate() })
         try startTrace(runner)
         // --html draws the whole run: every statement's events are kept.

@@ -15,13 +15,20 @@ extension Planner {
                 "in a list, \(word) is the text \"\(word)\", though \(what) of that name exists; write (\(word)) to run it",
                 span: a.span, beforeRun: false))
         }
+        // The stage looked up last: a long pipeline repeats a few names.
+        var lastName: String? = nil
+        var lastDefinition: (any StageDefinition.Type)? = nil
         program.forEachStage { stage in
             // Not in a record: `{type: text}` names a kind far more often than it means a stage.
-            var held = stage.arguments
-            if case .value(let a) = stage.head { held.append(a) }
-            for a in held { if case .list(let elements) = a.kind { elements.forEach(element) } }
+            for a in stage.arguments { if case .list(let elements) = a.kind { elements.forEach(element) } }
+            if case .value(let a) = stage.head, case .list(let elements) = a.kind { elements.forEach(element) }
+            guard let name = stage.name else { return }
+            if name != lastName {
+                lastName = name
+                lastDefinition = registry.stage(named: name)
+            }
             // A jq or JavaScript habit: `city == "Oslo"` compares with the field named Oslo.
-            if let def = stage.name.flatMap({ registry.stage(named: $0) }), def.expressionArguments > 0 {
+            if let def = lastDefinition, def.expressionArguments > 0 {
                 for a in stage.arguments.prefix(def.expressionArguments) {
                     guard let text = a.expressionText else { continue }
                     if let quoted = Self.comparedWithAQuotedName(text) {
@@ -37,7 +44,7 @@ extension Planner {
                     }
                 }
             }
-            guard stage.name == FormatStage.name else { return }
+            guard name == FormatStage.name else { return }
             for a in stage.arguments {
                 guard case .rawString(let s) = a.kind, s.contains("{") || s.contains("$") else { continue }
                 found.append(PlanProblem(
