@@ -20,7 +20,7 @@ final class IndexedValueJob<Receiver: IndexedSettlementReceiver>: ReactionJob, @
         super.init(execRef: ExecutorRef(executor))
     }
 
-    override func run() { receiver.settled(index, .success(value)) }
+    override func run() { receiver.fulfilled(index, value) }
 }
 
 /// What takes the outcomes of many elements: those `Promise.whenSettled(on:tell:index:)`
@@ -30,6 +30,10 @@ public protocol IndexedSettlementReceiver: AnyObject, Sendable {
     associatedtype Settled: Sendable
     /// Takes the outcome of element `index`; called on the executor given.
     func settled(_ index: Int, _ result: Result<Settled, any Error>)
+    /// Takes the value of element `index`, which fulfilled: what `settled` does with
+    /// `.success(value)`. Its own entry so that a value delivered by `enqueueDelivery` needs no
+    /// `Result` of a generic type made (whose type the runtime looked up for every element).
+    func fulfilled(_ index: Int, _ value: Settled)
 }
 
 extension IndexedSettlementReceiver {

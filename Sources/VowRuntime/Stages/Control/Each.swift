@@ -223,14 +223,21 @@ final class EachRunner: IndexedSettlementReceiver, @unchecked Sendable {
 
     /// Element `i` settled with `r`: its promise did, or its value was delivered.
     func settled(_ i: Int, _ r: Result<Value, any Error>) {
-        inFlight[i] = nil
-        let run = runs.isEmpty ? nil : runs[i]
-        if run != nil { runs[i] = nil }
         switch r {
-        case .success(let v): receive(i, v)
-        // A group's rejection gets the group's origin here, as `Evaluator.annotating` gives it.
-        case .failure(let e): failed(i, run.map { $0.annotate(e) } ?? e)
+        case .success(let v): fulfilled(i, v)
+        case .failure(let e):
+            inFlight[i] = nil
+            let run = runs.isEmpty ? nil : runs[i]
+            if run != nil { runs[i] = nil }
+            // A group's rejection gets the group's origin here, as `Evaluator.annotating` gives it.
+            failed(i, run.map { $0.annotate(e) } ?? e)
         }
+    }
+
+    func fulfilled(_ i: Int, _ v: Value) {
+        inFlight[i] = nil
+        if !runs.isEmpty { runs[i] = nil }
+        receive(i, v)
     }
 
     /// Element `i` fulfilled with `v`: kept, and the next element started (or `each` fulfilled).
