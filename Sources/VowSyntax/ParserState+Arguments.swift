@@ -173,16 +173,41 @@ extension ParserState {
     /// that may interpolate.
     mutating func wordArgument(context: Context) throws(SyntaxError) -> Argument {
         let start = pos
+        // A plain word, the most common argument (`@`, `name`, `10ms`): bytes that `word` takes
+        // as they are, up to a space, a line end, `|` or `;`. Its text is read directly, without
+        // a template made to be dropped when the word is shared. Anything else goes to `word`.
+        var e = pos
+        while e < b.count, Self.isPlainWordByte(b[e]) { e += 1 }
+        if e > start, e == b.count || b[e] == SPACE || b[e] == TAB || b[e] == NL || b[e] == CR || b[e] == PIPE || b[e] == SEMI {
+            pos = e
+            let lit = text(start, e)
+            return literalWord(lit, span: SourceSpan(start: start, end: e)) { Template(parts: [.literal(lit)]) }
+        }
         let t = try word(context: context)
         let span = SourceSpan(start: start, end: pos)
-        if let lit = t.literalText {
-            if let kind = literal(lit) { return Argument(kind: kind, span: span) }
-            if let shared = sharedWords[lit] { return Argument(kind: shared, span: span) }
-            let kind = ArgumentKind.word(t)
-            if sharedWords.count < Self.sharedWordLimit { sharedWords[lit] = kind }
-            return Argument(kind: kind, span: span)
-        }
+        if let lit = t.literalText { return literalWord(lit, span: span) { t } }
         return Argument(kind: .word(t), span: span)
+    }
+
+    /// A word with no interpolation: a constant or a number, or else a word, shared with the
+    /// same word written before (`sharedWords`); `template` is its template when it is new.
+    private mutating func literalWord(_ lit: String, span: SourceSpan, template: () -> Template) -> Argument {
+        if let kind = literal(lit) { return Argument(kind: kind, span: span) }
+        if let shared = sharedWords[lit] { return Argument(kind: shared, span: span) }
+        let kind = ArgumentKind.word(template())
+        if sharedWords.count < Self.sharedWordLimit { sharedWords[lit] = kind }
+        return Argument(kind: kind, span: span)
+    }
+
+    /// A byte `word` keeps as it is wherever it stands in a word: not a separator, a bracket, a
+    /// quote, or what starts an interpolation or a comment.
+    static func isPlainWordByte(_ c: UInt8) -> Bool {
+        switch c {
+        case SPACE, TAB, NL, CR, PIPE, SEMI, AMP, HASH, LPAREN, RPAREN, LBRACK, RBRACK, LBRACE, RBRACE, COMMA,
+            DQUOTE, SQUOTE, BACKTICK, DOLLAR, PERCENT, BACKSLASH:
+            return false
+        default: return c >= 0x21
+        }
     }
 
     /// True when the next byte ends an argument here.

@@ -9,8 +9,10 @@ extension ParserState {
         case "undefined": return .undefined
         default: break
         }
+        // Most words are not numbers: said from the first byte, before the bytes are copied.
+        guard let first = s.utf8.first, isDigit(first) || first == DASH else { return nil }
         let bytes = Array(s.utf8)
-        guard let first = bytes.first, isDigit(first) || (first == DASH && bytes.count > 1 && isDigit(bytes[1])) else { return nil }
+        guard isDigit(first) || (bytes.count > 1 && isDigit(bytes[1])) else { return nil }
         var i = first == DASH ? 1 : 0
         // A leading zero before another digit (`01234`, a postcode, an id) is text, as JSON
         // has no such number: `{zip: 01234}` keeps its zero.

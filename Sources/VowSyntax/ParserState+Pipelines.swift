@@ -30,13 +30,21 @@ extension ParserState {
             var e = pos
             while e < b.count && (isIdent(b[e]) || b[e] == DASH) { e += 1 }
             let name = text(pos, e)
-            let endsWord = e >= b.count || [SPACE, TAB, NL, CR, PIPE, SEMI, RPAREN, RBRACK, RBRACE, COMMA].contains(b[e])
+            let endsWord: Bool
+            if e >= b.count {
+                endsWord = true
+            } else {
+                switch b[e] {
+                case SPACE, TAB, NL, CR, PIPE, SEMI, RPAREN, RBRACK, RBRACE, COMMA: endsWord = true
+                default: endsWord = false
+                }
+            }
             // Inside a list or record literal, a lone word (`[a, b]`, `{name: Ada}`) is a value;
             // write `(len)` to call a stage without arguments there. After a `|` a word is a
             // stage: `[reject x | catch]`.
             let loneInLiteral = !afterPipe && (context == .list || context == .record) && e < b.count
-                && [COMMA, RBRACK, RBRACE].contains(b[e])
-            if endsWord && !loneInLiteral && !["true", "false", "null", "undefined"].contains(name) {
+                && (b[e] == COMMA || b[e] == RBRACK || b[e] == RBRACE)
+            if endsWord && !loneInLiteral && !Self.isConstantName(name) {
                 pos = e
                 let nameSpan = SourceSpan(start: start, end: e)
                 var args: [Argument] = []
@@ -54,6 +62,16 @@ extension ParserState {
             throw error("a value stage takes no arguments: put '|' before '\(peekChar)'", at: pos)
         }
         return StageNode(head: .value(v), arguments: [], span: v.span)
+    }
+
+    /// True for the words that are constants, not stage names: `true`, `false`, `null`,
+    /// `undefined`.
+    static func isConstantName(_ name: String) -> Bool {
+        switch name.utf8.first {
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "u"):
+            return name == "true" || name == "false" || name == "null" || name == "undefined"
+        default: return false
+        }
     }
 
     /// True when the next byte ends a stage where it stands.
