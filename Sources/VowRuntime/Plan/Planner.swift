@@ -49,34 +49,40 @@ struct Planner: Sendable {
         case .value(let arg):
             // `$x | …`, `%2 | …`, `[a, b] | …`: the value itself, evaluated against the input.
             return StagePlan(name: "", node: node, kind: .value(arg))  // named by its source text when run
-        case .named(let name, _) where defs[name] == nil && registry.stage(named: name)?.appliesItsStage == true:
+        case .named(let name, _):
+            // The name is looked up once, here (a million-stage pipeline looked each up four times).
+            let user = defs[name]
+            let def = user == nil ? registry.stage(named: name) : nil
             // `then X …` is `| X …`: the inner stage is applied to the upstream itself, with the
             // same promise and the same turns, instead of running a one-stage pipeline per input.
             // The span and name stay those of the whole `then` stage, for error origins.
-            if let first = node.arguments.first, case .word(let t) = first.kind, let inner = t.literalText,
-                defs[inner] != nil || registry.stage(named: inner)?.argumentStyle == .values
-            {
-                let rewritten = StageNode(
-                    head: .named(inner, first.span), arguments: Array(node.arguments.dropFirst()),
-                    span: SourceSpan(start: first.span.start, end: node.span.end))
-                let p = named(inner, rewritten, outerFlags: outerFlags)
-                p.nameAsWritten = name
-                p.rewrittenThen = node.span
-                return p
+            if def?.appliesItsStage == true, let first = node.arguments.first, case .word(let t) = first.kind, let inner = t.literalText {
+                let innerUser = defs[inner]
+                let innerDef = innerUser == nil ? registry.stage(named: inner) : nil
+                if innerUser != nil || innerDef?.argumentStyle == .values {
+                    let rewritten = StageNode(
+                        head: .named(inner, first.span), arguments: Array(node.arguments.dropFirst()),
+                        span: SourceSpan(start: first.span.start, end: node.span.end))
+                    let p = named(inner, rewritten, user: innerUser, builtin: innerDef, outerFlags: outerFlags)
+                    p.nameAsWritten = name
+                    p.rewrittenThen = node.span
+                    return p
+                }
             }
-            return named(name, node, outerFlags: outerFlags)
-        case .named(let name, _):
-            return named(name, node, outerFlags: outerFlags)
+            return named(name, node, user: user, builtin: def, outerFlags: outerFlags)
         }
     }
 
-    /// Resolves a named stage (built-in, `def`, or external).
-    private func named(_ name: String, _ node: StageNode, outerFlags: [String]) -> StagePlan {
-        if let user = defs[name] {
+    /// The plan of a stage named `name`, which is `user` (a `def`) or else `builtin` (nil when
+    /// the registry has no such stage), as looked up by the caller.
+    private func named(
+        _ name: String, _ node: StageNode, user: UserStage?, builtin: (any StageDefinition.Type)?, outerFlags: [String]
+    ) -> StagePlan {
+        if let user {
             return StagePlan(name: name, node: node, kind: .user(user))
         }
         let def: any StageDefinition.Type
-        if let d = registry.stage(named: name) {
+        if let d = builtin {
             def = d
         } else if ExternalStage.find(name) != nil {
             def = ExternalStage.self
