@@ -341,7 +341,7 @@ extension Runner {
             return ending.status
         }
         let run = ProgramRun(runner: self, program: program, source: source)
-        if keepsWhatItRanUntilExit { Self.keptUntilExit.withLock { $0 = [run] } }
+        if keepsWhatItRanUntilExit { Self.keptUntilExit.withLock { $0 = run } }
         currentRun.withLock { $0 = run }
         defer { currentRun.withLock { $0 = nil } }
         LiveRegion.shared.resume()

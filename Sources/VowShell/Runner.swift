@@ -56,12 +56,13 @@ public final class Runner: @unchecked Sendable {
     public var spinner = false
     /// Wait for background jobs before `run` returns, as a script does (the REPL does not).
     public var waitsForJobs = true
-    /// Keep a finished program (its syntax tree and its run) instead of freeing it: set by the
-    /// `vow` command for a script, which exits once the program ends. Freeing a pipeline of a
-    /// million stages took a tenth of its run; the REPL, which goes on, frees each line's.
+    /// Keep a finished program's run (and with it the program's statements) instead of freeing
+    /// it: set by the `vow` command for a script, which exits once the program ends. Freeing a
+    /// pipeline of a million stages took a tenth of its run; the REPL, which goes on, frees each
+    /// line's.
     public var keepsWhatItRanUntilExit = false
-    /// What the last program run by a runner that keeps it left (`keepsWhatItRanUntilExit`).
-    static let keptUntilExit = Locked<[any Sendable]>([])
+    /// The last run of a runner that keeps it (`keepsWhatItRanUntilExit`).
+    static let keptUntilExit = Locked<ProgramRun?>(nil)
     /// The job a finished script is waiting for; Ctrl-C cancels it.
     let awaitedJob = Locked<Promise<Value>?>(nil)
     /// The script being run, told of unhandled rejections (nil in the REPL between lines).
@@ -182,7 +183,6 @@ public final class Runner: @unchecked Sendable {
         let keptWholeRun = tracer?.keepsWholeRun ?? false
         if timelines.contains(where: { $0.hasPrefix("--turns") }) { tracer?.keepsWholeRun = true }
         let status = execute(program, source: source)
-        if keepsWhatItRanUntilExit { Self.keptUntilExit.withLock { $0.append(program) } }
         tracer?.keepsWholeRun = keptWholeRun
         if tracingForTimeline { disableTracing() }
         return status

@@ -1,6 +1,6 @@
 extension Program {
-    /// True when `test` holds for a stage of the program (any `forEachStage` would call `body`
-    /// with); stops at the first.
+    /// True when `test` holds for a stage of the program, taken in `forEachStage`'s order; stops
+    /// at the first. The one walk of the tree: `forEachStage` is this walk never stopped.
     public func containsStage(where test: (StageNode) -> Bool) -> Bool {
         for st in statements {
             switch st.kind {
@@ -15,12 +15,7 @@ extension Program {
     /// and `def` bodies, and those inside them (groups, list elements, record fields, a value
     /// stage's own pipelines).
     public func forEachStage(_ body: (StageNode) -> Void) {
-        for st in statements {
-            switch st.kind {
-            case .pipeline(let p, _), .letBinding(_, _, let p), .def(_, _, let p, _): p.forEachStage(body)
-            case .meta: break
-            }
-        }
+        _ = containsStage { body($0); return false }
     }
 }
 
@@ -37,11 +32,7 @@ extension Pipeline {
 
     /// Calls `body` with every stage of the pipeline and of the pipelines inside its stages.
     public func forEachStage(_ body: (StageNode) -> Void) {
-        for stage in stages {
-            body(stage)
-            if case .value(let a) = stage.head { a.forEachStage(body) }
-            for a in stage.arguments { a.forEachStage(body) }
-        }
+        _ = containsStage { body($0); return false }
     }
 }
 
@@ -58,11 +49,6 @@ extension Argument {
 
     /// Calls `body` with every stage of the pipelines this argument holds.
     public func forEachStage(_ body: (StageNode) -> Void) {
-        switch kind {
-        case .list(let elements): elements.forEach { $0.forEachStage(body) }
-        case .record(let fields): fields.forEach { $0.value.forEachStage(body) }
-        case .group(let p): p.forEachStage(body)
-        default: break
-        }
+        _ = containsStage { body($0); return false }
     }
 }

@@ -153,7 +153,7 @@ extension EachStage {
 /// access, several per element).
 ///
 /// Sendable: its `var`s are touched only on `ex`, the session's serial executor: `start` runs in
-/// the stage's handler there, every callback is a job on `ex` (`settled`, `receive`), and the
+/// the stage's handler there, every callback is a job on `ex` (`settled`, `fulfilled`), and the
 /// cancel handler hops to `ex` before it reads `inFlight`. The other fields never change.
 final class EachRunner: IndexedSettlementReceiver, @unchecked Sendable {
     let items: [Value]
@@ -234,14 +234,10 @@ final class EachRunner: IndexedSettlementReceiver, @unchecked Sendable {
         }
     }
 
+    /// Element `i` fulfilled with `v`: kept, and the next element started (or `each` fulfilled).
     func fulfilled(_ i: Int, _ v: Value) {
         inFlight[i] = nil
         if !runs.isEmpty { runs[i] = nil }
-        receive(i, v)
-    }
-
-    /// Element `i` fulfilled with `v`: kept, and the next element started (or `each` fulfilled).
-    private func receive(_ i: Int, _ v: Value) {
         progress?.finished(ok: true)
         if keepsResults { results[i] = v }
         done += 1
