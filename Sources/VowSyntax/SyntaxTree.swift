@@ -1,13 +1,19 @@
 /// A range of the source, as UTF-8 byte offsets (start inclusive, end exclusive).
+///
+/// Kept in eight bytes (two 32-bit offsets): every stage and argument of a program holds one, and
+/// a long pipeline holds millions. An offset past 4 GiB, which no program that fits in memory
+/// reaches, is clamped, never a trap.
 public struct SourceSpan: Sendable, Equatable, Hashable {
+    private let first: UInt32
+    private let pastLast: UInt32
     /// The first byte.
-    public let start: Int
+    public var start: Int { Int(first) }
     /// One past the last byte.
-    public let end: Int
+    public var end: Int { Int(pastLast) }
     /// Makes a span.
     public init(start: Int, end: Int) {
-        self.start = start
-        self.end = end
+        self.first = UInt32(clamping: start)
+        self.pastLast = UInt32(clamping: end)
     }
 }
 

@@ -8,8 +8,26 @@ public enum Pick {
     public static func search(_ expression: String, in value: Value) throws -> Value {
         let expr: JMESPathExpression
         do { expr = try JMESPathExpression.cached(expression) } catch { throw pickError(error, expression) }
+        // A list of responses whose bodies are JSON is searched in one tape of their bodies.
+        if let tape = bodiesTape(value) {
+            do { return try tape.search(expr) } catch { throw pickError(error, expression) }
+        }
         let searched = try body(value)
         do { return try expr.search(searched) } catch { throw pickError(error, expression) }
+    }
+
+    /// A list of responses (`each fetch …`), every body JSON, as one tape of the list of their
+    /// bodies (`JSONLinesTape`): what `pick` searches, without making values of every body (a
+    /// body of 1 KB is several as values, and all of them were made before the search began).
+    /// nil when an element is not a response or a body is not one JSON document as the reader
+    /// reads it: `body` then reads the list, and says which body is not JSON.
+    static func bodiesTape(_ v: Value) -> JSONTape? {
+        guard case .list(let items) = v, case .response? = items.first else { return nil }
+        let lines = JSONLinesTape()
+        for item in items {
+            guard case .response(let r) = item, r.body.withUnsafeBufferPointer({ lines.append($0) }) else { return nil }
+        }
+        return lines.finish()
     }
 
     /// Searches as `search` does, and reads text as `pick` does: text that holds a JSON object or

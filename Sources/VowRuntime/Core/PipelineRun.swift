@@ -4,7 +4,7 @@ import VowValue
 
 /// The stages of one pipeline run and their promises: what error provenance is read from.
 ///
-/// Sendable: `entries` and `immediate` are set while the pipeline is built, on the session
+/// Sendable: `entries`, `reruns` and `immediate` are set while the pipeline is built, on the session
 /// executor, and only read after. Another thread (the runner's spinner) reads them only through
 /// `Runner.running`, a lock, set once the build is done. `site` and `input` never change.
 final class PipelineRun: @unchecked Sendable {
@@ -40,6 +40,10 @@ final class PipelineRun: @unchecked Sendable {
     let site: Site
     let input: Value
     var entries: [Entry] = []
+    /// For a stage that re-runs its upstream (`retry`, `until`), by its index: how to run the
+    /// stages before it again (`StageCall.rerunUpstream`). Kept here, not in every stage's call,
+    /// as few stages have one.
+    var reruns: [Int: @Sendable () -> Promise<Value>] = [:]
     /// The outcome of the first stage when it finished at once (a handler that returned a value
     /// or threw, in JavaScript's terms), nil when it returned a promise. A one-stage pipeline
     /// that finished at once is a plain value where it is used as a handler: no adoption, no turn.

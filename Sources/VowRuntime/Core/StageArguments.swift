@@ -9,10 +9,14 @@ public struct StageArguments: Sendable {
     public var flags: [String: [Value]]
     /// The stage name, for error messages.
     public let stage: String
-    /// Where each positional argument is written in the source (byte offsets), for errors that
-    /// point at it (`VowError.culprit`); empty when the arguments were not written (`PureStage`'s
-    /// test calls, a stage reading its own).
-    var positionalSpans: [Range<Int>] { written.map { $0.span.start..<$0.span.end } }
+    /// Where the positional argument at `i` is written in the source (byte offsets), for errors
+    /// that point at it (`VowError.culprit`); nil when the arguments were not written
+    /// (`PureStage`'s test calls, a stage reading its own). Read from `written` on each call,
+    /// as `string` asks on every call of a stage: no list of places is made.
+    func positionalSpan(_ i: Int) -> Range<Int>? {
+        guard i >= 0, i < written.count else { return nil }
+        return written[i].span.start..<written[i].span.end
+    }
     /// The positional arguments as written (the call's own list, shared: nothing is made for it
     /// unless an error points at one).
     var written: [Argument] = []
@@ -28,7 +32,7 @@ public struct StageArguments: Sendable {
     /// A required positional string (numbers are turned into text).
     public func string(_ i: Int, _ what: String) throws -> String {
         guard let v = self[i] else { throw VowError(.type, "\(stage): missing \(what)") }
-        return try pointing(at: i < positionalSpans.count ? positionalSpans[i] : nil) { try asString(v, what) }
+        return try pointing(at: positionalSpan(i)) { try asString(v, what) }
     }
 
     /// A value as text, or a type error naming it.
@@ -58,7 +62,7 @@ public struct StageArguments: Sendable {
     /// in the source: a flag (`--limit`) by its name, a positional argument by its value.
     func failure(_ message: String, about v: Value, _ what: String) -> VowError {
         var e = VowError(.type, "\(stage): \(message)")
-        e.culprit = what.hasPrefix("--") ? flagSpans[String(what.dropFirst(2))]?.last : positional.firstIndex(of: v).flatMap { $0 < positionalSpans.count ? positionalSpans[$0] : nil }
+        e.culprit = what.hasPrefix("--") ? flagSpans[String(what.dropFirst(2))]?.last : positional.firstIndex(of: v).flatMap(positionalSpan)
         return e
     }
 

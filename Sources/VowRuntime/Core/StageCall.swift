@@ -9,8 +9,9 @@ import VowValue
 ///
 /// Sendable: every stored property is a `let`, and the call is used on the session executor.
 public final class StageCall: @unchecked Sendable {
-    /// The session.
-    public let session: Session
+    /// The session (the scope's: a long pipeline keeps a call a stage, so a call keeps nothing
+    /// it can read elsewhere).
+    public var session: Session { scope.session }
     /// The stage's plan: everything about the call that does not depend on where it runs.
     /// The call keeps the plan and reads it, rather than copying its parts, because a long
     /// pipeline makes one call a stage and keeps them all until the stages settle.
@@ -18,11 +19,14 @@ public final class StageCall: @unchecked Sendable {
     /// The upstream promise; nil for the first stage of a pipeline.
     public let upstream: Promise<Value>?
     /// Re-runs everything upstream of this stage (for `retry`); nil for the first stage.
-    public let rerunUpstream: (@Sendable () -> Promise<Value>)?
+    public var rerunUpstream: (@Sendable () -> Promise<Value>)? { run.reruns[index] }
     let scope: Scope
     /// The run of the pipeline the stage is in (its site and input are the call's).
     let run: PipelineRun
-    let index: Int
+    /// The stage's place in the run (`index`), in four bytes, beside the two flags below.
+    private let place: UInt32
+    /// The stage's place in the run: its entry's index.
+    var index: Int { Int(place) }
     /// The stage is the last of a statement whose value is printed (`Evaluator.pipeline`): a
     /// document it reads into a tape may go to the printer as the tape (`JSONTapeValue`).
     let resultIsPrinted: Bool
@@ -37,13 +41,15 @@ public final class StageCall: @unchecked Sendable {
         rerunUpstream: (@Sendable () -> Promise<Value>)?, scope: Scope, run: PipelineRun, index: Int,
         printed: Bool = false, pickPrinted: Bool = false
     ) {
-        self.session = session
+        assert(scope.session === session, "a stage call runs in its session's scope")
         self.plan = plan
         self.upstream = upstream
-        self.rerunUpstream = rerunUpstream
         self.scope = scope
         self.run = run
-        self.index = index
+        // A pipeline of 4 billion stages is not parsed before memory runs out; never a trap.
+        self.place = UInt32(clamping: index)
+        // Kept by the run, which few calls need (the call is made while the run is built).
+        if let rerunUpstream { run.reruns[index] = rerunUpstream }
         self.resultIsPrinted = printed
         self.pickResultIsPrinted = pickPrinted && plan.pickAhead != nil
     }
@@ -154,11 +160,7 @@ public final class StageCall: @unchecked Sendable {
         // One closure a stage: a long pipeline keeps every stage's until the stage runs.
         if let upstream {
             return upstream.then(name: name, attributes: traceInfo, on: executor, resolving: { [self] input in
-                let r = try namingErrors { try runWaiting(given, input) }
-                if labelsAdoptedPromise, PromiseObservation.isActive, case .promise(let p) = r {
-                    PromiseObservation.label(p, traceInfo)
-                }
-                return r
+                labelling(try namingErrors { try runWaiting(given, input) })
             })
         }
         let p: Promise<Value>
@@ -175,6 +177,31 @@ public final class StageCall: @unchecked Sendable {
         }
         if PromiseObservation.isActive { PromiseObservation.label(p, traceInfo) }
         return p
+    }
+
+    /// `chain` for a stage that takes one input (`ValueStage.handle`). Its handler keeps the
+    /// call alone (the stage is a type with no fields), so that no closure context is made for
+    /// it: a long pipeline keeps every stage's handler until the stage runs.
+    func chain<S: ValueStage>(running stage: S) -> Promise<Value> {
+        guard let upstream else { return chain { [self] input in try stage.handle(input, self) } }
+        return upstream.then(name: name, attributes: traceInfo, on: executor, resolving: { [self] input in
+            try self.react(stage, input)
+        })
+    }
+
+    /// What the handler `chain(running:)` attaches does with the upstream's value: `chain`'s
+    /// handler, for a stage that takes one input.
+    private func react<S: ValueStage>(_ stage: S, _ input: Value) throws -> Resolution<Value> {
+        labelling(try namingErrors { try runWaiting({ [self] in try stage.handle($0, self) }, input) })
+    }
+
+    /// `r`, its promise labelled with this stage for traces when the stage is a rewritten
+    /// `then X` (`labelsAdoptedPromise`) and an observer is installed.
+    private func labelling(_ r: Resolution<Value>) -> Resolution<Value> {
+        if labelsAdoptedPromise, PromiseObservation.isActive, case .promise(let p) = r {
+            PromiseObservation.label(p, traceInfo)
+        }
+        return r
     }
 
     /// `given` run on `input` now, or once the `let` variables the stage's flags name have

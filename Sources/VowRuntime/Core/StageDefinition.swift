@@ -266,14 +266,18 @@ public protocol ValueStage: StageDefinition {
 extension ValueStage {
     /// Chains `run` on the upstream promise (or runs at once on the pipeline's input).
     public func apply(_ call: StageCall) throws -> Promise<Value> {
-        call.chain { input in
-            if let stream = input.stream, !Self.takesStream(call.positional) {
-                // A stream that ends fulfils what waits on it with its items as a list.
-                let ex = call.session.executor
-                return .promise(stream.collect(on: ex).then(on: ex, resolving: { list in try call.namingErrors { try self.runEvaluated(list, call) } }))
-            }
-            return try self.runEvaluated(input, call)
+        call.chain(running: self)
+    }
+
+    /// The stage on one input: `run` once the arguments are evaluated against it, or, on a
+    /// stream the stage does not take as one, once the stream has ended, on its items as a list.
+    func handle(_ input: Value, _ call: StageCall) throws -> Resolution<Value> {
+        if let stream = input.stream, !Self.takesStream(call.positional) {
+            // A stream that ends fulfils what waits on it with its items as a list.
+            let ex = call.session.executor
+            return .promise(stream.collect(on: ex).then(on: ex, resolving: { list in try call.namingErrors { try self.runEvaluated(list, call) } }))
         }
+        return try self.runEvaluated(input, call)
     }
 
     /// Evaluates the arguments against `input`, then runs.

@@ -32,7 +32,9 @@ struct Planner: Sendable {
 
     /// Every stage of `stages` planned, each followed stage given its look-ahead.
     func plan<S: Collection>(_ stages: S) -> [StagePlan] where S.Element == StageNode {
-        let made = stages.map { plan($0) }
+        // The plans keep the list their nodes are in (`StagePlan.init`), not a copy of each.
+        let list: [StageNode] = if let array = stages as? [StageNode] { array } else { Array(stages) }
+        let made = list.indices.map { plan(list[$0], place: (list, $0)) }
         for i in made.indices.dropLast() {
             made[i].fuse(next: made[i + 1])
         }
@@ -44,11 +46,12 @@ struct Planner: Sendable {
 
     /// One stage planned. `outerFlags` are the flags of the stage around it (`each`'s
     /// `--limit` for the inner stage of `each fetch …`), offered when a flag is misspelt.
-    func plan(_ node: StageNode, outerFlags: [String] = []) -> StagePlan {
+    /// `place`: the list of stages `node` is in and its index there (`StagePlan.init`).
+    func plan(_ node: StageNode, outerFlags: [String] = [], place: (nodes: [StageNode], index: Int)? = nil) -> StagePlan {
         switch node.head {
         case .value(let arg):
             // `$x | …`, `%2 | …`, `[a, b] | …`: the value itself, evaluated against the input.
-            return StagePlan(name: "", node: node, kind: .value(arg))  // named by its source text when run
+            return StagePlan(node: node, place: place, kind: .value(arg))  // named by its source text when run
         case .named(let name, _):
             // The name is looked up once, here (a million-stage pipeline looked each up four times).
             let user = defs[name]
@@ -63,23 +66,24 @@ struct Planner: Sendable {
                     let rewritten = StageNode(
                         head: .named(inner, first.span), arguments: Array(node.arguments.dropFirst()),
                         span: SourceSpan(start: first.span.start, end: node.span.end))
-                    let p = named(inner, rewritten, user: innerUser, builtin: innerDef, outerFlags: outerFlags)
+                    let p = named(inner, rewritten, place: nil, user: innerUser, builtin: innerDef, outerFlags: outerFlags)
                     p.nameAsWritten = name
                     p.rewrittenThen = node.span
                     return p
                 }
             }
-            return named(name, node, user: user, builtin: def, outerFlags: outerFlags)
+            return named(name, node, place: place, user: user, builtin: def, outerFlags: outerFlags)
         }
     }
 
     /// The plan of a stage named `name`, which is `user` (a `def`) or else `builtin` (nil when
     /// the registry has no such stage), as looked up by the caller.
     private func named(
-        _ name: String, _ node: StageNode, user: UserStage?, builtin: (any StageDefinition.Type)?, outerFlags: [String]
+        _ name: String, _ node: StageNode, place: (nodes: [StageNode], index: Int)?, user: UserStage?,
+        builtin: (any StageDefinition.Type)?, outerFlags: [String]
     ) -> StagePlan {
         if let user {
-            return StagePlan(name: name, node: node, kind: .user(user))
+            return StagePlan(node: node, place: place, kind: .user(user))
         }
         let def: any StageDefinition.Type
         if let d = builtin {
@@ -94,32 +98,32 @@ struct Planner: Sendable {
             let span: SourceSpan
             if case .named(_, let nameSpan) = node.head { span = nameSpan } else { span = node.span }
             return StagePlan(
-                name: name, node: node,
+                node: node, place: place,
                 kind: .refused(PlanProblem("unknown stage '\(name)'\(hint)", span: span, beforeRun: true)))
         }
         let plan: StagePlan
         switch FlagBinding.bind(def, node: node, outerFlags: outerFlags) {
         case .success(let bound) where def.positionalLimit.map({ bound.positional.count > $0 }) ?? false:
-            plan = StagePlan(name: name, node: node, kind: .refused(Self.tooManyArguments(def, bound.positional)))
+            plan = StagePlan(node: node, place: place, kind: .refused(Self.tooManyArguments(def, bound.positional)))
         case .success(let bound) where Self.unreadableExpression(def, bound.positional, flags: bound.flags) != nil:
             plan = StagePlan(
-                name: name, node: node, kind: .refused(Self.unreadableExpression(def, bound.positional, flags: bound.flags)!))
+                node: node, place: place, kind: .refused(Self.unreadableExpression(def, bound.positional, flags: bound.flags)!))
         case .success(let bound) where Self.followedGroup(def, bound.positional) != nil:
-            plan = StagePlan(name: name, node: node, kind: .refused(Self.followedGroup(def, bound.positional)!))
+            plan = StagePlan(node: node, place: place, kind: .refused(Self.followedGroup(def, bound.positional)!))
         case .success(let bound):
             let inner = innerPlan(def, node: node, positional: bound.positional)
             if ObjectIdentifier(def) == ObjectIdentifier(TapStage.self), let inner, inner.name == ThenableStage.name {
                 // JavaScript drops a tap handler's value unless it is a promise: the thenable's
                 // then would never be called.
-                plan = StagePlan(name: name, node: node, kind: .refused(PlanProblem(
+                plan = StagePlan(node: node, place: place, kind: .refused(PlanProblem(
                     "tap waits only for a promise, and a thenable is none: its then would never be called; write tap (thenable …), a group, which is a promise",
                     span: inner.node.span, beforeRun: true)))
             } else {
-                plan = StagePlan(name: name, node: node, kind: .builtin(def, bound.positional, bound.flags))
+                plan = StagePlan(node: node, place: place, kind: .builtin(def, bound.positional, bound.flags))
                 plan.inner = inner
             }
         case .failure(let problem):
-            plan = StagePlan(name: name, node: node, kind: .refused(problem))
+            plan = StagePlan(node: node, place: place, kind: .refused(problem))
         }
         plan.onRejection = Self.isTwoHandlerForm(def, plan) ? .recovers : def.onRejection
         return plan

@@ -20,16 +20,26 @@ final class StagePlan: @unchecked Sendable {
         case value(Argument)
         /// A built-in or external stage, with its positional arguments and flags.
         case builtin(any StageDefinition.Type, [Argument], [String: [Argument?]])
-        /// A `def` stage.
-        case user(UserStage)
+        /// A `def` stage (boxed, as the next case is: a long pipeline keeps a plan a stage, and
+        /// the payloads of these two would make every plan's kind 24 bytes longer).
+        indirect case user(UserStage)
         /// A stage that cannot start (unknown name, bad flags): it rejects with this problem's error.
-        case refused(PlanProblem)
+        indirect case refused(PlanProblem)
     }
 
-    /// The name of the stage that runs (X for `then X`).
-    let name: String
+    /// The name of the stage that runs (X for `then X`): the node's, empty for a value stage.
+    var name: String {
+        if case .named(let n, _) = node.head { return n }
+        return ""
+    }
     /// The node the stage sees (for `then X`, X's node).
-    let node: StageNode
+    var node: StageNode { nodes.isEmpty ? rare!.ownNode! : nodes[nodeIndex] }
+    /// The pipeline's stages the node is one of, and its place among them: a plan keeps the
+    /// list (shared with the syntax tree) rather than a copy of its node, 16 bytes where a node
+    /// is 64. Empty for a node of the plan's own (`Rare.ownNode`: a rewritten `then`, an inner
+    /// stage).
+    private let nodes: [StageNode]
+    private let nodeIndex: Int
     /// What the stage is.
     let kind: Kind
     /// What the stage does with a rejection that reaches it (its definition's `onRejection`,
@@ -46,6 +56,7 @@ final class StagePlan: @unchecked Sendable {
 
     /// The fields of a plan that few stages set.
     private final class Rare {
+        var ownNode: StageNode?
         var nameAsWritten: String?
         var rewrittenThen: SourceSpan?
         var pickAhead: PickAhead?
@@ -98,12 +109,19 @@ final class StagePlan: @unchecked Sendable {
         set { rareFields().feedsJSON = newValue }
     }
 
-    /// A plan of `node`: `name` runs, and names it in the pipeline's records unless
-    /// `nameAsWritten` is set.
-    init(name: String, node: StageNode, kind: Kind) {
-        self.name = name
-        self.node = node
+    /// A plan of `node`, the stage whose name (or value) it has: that stage runs, named so in
+    /// the pipeline's records unless `nameAsWritten` is set. `place`, when given, is the list
+    /// of stages `node` is in and its index there, which the plan keeps instead of the node.
+    init(node: StageNode, place: (nodes: [StageNode], index: Int)?, kind: Kind) {
         self.kind = kind
+        if let place {
+            self.nodes = place.nodes
+            self.nodeIndex = place.index
+        } else {
+            self.nodes = []
+            self.nodeIndex = 0
+            rareFields().ownNode = node
+        }
     }
 
     /// The built-in stage that runs, or nil for a `def`, a value or a refused stage.
