@@ -11,6 +11,9 @@ extension StageCall {
         var pending: [Promise<Value>] = []
         var slots: [(isFlag: Bool, name: String, index: Int)] = []
         let positional = self.positional
+        let flagNodes = self.flagNodes
+        // Read once (each asks the stage's type), not once an argument.
+        let (expressionArguments, takesWordsAsWritten) = (self.expressionArguments, self.takesWordsAsWritten)
         var args = StageArguments(positional: [], flags: [:], stage: name)
         args.written = positional
         args.positional.reserveCapacity(positional.count)

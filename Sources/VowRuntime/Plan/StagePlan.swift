@@ -29,7 +29,9 @@ final class StagePlan: @unchecked Sendable {
 
     /// The name of the stage that runs (X for `then X`): the node's, empty for a value stage.
     var name: String {
-        if case .named(let n, _) = node.head { return n }
+        // Read in place (a run reads it for every element of an `each`): no node copied out.
+        if nodes.isEmpty { return rare!.ownName }
+        if case .named(let n, _) = nodes[nodeIndex].head { return n }
         return ""
     }
     /// The node the stage sees (for `then X`, X's node).
@@ -57,6 +59,8 @@ final class StagePlan: @unchecked Sendable {
     /// The fields of a plan that few stages set.
     private final class Rare {
         var ownNode: StageNode?
+        /// `ownNode`'s name (empty for a value stage), set with it.
+        var ownName = ""
         var nameAsWritten: String?
         var rewrittenThen: SourceSpan?
         var pickAhead: PickAhead?
@@ -120,7 +124,9 @@ final class StagePlan: @unchecked Sendable {
         } else {
             self.nodes = []
             self.nodeIndex = 0
-            rareFields().ownNode = node
+            let rare = rareFields()
+            rare.ownNode = node
+            if case .named(let n, _) = node.head { rare.ownName = n }
         }
     }
 
