@@ -39,7 +39,7 @@ extension Evaluator {
             var promises: [Promise<Value>] = []
             var allValues = true
             for (i, e) in elements.enumerated() {
-                let elementSite = Site(source: site.source, statement: site.statement, context: site.context + ["element \(i + 1) of a list"], depth: site.depth, run: site.run)
+                let elementSite = site.adding(.element(i + 1, of: "a list"))
                 let r = try sync(e, input: input, scope: scope, site: elementSite)
                 switch r {
                 case .value(let v):
@@ -57,7 +57,7 @@ extension Evaluator {
             var pairs: [(key: String, value: Promise<Value>)] = []
             var allValues = true
             for f in fields {
-                let fieldSite = Site(source: site.source, statement: site.statement, context: site.context + ["field \(f.key) of a record"], depth: site.depth, run: site.run)
+                let fieldSite = site.adding(.field(f.key, of: "a record"))
                 switch try sync(f.value, input: input, scope: scope, site: fieldSite) {
                 case .value(let v):
                     rec[f.key] = v

@@ -227,6 +227,11 @@ public final class StageCall: @unchecked Sendable {
         Evaluator(session: session).pipeline(p, input: input, scope: scope, site: site(adding: context)).promise
     }
 
+    /// Runs a sub-pipeline at `place` among the elements or fields of this stage's argument.
+    func runPipeline(_ p: Pipeline, input: Value, at place: Site.Place) -> Promise<Value> {
+        Evaluator(session: session).pipeline(p, input: input, scope: scope, site: site.adding(place)).promise
+    }
+
     /// This call's site with `context` added to what an error reports of it.
     func site(adding context: [String]) -> Site {
         Site(source: site.source, statement: site.statement, context: site.context + context, depth: site.depth, run: site.run)

@@ -8,9 +8,9 @@ func combinatorInputs(_ call: StageCall, _ input: Value, stage: String) throws -
     if let arg = call.positional.first {
         switch arg.kind {
         case .list(let ps):
-            return (nil, ps.enumerated().map { i, p in call.runPipeline(p, input: input, context: ["element \(i + 1) of \(stage)"]) })
+            return (nil, ps.enumerated().map { i, p in call.runPipeline(p, input: input, at: .element(i + 1, of: stage)) })
         case .record(let fields):
-            return (fields.map(\.key), fields.map { call.runPipeline($0.value, input: input, context: ["field \($0.key) of \(stage)"]) })
+            return (fields.map(\.key), fields.map { call.runPipeline($0.value, input: input, at: .field($0.key, of: stage)) })
         default:
             let v = try Evaluator(session: call.session).plainArgument(
                 arg, input: input, scope: call.scope, site: call.site, problem: "\(stage): expects a list or record literal, or a list as input")
