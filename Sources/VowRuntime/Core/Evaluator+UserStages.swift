@@ -15,7 +15,7 @@ extension Evaluator {
         run: PipelineRun, index: Int
     ) -> Promise<Value> {
         let call = StageCall(
-            session: session, plan: plan, upstream: upstream, rerunUpstream: nil, scope: scope, run: run, index: index)
+            plan: plan, upstream: upstream, scope: scope, run: run, index: index)
         return call.chain { input in
             let resolved = try call.arguments(for: input)
             let start: @Sendable (StageArguments) throws -> Resolution<Value> = { args in

@@ -37,11 +37,14 @@ struct Evaluator: Sendable {
         for (offset, node) in stages.enumerated() {
             let i = run.entries.count
             let plan = plans[offset]
-            let priorRange = stages.startIndex..<(stages.startIndex + offset)
-            // Only a stage that re-runs its upstream (`retry`, `until`) gets a closure for it.
-            let rerun: (@Sendable () -> Promise<Value>)? = offset == 0 || plan.definition?.rerunsUpstream != true ? nil : { @Sendable [stages] in
-                let again = PipelineRun(site: site, input: input)
-                return self.stages(stages[priorRange], plans: nil, input: input, scope: scope, site: site, run: again)
+            // Only a stage that re-runs its upstream (`retry`, `until`) gets a closure for it,
+            // kept by the run (`StageCall.rerunUpstream` reads it there).
+            if offset > 0, plan.definition?.rerunsUpstream == true {
+                let priorRange = stages.startIndex..<(stages.startIndex + offset)
+                run.reruns[i] = { @Sendable [stages] in
+                    let again = PipelineRun(site: site, input: input)
+                    return self.stages(stages[priorRange], plans: nil, input: input, scope: scope, site: site, run: again)
+                }
             }
             if nullEnds, offset > 0, let before = current {
                 let text = site.source.slice(node.span)
@@ -52,7 +55,7 @@ struct Evaluator: Sendable {
             }
             let last = offset == stages.count - 1
             let promise = execute(
-                plan, upstream: current, input: input, rerun: rerun, scope: scope, site: site, run: run, index: i,
+                plan, upstream: current, input: input, scope: scope, site: site, run: run, index: i,
                 printed: printed && last, pickPrinted: printed && offset == stages.count - 2)
             run.entries.append(.init(plan: plan, promise: promise, span: node.span))
             current = promise
@@ -73,7 +76,7 @@ struct Evaluator: Sendable {
 
     /// Applies one resolved stage to the upstream promise.
     private func execute(
-        _ plan: StagePlan, upstream: Promise<Value>?, input: Value, rerun: (@Sendable () -> Promise<Value>)?,
+        _ plan: StagePlan, upstream: Promise<Value>?, input: Value,
         scope: Scope, site: Site, run: PipelineRun, index: Int, printed: Bool = false, pickPrinted: Bool = false
     ) -> Promise<Value> {
         let ex = session.executor
@@ -110,7 +113,7 @@ struct Evaluator: Sendable {
             promise = applyUser(user, plan: plan, upstream: upstream, input: input, scope: scope, site: site, run: run, index: index)
         case .builtin(let def, _, _):
             let call = StageCall(
-                session: session, plan: plan, upstream: upstream, rerunUpstream: rerun, scope: scope, run: run, index: index, printed: printed, pickPrinted: pickPrinted)
+                plan: plan, upstream: upstream, scope: scope, run: run, index: index, printed: printed, pickPrinted: pickPrinted)
             do {
                 promise = try def.init().apply(call)
             } catch {

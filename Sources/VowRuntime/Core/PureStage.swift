@@ -44,8 +44,7 @@ final class PureStage: @unchecked Sendable {
         // `json` before `pick` builds only what the pick can look at, as in the pipeline
         // (`StageCall.pickAhead`, from the plan).
         self.call = StageCall(
-            session: session, plan: plan, upstream: nil, rerunUpstream: nil, scope: scope,
-            run: PipelineRun(site: site, input: .null), index: 0)
+            plan: plan, upstream: nil, scope: scope, run: PipelineRun(site: site, input: .null), index: 0)
         let constant = positional.enumerated().allSatisfy { i, a in Self.isConstant(a, expression: i < def.expressionArguments) }
             && flags.values.allSatisfy { $0.allSatisfy { $0.map { Self.isConstant($0, expression: false) } ?? true } }
         if constant, case .value(let a)? = try? call.arguments(for: .null) {

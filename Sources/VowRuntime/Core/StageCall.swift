@@ -34,22 +34,19 @@ public final class StageCall: @unchecked Sendable {
     let pickResultIsPrinted: Bool
 
     /// The call of the stage `plan` describes, at `index` in the run `run` (whose site and
-    /// input the call takes). `printed` and `pickPrinted`: the stage, or the `pick` after it, is
-    /// the last of a printed statement.
+    /// input the call takes, and which keeps how to re-run its upstream: `PipelineRun.reruns`),
+    /// in `scope` (whose session the call's is). `printed` and `pickPrinted`: the stage, or the
+    /// `pick` after it, is the last of a printed statement.
     init(
-        session: Session, plan: StagePlan, upstream: Promise<Value>?,
-        rerunUpstream: (@Sendable () -> Promise<Value>)?, scope: Scope, run: PipelineRun, index: Int,
+        plan: StagePlan, upstream: Promise<Value>?, scope: Scope, run: PipelineRun, index: Int,
         printed: Bool = false, pickPrinted: Bool = false
     ) {
-        assert(scope.session === session, "a stage call runs in its session's scope")
         self.plan = plan
         self.upstream = upstream
         self.scope = scope
         self.run = run
         // A pipeline of 4 billion stages is not parsed before memory runs out; never a trap.
         self.place = UInt32(clamping: index)
-        // Kept by the run, which few calls need (the call is made while the run is built).
-        if let rerunUpstream { run.reruns[index] = rerunUpstream }
         self.resultIsPrinted = printed
         self.pickResultIsPrinted = pickPrinted && plan.pickAhead != nil
     }
