@@ -41,6 +41,10 @@ public final class JMESPathExpression: Sendable {
         /// Insertion order, for evicting the oldest entry.
         var order: [String] = []
         var head = 0
+        /// The expression found or made last: a stage run on many inputs, or a long pipeline of
+        /// the same stage, asks for the same text again, and comparing it costs less than
+        /// hashing it.
+        var last: JMESPathExpression? = nil
     }
 
     private static let cache = Locked(Cache())
@@ -48,7 +52,12 @@ public final class JMESPathExpression: Sendable {
     /// A compiled expression from a bounded, thread-safe cache, so that a host evaluating the same
     /// text over many values compiles it once. Errors are not cached.
     public static func cached(_ source: String) throws(JMESPathError) -> JMESPathExpression {
-        if let hit = cache.withLock({ $0.entries[source] }) { return hit }
+        if let hit = cache.withLock({ c -> JMESPathExpression? in
+            if let last = c.last, last.source == source { return last }
+            let found = c.entries[source]
+            if found != nil { c.last = found }
+            return found
+        }) { return hit }
         let compiled = try JMESPathExpression(source)
         return cache.withLock { c in
             if let raced = c.entries[source] { return raced }
@@ -60,6 +69,7 @@ public final class JMESPathExpression: Sendable {
                 c.head = (c.head + 1) % cacheCapacity
             }
             c.entries[source] = compiled
+            c.last = compiled
             return compiled
         }
     }

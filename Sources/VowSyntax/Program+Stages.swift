@@ -22,10 +22,11 @@ extension Program {
 extension Pipeline {
     /// True when `test` holds for a stage of the pipeline or of a pipeline inside its stages.
     public func containsStage(where test: (StageNode) -> Bool) -> Bool {
-        for stage in stages {
-            if test(stage) { return true }
-            if case .value(let a) = stage.head, a.containsStage(where: test) { return true }
-            for a in stage.arguments where a.containsStage(where: test) { return true }
+        // By index: the stage is lent to `test`, not copied out of the list first.
+        for i in stages.indices {
+            if test(stages[i]) { return true }
+            if case .value(let a) = stages[i].head, a.containsStage(where: test) { return true }
+            for a in stages[i].arguments where a.containsStage(where: test) { return true }
         }
         return false
     }

@@ -158,6 +158,20 @@ extension Evaluator {
         })
     }
 
+    /// The text of a template that names no variable (`{}`, `{PATH}` and text): what `template`
+    /// gives for it, with no scope to read.
+    static func fill(_ t: Template, input: Value) throws -> Value {
+        var out = ""
+        for part in t.parts {
+            switch part {
+            case .literal(let s): out += s
+            case .input(let path): out += interpolationText(try searched(input, path))
+            case .variable: preconditionFailure("a template filled in with no scope names no variable")
+            }
+        }
+        return .string(out)
+    }
+
     /// The text of a template whose variables are all settled (`settled` holds those that were
     /// pending when it was evaluated).
     private func render(_ t: Template, input: Value, scope: Scope, settled: [String: Value]) throws -> Value {
@@ -225,13 +239,43 @@ extension Evaluator {
     static func interpolationText(_ v: Value) -> String {
         switch v {
         case .string(let s): return s
-        case .int(let i): return String(i)  // what the JSON writer writes, without its buffer
+        case .int(let i): return decimalText(i)  // what the JSON writer writes, without its buffer
         default: return JSONWriter.compact(v)
         }
     }
 
+    /// `i` in decimal, as `String(i)` writes it, without its generic path (a number filled in
+    /// a million times, `each format "{}"`).
+    static func decimalText(_ i: Int) -> String {
+        if i == Int.min { return String(i) }
+        var magnitude = UInt(i.magnitude)
+        // 19 digits and a sign at most, written from the end; the text is made at its length,
+        // so that one of 15 bytes or fewer is held inline, with no allocation.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        return withUnsafeMutableBytes(of: &digits) { scratch in
+            var at = 24
+            repeat {
+                at -= 1
+                scratch[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if i < 0 {
+                at -= 1
+                scratch[at] = UInt8(ascii: "-")
+            }
+            let count = 24 - at
+            return String(unsafeUninitializedCapacity: count) { buffer in
+                for k in 0..<count { buffer[k] = scratch[at + k] }
+                return count
+            }
+        }
+    }
+
     /// `value.PATH` by JMESPath; a response is searched through its parsed body.
-    func pick(_ v: Value, _ path: String?) throws -> Value {
+    func pick(_ v: Value, _ path: String?) throws -> Value { try Self.searched(v, path) }
+
+    /// `value.PATH` by JMESPath (`pick(_:_:)`).
+    static func searched(_ v: Value, _ path: String?) throws -> Value {
         guard let path, !path.isEmpty else { return v }
         return try Pick.search(path, in: v)
     }

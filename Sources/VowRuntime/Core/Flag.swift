@@ -91,14 +91,13 @@ extension StageArguments {
     /// The value of the flag (the last one given), or nil when it is not given.
     func value<T>(_ flag: Flag<T>) throws -> T? {
         guard let v = flags[flag.name]?.last else { return nil }
-        return try pointing(at: flagSpans[flag.name]?.last) { try flag.convert(v, self) }
+        return try pointing(at: flagSpan(flag.name)) { try flag.convert(v, self) }
     }
 
     /// Every value of a repeatable flag, in order.
     func values<T>(_ flag: Flag<T>) throws -> [T] {
-        let spans = flagSpans[flag.name] ?? []
-        return try (flags[flag.name] ?? []).enumerated().map { i, v in
-            try pointing(at: i < spans.count ? spans[i] : nil) { try flag.convert(v, self) }
+        try (flags[flag.name] ?? []).enumerated().map { i, v in
+            try pointing(at: flagSpan(flag.name, at: i)) { try flag.convert(v, self) }
         }
     }
 }

@@ -23,6 +23,44 @@ final class PureStage: @unchecked Sendable {
     /// text, numbers, an expression that names no variable); nil when they are evaluated for
     /// each input.
     let fixed: StageArguments?
+    /// When some argument fills in the input (`format "{}"`) and none names a variable: how
+    /// each gets its value (`Slot`), and the arguments with every other part set, so that an
+    /// input costs the filled-in templates and no evaluation of the rest. Nil otherwise (the
+    /// call evaluates them, `StageCall.arguments(for:)`).
+    private let slots: Slots?
+
+    /// The slots of the arguments and flags, and the arguments with every other part set. A
+    /// class: it is read once an input, and a tuple of them was copied, field by field, each time.
+    ///
+    /// Sendable: used only on the session executor, as the stage call is.
+    private final class Slots: @unchecked Sendable {
+        let positional: [Slot]
+        let flags: [(name: String, slots: [Slot])]
+        /// The arguments of the input before, their values replaced for each input: the list of
+        /// values is the same one each time (a list a stage kept is copied, as any list is on
+        /// change), not a list made and freed an input.
+        /// Unchecked exclusivity: only `PureStage.arguments` changes it, on the one executor,
+        /// never while it is being read.
+        @exclusivity(unchecked) var arguments: StageArguments
+
+        init(positional: [Slot], flags: [(name: String, slots: [Slot])], base: StageArguments) {
+            self.positional = positional
+            self.flags = flags
+            self.arguments = base
+            self.arguments.positional = Array(repeating: .null, count: positional.count)
+        }
+    }
+
+    /// True when the arguments come from their slots, filled in for each input (tests).
+    var fillsInSlots: Bool { slots != nil }
+
+    /// How one argument gets its value for an input.
+    private enum Slot: Sendable {
+        /// The same for every input.
+        case constant(Value)
+        /// A template of the input (`{}`, `{PATH}`), filled in for each.
+        case input(Template)
+    }
 
     /// The direct form of `plans` (one pipeline's stages), or nil when it has none: more than
     /// one stage, a stage that is not pure, or an argument that reads a variable or runs a
@@ -43,15 +81,56 @@ final class PureStage: @unchecked Sendable {
         self.stage = stage
         // `json` before `pick` builds only what the pick can look at, as in the pipeline
         // (`StageCall.pickAhead`, from the plan).
-        self.call = StageCall(
+        let call = StageCall(
             plan: plan, upstream: nil, scope: scope, run: PipelineRun(site: site, input: .null), index: 0)
+        self.call = call
         let constant = positional.enumerated().allSatisfy { i, a in Self.isConstant(a, expression: i < def.expressionArguments) }
             && flags.values.allSatisfy { $0.allSatisfy { $0.map { Self.isConstant($0, expression: false) } ?? true } }
         if constant, case .value(let a)? = try? call.arguments(for: .null) {
             fixed = a
-        } else {
-            fixed = nil
+            slots = nil
+            return
         }
+        fixed = nil
+        // Each argument's slot: a constant evaluated here (with no input: it reads none), or
+        // the template to fill in. An expression naming a variable has none: the call
+        // evaluates every argument then.
+        let ev = Evaluator(session: session)
+        func slot(_ a: Argument?, expression: Bool) -> Slot? {
+            guard let a else { return .constant(.bool(true)) }
+            if expression, let text = a.expressionText {
+                return ExpressionVariables.names(in: text).isEmpty ? .constant(.string(text)) : nil
+            }
+            if def.takesWordsAsWritten, let text = a.wordAsWritten { return .constant(.string(text)) }
+            if case .word(let t) = a.kind, !t.isLiteral { return .input(t) }
+            if case .string(let t) = a.kind, !t.isLiteral { return .input(t) }
+            guard case .value(let v)? = try? ev.argument(a, input: .null, scope: scope, site: site) else { return nil }
+            return .constant(v)
+        }
+        var positionalSlots: [Slot] = []
+        for (i, a) in positional.enumerated() {
+            guard let s = slot(a, expression: i < def.expressionArguments) else {
+                slots = nil
+                return
+            }
+            positionalSlots.append(s)
+        }
+        var flagSlots: [(name: String, slots: [Slot])] = []
+        for (name, nodes) in flags {
+            var made: [Slot] = []
+            for n in nodes {
+                guard let s = slot(n, expression: false) else {
+                    slots = nil
+                    return
+                }
+                made.append(s)
+            }
+            flagSlots.append((name, made))
+        }
+        var base = StageArguments(positional: [], flags: [:], stage: plan.name)
+        base.written = positional
+        base.writtenFlags = flags
+        slots = Slots(positional: positionalSlots, flags: flagSlots, base: base)
     }
 
     /// True for an argument whose value is the same for every input and every state of the
@@ -88,10 +167,38 @@ final class PureStage: @unchecked Sendable {
         let ran: Resolution<Value>?
         if let fixed {
             ran = try? stage.run(input, fixed, call)
+        } else if let slots {
+            guard let args = Self.arguments(slots, input: input) else { return nil }
+            ran = try? stage.run(input, args, call)
         } else {
             ran = try? stage.runEvaluated(input, call)
         }
         guard case .value(let v)? = ran else { return nil }
         return v
+    }
+
+    /// The arguments for `input` from the slots (`slots`); nil when a template cannot be
+    /// filled in (its path does not parse): the caller runs the pipeline, which says why.
+    private static func arguments(_ slots: Slots, input: Value) -> StageArguments? {
+        func value(_ slot: Slot) -> Value? {
+            switch slot {
+            case .constant(let v): return v
+            case .input(let t): return try? Evaluator.fill(t, input: input)
+            }
+        }
+        for (i, s) in slots.positional.enumerated() {
+            guard let v = value(s) else { return nil }
+            slots.arguments.positional[i] = v
+        }
+        for (name, flagSlots) in slots.flags {
+            var values: [Value] = []
+            values.reserveCapacity(flagSlots.count)
+            for s in flagSlots {
+                guard let v = value(s) else { return nil }
+                values.append(v)
+            }
+            slots.arguments.flags[name] = values
+        }
+        return slots.arguments
     }
 }

@@ -20,8 +20,22 @@ public struct StageArguments: Sendable {
     /// The positional arguments as written (the call's own list, shared: nothing is made for it
     /// unless an error points at one).
     var written: [Argument] = []
-    /// Where each flag's values are written in the source, by flag name.
-    var flagSpans: [String: [Range<Int>]] = [:]
+    /// Each flag's value nodes as written, by flag name (nil for a switch): the call's own
+    /// table, shared, read only when an error points at a flag (`flagSpans(_:)`).
+    var writtenFlags: [String: [Argument?]] = [:]
+
+    /// Where the values of the flag `name` are written in the source (a switch at 0..<0), or
+    /// nil when it was not given as written.
+    func flagSpans(_ name: String) -> [Range<Int>]? {
+        writtenFlags[name].map { nodes in nodes.map { n in n.map { $0.span.start..<$0.span.end } ?? 0..<0 } }
+    }
+
+    /// Where the value at `i` of the flag `name` is written (a switch at 0..<0); nil when it
+    /// was not given as written. `i` nil: the last one.
+    func flagSpan(_ name: String, at i: Int? = nil) -> Range<Int>? {
+        guard let nodes = writtenFlags[name], let k = i ?? (nodes.isEmpty ? nil : nodes.count - 1), k >= 0, k < nodes.count else { return nil }
+        return nodes[k].map { $0.span.start..<$0.span.end } ?? 0..<0
+    }
 
     /// The number of positional arguments.
     public var count: Int { positional.count }
@@ -62,16 +76,18 @@ public struct StageArguments: Sendable {
     /// in the source: a flag (`--limit`) by its name, a positional argument by its value.
     func failure(_ message: String, about v: Value, _ what: String) -> VowError {
         var e = VowError(.type, "\(stage): \(message)")
-        e.culprit = what.hasPrefix("--") ? flagSpans[String(what.dropFirst(2))]?.last : positional.firstIndex(of: v).flatMap(positionalSpan)
+        e.culprit = what.hasPrefix("--") ? flagSpan(String(what.dropFirst(2))) : positional.firstIndex(of: v).flatMap(positionalSpan)
         return e
     }
 
-    /// Runs `body`, pointing an error it throws that points nowhere yet at `span`.
-    func pointing<T>(at span: Range<Int>?, _ body: () throws -> T) throws -> T {
+    /// Runs `body`, pointing an error it throws that points nowhere yet at `span` (read only
+    /// then).
+    func pointing<T>(at span: @autoclosure () -> Range<Int>?, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch var e as VowError where e.culprit == nil && span != nil {
-            e.culprit = span
+        } catch var e as VowError where e.culprit == nil {
+            guard let at = span() else { throw e }
+            e.culprit = at
             throw e
         }
     }

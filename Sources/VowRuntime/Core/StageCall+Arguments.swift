@@ -7,17 +7,19 @@ extension StageCall {
     /// The call's arguments evaluated against `input`: at once when every argument is a plain
     /// value, or a promise that fulfils when the pipelines among them have all settled.
     public func arguments(for input: Value) throws -> Resolution<StageArguments> {
+        // The plan is read once: its kind holds the arguments and flags, its definition how it
+        // reads them (each of the call's properties would look again).
+        let positional: [Argument], flagNodes: [String: [Argument?]]
+        if case .builtin(_, let p, let f) = plan.kind { (positional, flagNodes) = (p, f) } else { (positional, flagNodes) = (plan.node.arguments, [:]) }
+        let def = plan.definition
+        let (expressionArguments, takesWordsAsWritten) = (def?.expressionArguments ?? 0, def?.takesWordsAsWritten ?? false)
         let ev = Evaluator(session: session)
         var pending: [Promise<Value>] = []
         var slots: [(isFlag: Bool, name: String, index: Int)] = []
-        let positional = self.positional
-        let flagNodes = self.flagNodes
-        // Read once (each asks the stage's type), not once an argument.
-        let (expressionArguments, takesWordsAsWritten) = (self.expressionArguments, self.takesWordsAsWritten)
-        var args = StageArguments(positional: [], flags: [:], stage: name)
+        var args = StageArguments(positional: [], flags: [:], stage: plan.name)
         args.written = positional
+        args.writtenFlags = flagNodes
         args.positional.reserveCapacity(positional.count)
-        for (name, nodes) in flagNodes { args.flagSpans[name] = nodes.map { n in n.map { $0.span.start..<$0.span.end } ?? 0..<0 } }
         do {
             for (i, a) in positional.enumerated() {
                 if i < expressionArguments, let text = a.expressionText {
@@ -34,7 +36,7 @@ extension StageCall {
                     args.positional.append(.string(text))
                     continue
                 }
-                switch try ev.argument(a, input: input, scope: scope, site: site) {
+                switch try ev.argument(a, input: input, scope: scope, site: run.site) {
                 case .value(let v): args.positional.append(v)
                 case .promise(let p):
                     args.positional.append(.null)
@@ -49,7 +51,7 @@ extension StageCall {
                         values.append(.bool(true))
                         continue
                     }
-                    switch try ev.argument(n, input: input, scope: scope, site: site) {
+                    switch try ev.argument(n, input: input, scope: scope, site: run.site) {
                     case .value(let v): values.append(v)
                     case .promise(let p):
                         values.append(.null)

@@ -18,6 +18,10 @@ extension Planner {
         // The stage looked up last: a long pipeline repeats a few names.
         var lastName: String? = nil
         var lastDefinition: (any StageDefinition.Type)? = nil
+        // The expression looked through last, and what was found in it: the same expression
+        // repeated is looked through once.
+        var lastText: String? = nil
+        var lastFindings: (quoted: String?, call: String?) = (nil, nil)
         program.forEachStage { stage in
             // Not in a record: `{type: text}` names a kind far more often than it means a stage.
             for a in stage.arguments { if case .list(let elements) = a.kind { elements.forEach(element) } }
@@ -31,13 +35,17 @@ extension Planner {
             if let def = lastDefinition, def.expressionArguments > 0 {
                 for a in stage.arguments.prefix(def.expressionArguments) {
                     guard let text = a.expressionText else { continue }
-                    if let quoted = Self.comparedWithAQuotedName(text) {
+                    if text != lastText {
+                        lastText = text
+                        lastFindings = (Self.comparedWithAQuotedName(text), Self.flattenedPairs(text))
+                    }
+                    if let quoted = lastFindings.quoted {
                         found.append(PlanProblem(
                             "\(def.name): in JMESPath \"\(quoted)\" is the field named \(quoted), not text; text is '\(quoted)' (in single quotes inside the expression)",
                             span: a.span, beforeRun: false))
                     }
                     // A jq habit: `.[]` goes over the pairs, but JMESPath's `[]` flattens them.
-                    if let call = Self.flattenedPairs(text) {
+                    if let call = lastFindings.call {
                         found.append(PlanProblem(
                             "\(def.name): \(call)[] flattens the [key, value] pairs into one list of keys and values, mixed; \(call)[*] goes over the pairs (\(call)[*][0] the keys)",
                             span: a.span, beforeRun: false))

@@ -193,7 +193,9 @@ struct Planner: Sendable {
         }
         // A flag's expression is checked when it is literal text (a template is only known when
         // it is filled in).
-        for name in def.expressionFlags.sorted() {
+        let expressionFlags = def.expressionFlags
+        guard !expressionFlags.isEmpty else { return nil }
+        for name in expressionFlags.sorted() {
             for case let a? in flags[name] ?? [] {
                 guard let text = PickAhead.literal(a) else { continue }
                 if let problem = check(text, a, flag: name) { return problem }
