@@ -178,7 +178,7 @@ extension ParserState {
         // a template made to be dropped when the word is shared. Anything else goes to `word`.
         var e = pos
         while e < b.count, Self.isPlainWordByte(b[e]) { e += 1 }
-        if e > start, e == b.count || b[e] == SPACE || b[e] == TAB || b[e] == NL || b[e] == CR || b[e] == PIPE || b[e] == SEMI {
+        if e > start, e == b.count || Self.endsPlainWord(b[e], context: context) {
             pos = e
             let lit = text(start, e)
             return literalWord(lit, span: SourceSpan(start: start, end: e)) { Template(parts: [.literal(lit)]) }
@@ -197,6 +197,18 @@ extension ParserState {
         let kind = ArgumentKind.word(template())
         if sharedWords.count < Self.sharedWordLimit { sharedWords[lit] = kind }
         return Argument(kind: kind, span: span)
+    }
+
+    /// True when `word` ends a word of plain bytes (`isPlainWordByte`) at `c` in `context`: a
+    /// space, a line end, `|` or `;`; a closing `)` or `]`; a comma in a list or a record, and
+    /// `}` in a record (`[1, 2]`, `{a: b}`).
+    static func endsPlainWord(_ c: UInt8, context: Context) -> Bool {
+        switch c {
+        case SPACE, TAB, NL, CR, PIPE, SEMI, RPAREN, RBRACK: return true
+        case COMMA: return context == .list || context == .record
+        case RBRACE: return context == .record
+        default: return false
+        }
     }
 
     /// A byte `word` keeps as it is wherever it stands in a word: not a separator, a bracket, a

@@ -1,6 +1,29 @@
 /// Literals: the words that stand for a number, a duration, a boolean or null.
 extension ParserState {
     /// Numbers, durations, true/false/null.
+    /// The value of `s` when it is a plain integer of 15 digits or fewer (`7`, `-42`, `100000`:
+    /// most numbers written), which a double holds exactly; nil for anything else (`-0`, `007`,
+    /// `1.5`, `1e3`, a longer one), which `literal` reads the general way.
+    static func plainInteger(_ s: String) -> Int? {
+        var value = 0
+        var digits = 0
+        var negative = false
+        var firstDigit: UInt8 = 0
+        for (i, c) in s.utf8.enumerated() {
+            if i == 0 && c == UInt8(ascii: "-") {
+                negative = true
+                continue
+            }
+            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9"), digits < 15 else { return nil }
+            if digits == 0 { firstDigit = c }
+            value = value * 10 + Int(c - UInt8(ascii: "0"))
+            digits += 1
+        }
+        // A leading zero (`007`, `-0`) is read the general way: text, or a negative zero.
+        guard digits > 0, firstDigit != UInt8(ascii: "0") || (digits == 1 && !negative) else { return nil }
+        return negative ? -value : value
+    }
+
     func literal(_ s: String) -> ArgumentKind? {
         switch s {
         case "true": return .boolean(true)
@@ -11,6 +34,7 @@ extension ParserState {
         }
         // Most words are not numbers: said from the first byte, before the bytes are copied.
         guard let first = s.utf8.first, isDigit(first) || first == DASH else { return nil }
+        if let v = Self.plainInteger(s) { return .number(Double(v), isInteger: true, text: s) }
         let bytes = Array(s.utf8)
         guard isDigit(first) || (bytes.count > 1 && isDigit(bytes[1])) else { return nil }
         var i = first == DASH ? 1 : 0

@@ -65,3 +65,32 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// The parser reads a plain integer (`7`, `-42`) itself, and every other number the general
+/// way: seeded strings of digits, signs and leading zeros, checked against `Int` and `Double`.
+final class PlainIntegerTests: XCTestCase {
+    func test_aPlainIntegerIsReadAsIntAndDoubleReadIt() {
+        var rng = SeededGenerator(seed: 44)
+        let pieces = ["0", "1", "5", "9", "-", "00", "123456789", ".", "e", "x"]
+        var taken = 0
+        for _ in 0..<20_000 {
+            let text = (0..<Int.random(in: 1...4, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            let bytes = Array(text.utf8)
+            let digits = bytes.first == UInt8(ascii: "-") ? bytes.dropFirst() : bytes[...]
+            let plain = !digits.isEmpty && digits.count <= 15 && digits.allSatisfy { $0 >= 48 && $0 <= 57 }
+                && (digits.first != UInt8(ascii: "0") || (digits.count == 1 && bytes.count == 1))
+            let read = ParserState.plainInteger(text)
+            XCTAssertEqual(read, plain ? Int(text) : nil, text)
+            if let read {
+                taken += 1
+                XCTAssertEqual(Double(read), Double(text), text)
+                let s = ParserState(SourceText(text))
+                guard case .number(let d, let isInteger, let written)? = s.literal(text) else { return XCTFail(text) }
+                XCTAssertEqual(d, Double(text))
+                XCTAssertTrue(isInteger)
+                XCTAssertEqual(written, text)
+            }
+        }
+        XCTAssertGreaterThan(taken, 1000)
+    }
+}
