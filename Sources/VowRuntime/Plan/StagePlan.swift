@@ -116,7 +116,9 @@ final class StagePlan: @unchecked Sendable {
     /// A plan of `node`, the stage whose name (or value) it has: that stage runs, named so in
     /// the pipeline's records unless `nameAsWritten` is set. `place`, when given, is the list
     /// of stages `node` is in and its index there, which the plan keeps instead of the node.
-    init(node: StageNode, place: (nodes: [StageNode], index: Int)?, kind: Kind) {
+    /// `node` is lent (`__shared`): the plan keeps it only when it is its own (no `place`), and
+    /// a copy made to be dropped cost a retain and a release of each of its parts.
+    init(node: __shared StageNode, place: (nodes: [StageNode], index: Int)?, kind: Kind) {
         self.kind = kind
         if let place {
             self.nodes = place.nodes
