@@ -1,6 +1,5 @@
 /// Literals: the words that stand for a number, a duration, a boolean or null.
 extension ParserState {
-    /// Numbers, durations, true/false/null.
     /// The value of `s` when it is a plain integer of 15 digits or fewer (`7`, `-42`, `100000`:
     /// most numbers written), which a double holds exactly; nil for anything else (`-0`, `007`,
     /// `1.5`, `1e3`, a longer one), which `literal` reads the general way.
@@ -24,6 +23,7 @@ extension ParserState {
         return negative ? -value : value
     }
 
+    /// Numbers, durations, true/false/null.
     func literal(_ s: String) -> ArgumentKind? {
         switch s {
         case "true": return .boolean(true)

@@ -21,14 +21,8 @@ public struct StageArguments: Sendable {
     /// unless an error points at one).
     var written: [Argument] = []
     /// Each flag's value nodes as written, by flag name (nil for a switch): the call's own
-    /// table, shared, read only when an error points at a flag (`flagSpans(_:)`).
+    /// table, shared, read only when an error points at a flag (`flagSpan(_:at:)`).
     var writtenFlags: [String: [Argument?]] = [:]
-
-    /// Where the values of the flag `name` are written in the source (a switch at 0..<0), or
-    /// nil when it was not given as written.
-    func flagSpans(_ name: String) -> [Range<Int>]? {
-        writtenFlags[name].map { nodes in nodes.map { n in n.map { $0.span.start..<$0.span.end } ?? 0..<0 } }
-    }
 
     /// Where the value at `i` of the flag `name` is written (a switch at 0..<0); nil when it
     /// was not given as written. `i` nil: the last one.

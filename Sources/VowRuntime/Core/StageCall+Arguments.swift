@@ -9,8 +9,7 @@ extension StageCall {
     public func arguments(for input: Value) throws -> Resolution<StageArguments> {
         // The plan is read once: its kind holds the arguments and flags, its definition how it
         // reads them (each of the call's properties would look again).
-        let positional: [Argument], flagNodes: [String: [Argument?]]
-        if case .builtin(_, let p, let f) = plan.kind { (positional, flagNodes) = (p, f) } else { (positional, flagNodes) = (plan.node.arguments, [:]) }
+        let (positional, flagNodes) = argumentNodes
         let def = plan.definition
         let (expressionArguments, takesWordsAsWritten) = (def?.expressionArguments ?? 0, def?.takesWordsAsWritten ?? false)
         let ev = Evaluator(session: session)

@@ -59,16 +59,17 @@ public final class StageCall: @unchecked Sendable {
     public var name: String { plan.name }
     /// The syntax node.
     public var node: StageNode { plan.node }
+    /// The argument nodes as the plan bound them: the positional ones (flags removed) and the
+    /// flags' value nodes by name (nil for a switch); a stage that binds no flags (a `def`, a
+    /// value) has all its arguments positional.
+    var argumentNodes: (positional: [Argument], flags: [String: [Argument?]]) {
+        if case .builtin(_, let positional, let flags) = plan.kind { return (positional, flags) }
+        return (plan.node.arguments, [:])
+    }
     /// Positional argument nodes (flags removed).
-    public var positional: [Argument] {
-        if case .builtin(_, let positional, _) = plan.kind { return positional }
-        return plan.node.arguments
-    }
+    public var positional: [Argument] { argumentNodes.positional }
     /// Flag nodes by name: each value node, or nil for a switch.
-    public var flagNodes: [String: [Argument?]] {
-        if case .builtin(_, _, let flags) = plan.kind { return flags }
-        return [:]
-    }
+    public var flagNodes: [String: [Argument?]] { argumentNodes.flags }
     /// Labels the promise the stage's handler returns with this stage (for traces and the
     /// timeline): set for `then X`, whose X is applied directly, so that X's own promise shows.
     var labelsAdoptedPromise: Bool { plan.rewrittenThen != nil }

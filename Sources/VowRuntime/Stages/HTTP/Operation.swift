@@ -62,7 +62,7 @@ struct OperationStage: ValueStage {
         // declare, in the order written.
         let declared = Set(Self.flags.map(\.name))
         var pairs: [(String, Value)] = []
-        for name in args.flags.keys.sorted(by: { (args.flagSpans($0)?.first?.lowerBound ?? 0) < (args.flagSpans($1)?.first?.lowerBound ?? 0) })
+        for name in args.flags.keys.sorted(by: { (args.flagSpan($0, at: 0)?.lowerBound ?? 0) < (args.flagSpan($1, at: 0)?.lowerBound ?? 0) })
         where !declared.contains(name) {
             for v in args.flags[name] ?? [] { pairs.append((name, v)) }
         }
