@@ -11,7 +11,8 @@ public enum Parser {
     /// Parses a whole program. Nothing runs when this throws.
     public static func parse(_ source: SourceText) throws(SyntaxError) -> Program {
         var p = ParserState(source)
-        return Program(statements: try p.program(), source: source)
+        let statements = try p.program()
+        return Program(statements: statements, source: source, stageNames: p.stageNames)
     }
 
     /// Parses one pipeline (for `:explain PIPELINE`).

@@ -180,8 +180,15 @@ extension ParserState {
         while e < b.count, Self.isPlainWordByte(b[e]) { e += 1 }
         if e > start, e == b.count || Self.endsPlainWord(b[e], context: context) {
             pos = e
+            let span = SourceSpan(start: start, end: e)
+            // The word read last, written again: its kind, as `literalWord` gave it. Not for a
+            // number, rarely the same twice running (`resolve 1, resolve 2, …`).
+            let numeric = isDigit(b[start]) || b[start] == DASH
+            if !numeric, let same = recentWord.lookup(b, start, e) { return Argument(kind: same, span: span) }
             let lit = text(start, e)
-            return literalWord(lit, span: SourceSpan(start: start, end: e)) { Template(parts: [.literal(lit)]) }
+            let made = literalWord(lit, span: span) { Template(parts: [.literal(lit)]) }
+            if !numeric { recentWord.keep(made.kind, start, e) }
+            return made
         }
         let t = try word(context: context)
         let span = SourceSpan(start: start, end: pos)

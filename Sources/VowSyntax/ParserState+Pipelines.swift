@@ -29,7 +29,13 @@ extension ParserState {
         if isIdentStart(peek) {
             var e = pos
             while e < b.count && (isIdent(b[e]) || b[e] == DASH) { e += 1 }
-            let name = text(pos, e)
+            let name: String
+            if let same = recentName.lookup(b, pos, e) {
+                name = same
+            } else {
+                name = text(pos, e)
+                recentName.keep(name, pos, e)
+            }
             let endsWord: Bool
             if e >= b.count {
                 endsWord = true
@@ -46,6 +52,11 @@ extension ParserState {
                 && (b[e] == COMMA || b[e] == RBRACK || b[e] == RBRACE)
             if endsWord && !loneInLiteral && !Self.isConstantName(name) {
                 pos = e
+                // A name not the last one read may be new (a pipeline repeats its names).
+                if name != lastStageName {
+                    lastStageName = name
+                    stageNames.insert(name)
+                }
                 let nameSpan = SourceSpan(start: start, end: e)
                 var args: [Argument] = []
                 while true {

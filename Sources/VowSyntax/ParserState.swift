@@ -35,6 +35,13 @@ struct ParserState {
     var sharedWords: [String: ArgumentKind] = [:]
     /// How many words `sharedWords` keeps.
     static let sharedWordLimit = 4096
+    /// The stage name read last, and the plain word read last with its kind (`RecentBytes`).
+    var recentName = RecentBytes<String>()
+    var recentWord = RecentBytes<ArgumentKind>()
+    /// Every name a stage is written with, so far (`Program.stageNames`), and the last one
+    /// put in.
+    var stageNames: Set<String> = []
+    var lastStageName = ""
 
     /// A parser at the start of `source`.
     init(_ source: SourceText) {

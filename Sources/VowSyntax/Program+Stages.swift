@@ -11,6 +11,9 @@ extension Program {
         return false
     }
 
+    /// True when a stage of the program, anywhere in it, is written with the name `name`.
+    public func containsStage(named name: String) -> Bool { stageNames.contains(name) }
+
     /// Calls `body` with every stage of the program, in source order: those of its statements
     /// and `def` bodies, and those inside them (groups, list elements, record fields, a value
     /// stage's own pipelines).

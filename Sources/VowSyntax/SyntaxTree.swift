@@ -65,6 +65,10 @@ public struct Program: Sendable {
     public let statements: [Statement]
     /// The source they came from.
     public let source: SourceText
+    /// Every name a stage is written with anywhere in the program (statements, `def` bodies,
+    /// groups, list elements, record fields), as the parser read them: whether a program has a
+    /// stage of a name is a look-up, not a walk of its tree (`containsStage(named:)`).
+    public let stageNames: Set<String>
 }
 
 /// One statement.

@@ -8,8 +8,8 @@ public enum ScriptArguments {
     /// `arg` or a `flag`) is status 0; a flag it does not declare (when it declares any), a
     /// valued flag with no value, or a required argument missing is status 2.
     public static func check(_ program: Program, arguments: [String], script: String?) -> (text: String, toStandardOutput: Bool, status: Int32)? {
-        // Most programs declare nothing: one walk that stops at the first declaration says so.
-        guard program.containsStage(where: { $0.name == ArgStage.name || $0.name == ScriptFlagStage.name }) else { return nil }
+        // Most programs declare nothing: the names the parser read say so, without a walk.
+        guard program.containsStage(named: ArgStage.name) || program.containsStage(named: ScriptFlagStage.name) else { return nil }
         let flags = ScriptFlagStage.declared(in: program)
         let required = ArgStage.required(in: program)
         let declaresArgs = ArgStage.isDeclared(in: program)

@@ -5,6 +5,21 @@ extension Planner {
     /// word in a list that is also the name of a stage or a `def` (it is text; `(NAME)` runs the
     /// stage), and a single-quoted `format` template, in which nothing is filled in.
     func warnings(in program: Program) -> [PlanProblem] {
+        // Each warning is about a list, a quoted string or an expression's `"` or `[`, all of
+        // them bytes of the source (no escape makes one in a word, and a string that escapes
+        // one is in quotes): a program with none of `[`, `"` or `'` has none, and is not walked.
+        guard Self.mayWarn(program.source.bytes) else { return [] }
+        return allWarnings(in: program)
+    }
+
+    /// False when `bytes` have none of `[`, `"` and `'`: what `warnings(in:)` looks for
+    /// cannot be written without one of them.
+    static func mayWarn(_ bytes: [UInt8]) -> Bool {
+        bytes.contains { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") }
+    }
+
+    /// `warnings(in:)` found by walking every stage of `program`.
+    func allWarnings(in program: Program) -> [PlanProblem] {
         var found: [PlanProblem] = []
         func element(_ p: Pipeline) {
             guard p.stages.count == 1, case .value(let a) = p.stages[0].head, case .word(let t) = a.kind,

@@ -34,7 +34,8 @@ struct Planner: Sendable {
     func plan<S: Collection>(_ stages: S) -> [StagePlan] where S.Element == StageNode {
         // The plans keep the list their nodes are in (`StagePlan.init`), not a copy of each.
         let list: [StageNode] = if let array = stages as? [StageNode] { array } else { Array(stages) }
-        let made = list.indices.map { plan(list[$0], place: (list, $0)) }
+        var names = ResolvedNames()
+        let made = list.indices.map { plan(list[$0], place: (list, $0), names: &names) }
         for i in made.indices.dropLast() {
             made[i].fuse(next: made[i + 1])
         }
@@ -48,6 +49,15 @@ struct Planner: Sendable {
     /// `--limit` for the inner stage of `each fetch …`), offered when a flag is misspelt.
     /// `place`: the list of stages `node` is in and its index there (`StagePlan.init`).
     func plan(_ node: StageNode, outerFlags: [String] = [], place: (nodes: [StageNode], index: Int)? = nil) -> StagePlan {
+        var names = ResolvedNames()
+        return plan(node, outerFlags: outerFlags, place: place, names: &names)
+    }
+
+    /// `plan(_:outerFlags:place:)`, the stage's name resolved through `names`, which keeps the
+    /// name resolved last.
+    private func plan(
+        _ node: StageNode, outerFlags: [String] = [], place: (nodes: [StageNode], index: Int)?, names: inout ResolvedNames
+    ) -> StagePlan {
         switch node.head {
         case .value(let arg):
             // `$x | …`, `%2 | …`, `[a, b] | …`: the value itself, evaluated against the input.
@@ -55,7 +65,7 @@ struct Planner: Sendable {
         case .named(let name, _):
             // The name is looked up once, here (a million-stage pipeline looked each up four times).
             let user = defs[name]
-            let def = user == nil ? registry.stage(named: name) : nil
+            let def = user == nil ? names.builtin(name, in: registry) : nil
             // `then X …` is `| X …`: the inner stage is applied to the upstream itself, with the
             // same promise and the same turns, instead of running a one-stage pipeline per input.
             // The span and name stay those of the whole `then` stage, for error origins.

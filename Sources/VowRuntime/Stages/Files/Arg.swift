@@ -56,11 +56,7 @@ struct ArgStage: ValueStage {
     }
 
     /// True when `program` has an `arg` stage anywhere (its `--help` prints the usage line).
-    static func isDeclared(in program: Program) -> Bool {
-        var found = false
-        program.forEachStage { if $0.name == Self.name { found = true } }
-        return found
-    }
+    static func isDeclared(in program: Program) -> Bool { program.containsStage(named: Self.name) }
 
     /// The script's arguments that `arg N` counts: every word but a flag (`--yes`, `--limit=4`),
     /// all of them after `--`. `$args` and `$1` read the words as given.
