@@ -7,6 +7,17 @@ extension StageCall {
     /// The call's arguments evaluated against `input`: at once when every argument is a plain
     /// value, or a promise that fulfils when the pipelines among them have all settled.
     public func arguments(for input: Value) throws -> Resolution<StageArguments> {
+        var later: Promise<StageArguments>?
+        let now = try arguments(for: input, later: &later)
+        if let later { return .promise(later) }
+        return .value(now)
+    }
+
+    /// `arguments(for:)` without the `Resolution` around them: the arguments when they are all
+    /// known at once; else `later` is set to the promise of them (and what is returned is not
+    /// to be read). A stage run on every value of a long pipeline (`ValueStage.runEvaluated`)
+    /// makes no `Resolution` of them, which is copied and destroyed through its generic type.
+    func arguments(for input: Value, later: inout Promise<StageArguments>?) throws -> StageArguments {
         // The plan is read once: its kind holds the arguments and flags, its definition how it
         // reads them (each of the call's properties would look again).
         let (positional, flagNodes) = argumentNodes
@@ -65,11 +76,11 @@ extension StageCall {
             for p in pending { p.abandon(reason: "cancelled: another argument failed") }
             throw error
         }
-        if pending.isEmpty { return .value(args) }
+        if pending.isEmpty { return args }
         let fixed = args
         let fixedSlots = slots
         // The arguments arrive together, in the turn the last one settles (Promise.all's turn).
-        return .promise(Promise.all(pending, on: session.executor, cancelsOthers: !session.javaScriptMode).transformedAtOnce { r in
+        later = Promise.all(pending, on: session.executor, cancelsOthers: !session.javaScriptMode).transformedAtOnce { r in
             r.map { values -> StageArguments in
                 var a = fixed
                 for (slot, v) in zip(fixedSlots, values) {
@@ -77,6 +88,7 @@ extension StageCall {
                 }
                 return a
             }
-        })
+        }
+        return args
     }
 }

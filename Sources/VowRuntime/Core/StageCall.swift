@@ -64,7 +64,7 @@ public final class StageCall: @unchecked Sendable {
     /// value) has all its arguments positional.
     var argumentNodes: (positional: [Argument], flags: [String: [Argument?]]) {
         if case .builtin(_, let positional, let flags) = plan.kind { return (positional, flags) }
-        return (plan.node.arguments, [:])
+        return (plan.writtenArguments, [:])
     }
     /// Positional argument nodes (flags removed).
     public var positional: [Argument] { argumentNodes.positional }

@@ -282,10 +282,11 @@ extension ValueStage {
 
     /// Evaluates the arguments against `input`, then runs.
     func runEvaluated(_ input: Value, _ call: StageCall) throws -> Resolution<Value> {
-        switch try call.arguments(for: input) {
-        case .value(let a): return try self.run(input, a, call)
-        case .promise(let p):
-            return .promise(p.then(on: call.session.executor, resolving: { a in try call.namingErrors { try self.run(input, a, call) } }))
+        var later: Promise<StageArguments>?
+        let now = try call.arguments(for: input, later: &later)
+        if let later {
+            return .promise(later.then(on: call.session.executor, resolving: { a in try call.namingErrors { try self.run(input, a, call) } }))
         }
+        return try self.run(input, now, call)
     }
 }

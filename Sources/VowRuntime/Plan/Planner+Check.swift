@@ -52,8 +52,9 @@ extension Planner {
             collect(inner, into: &found)
             return
         }
-        if case .value(let a) = plan.node.head { collect(a, into: &found) }
-        for a in plan.node.arguments { collect(a, into: &found) }
+        // A value stage's kind holds its node's head.
+        if case .value(let a) = plan.kind { collect(a, into: &found) }
+        for a in plan.writtenArguments { collect(a, into: &found) }
     }
 
     /// The problems of the pipelines an argument holds.

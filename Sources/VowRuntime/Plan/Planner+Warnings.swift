@@ -13,7 +13,8 @@ extension Planner {
     }
 
     /// False when `bytes` have none of `[`, `"` and `'`: what `warnings(in:)` looks for
-    /// cannot be written without one of them.
+    /// cannot be written without one of them. A warning added that can be written without
+    /// them must add what it needs here, or it is never looked for.
     static func mayWarn(_ bytes: [UInt8]) -> Bool {
         bytes.contains { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") }
     }

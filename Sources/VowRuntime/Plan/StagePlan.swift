@@ -36,6 +36,9 @@ final class StagePlan: @unchecked Sendable {
     }
     /// The node the stage sees (for `then X`, X's node).
     var node: StageNode { nodes.isEmpty ? rare!.ownNode! : nodes[nodeIndex] }
+    /// The node's arguments as written (flags among them), read in place: `node.arguments`
+    /// copies the whole node out first.
+    var writtenArguments: [Argument] { nodes.isEmpty ? rare!.ownNode!.arguments : nodes[nodeIndex].arguments }
     /// The pipeline's stages the node is one of, and its place among them: a plan keeps the
     /// list (shared with the syntax tree) rather than a copy of its node, 16 bytes where a node
     /// is 64. Empty for a node of the plan's own (`Rare.ownNode`: a rewritten `then`, an inner
