@@ -128,8 +128,7 @@ final class PureStage: @unchecked Sendable {
             flagSlots.append((name, made))
         }
         var base = StageArguments(positional: [], flags: [:], stage: plan.name)
-        base.written = positional
-        base.writtenFlags = flags
+        base.writtenIn = plan
         slots = Slots(positional: positionalSlots, flags: flagSlots, base: base)
     }
 

@@ -11,23 +11,23 @@ public struct StageArguments: Sendable {
     public let stage: String
     /// Where the positional argument at `i` is written in the source (byte offsets), for errors
     /// that point at it (`VowError.culprit`); nil when the arguments were not written
-    /// (`PureStage`'s test calls, a stage reading its own). Read from `written` on each call,
+    /// (`PureStage`'s test calls, a stage reading its own). Read from the plan on each call,
     /// as `string` asks on every call of a stage: no list of places is made.
     func positionalSpan(_ i: Int) -> Range<Int>? {
-        guard i >= 0, i < written.count else { return nil }
+        guard let written = writtenIn?.argumentNodes.positional, i >= 0, i < written.count else { return nil }
         return written[i].span.start..<written[i].span.end
     }
-    /// The positional arguments as written (the call's own list, shared: nothing is made for it
-    /// unless an error points at one).
-    var written: [Argument] = []
-    /// Each flag's value nodes as written, by flag name (nil for a switch): the call's own
-    /// table, shared, read only when an error points at a flag (`flagSpan(_:at:)`).
-    var writtenFlags: [String: [Argument?]] = [:]
+    /// The plan of the stage whose arguments these are, where their nodes are read when an
+    /// error points at one (`StagePlan.argumentNodes`); nil when they were not written. One
+    /// reference, not the call's list and table of nodes: a long pipeline makes and drops the
+    /// arguments of every stage, and each field is a release more.
+    var writtenIn: StagePlan? = nil
 
     /// Where the value at `i` of the flag `name` is written (a switch at 0..<0); nil when it
     /// was not given as written. `i` nil: the last one.
     func flagSpan(_ name: String, at i: Int? = nil) -> Range<Int>? {
-        guard let nodes = writtenFlags[name], let k = i ?? (nodes.isEmpty ? nil : nodes.count - 1), k >= 0, k < nodes.count else { return nil }
+        guard let nodes = writtenIn?.argumentNodes.flags[name], let k = i ?? (nodes.isEmpty ? nil : nodes.count - 1), k >= 0, k < nodes.count
+        else { return nil }
         return nodes[k].map { $0.span.start..<$0.span.end } ?? 0..<0
     }
 

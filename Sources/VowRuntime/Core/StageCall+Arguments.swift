@@ -27,8 +27,7 @@ extension StageCall {
         var pending: [Promise<Value>] = []
         var slots: [(isFlag: Bool, name: String, index: Int)] = []
         var args = StageArguments(positional: [], flags: [:], stage: plan.name)
-        args.written = positional
-        args.writtenFlags = flagNodes
+        args.writtenIn = plan
         args.positional.reserveCapacity(positional.count)
         do {
             for (i, a) in positional.enumerated() {

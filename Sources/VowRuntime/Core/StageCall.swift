@@ -59,13 +59,8 @@ public final class StageCall: @unchecked Sendable {
     public var name: String { plan.name }
     /// The syntax node.
     public var node: StageNode { plan.node }
-    /// The argument nodes as the plan bound them: the positional ones (flags removed) and the
-    /// flags' value nodes by name (nil for a switch); a stage that binds no flags (a `def`, a
-    /// value) has all its arguments positional.
-    var argumentNodes: (positional: [Argument], flags: [String: [Argument?]]) {
-        if case .builtin(_, let positional, let flags) = plan.kind { return (positional, flags) }
-        return (plan.writtenArguments, [:])
-    }
+    /// The argument nodes as the plan bound them (`StagePlan.argumentNodes`).
+    var argumentNodes: (positional: [Argument], flags: [String: [Argument?]]) { plan.argumentNodes }
     /// Positional argument nodes (flags removed).
     public var positional: [Argument] { argumentNodes.positional }
     /// Flag nodes by name: each value node, or nil for a switch.

@@ -39,6 +39,13 @@ final class StagePlan: @unchecked Sendable {
     /// The node's arguments as written (flags among them), read in place: `node.arguments`
     /// copies the whole node out first.
     var writtenArguments: [Argument] { nodes.isEmpty ? rare!.ownNode!.arguments : nodes[nodeIndex].arguments }
+    /// The argument nodes as the plan bound them: the positional ones (flags removed) and the
+    /// flags' value nodes by name (nil for a switch); a stage that binds no flags (a `def`, a
+    /// value) has all its arguments positional.
+    var argumentNodes: (positional: [Argument], flags: [String: [Argument?]]) {
+        if case .builtin(_, let positional, let flags) = kind { return (positional, flags) }
+        return (writtenArguments, [:])
+    }
     /// The pipeline's stages the node is one of, and its place among them: a plan keeps the
     /// list (shared with the syntax tree) rather than a copy of its node, 16 bytes where a node
     /// is 64. Empty for a node of the plan's own (`Rare.ownNode`: a rewritten `then`, an inner
