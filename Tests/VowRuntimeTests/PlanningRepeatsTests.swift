@@ -5,23 +5,12 @@
 // - a name that repeats is resolved once per list of stages (`ResolvedNames`): the plans of a
 //   pipeline that repeats and alternates names must be those of each stage planned alone.
 import VowSyntax
+import VowValue
 import XCTest
 
 @testable import VowRuntime
 
 final class PlanningRepeatsTests: XCTestCase {
-    /// splitmix64, so that a failure names a case that comes again.
-    private struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Stages, some of which warn when the right argument follows (a quoted name compared, a
     /// flattened `items(@)[]`, a single-quoted `format` template, a stage's name alone in a list).
     private let stages = [
@@ -31,7 +20,7 @@ final class PlanningRepeatsTests: XCTestCase {
         "pick `1`", "echo \"a\"", "def2", "where 'x'",
     ]
 
-    private func program(_ rng: inout Seeded) -> String {
+    private func program(_ rng: inout SplitMix64) -> String {
         (0..<Int.random(in: 1...3, using: &rng)).map { _ in
             let pipeline = (0..<Int.random(in: 1...6, using: &rng)).map { _ in stages.randomElement(using: &rng)! }
                 .joined(separator: " | ")
@@ -40,7 +29,7 @@ final class PlanningRepeatsTests: XCTestCase {
     }
 
     func test_warningsAreLookedForWhereTheyCanBeWritten() throws {
-        var rng = Seeded(state: 44)
+        var rng = SplitMix64(seed: 44)
         var warned = 0, unwalked = 0
         for _ in 0..<1500 {
             let text = program(&rng)
@@ -60,7 +49,7 @@ final class PlanningRepeatsTests: XCTestCase {
     }
 
     func test_aRepeatedNameIsPlannedAsItIsAlone() throws {
-        var rng = Seeded(state: 2026)
+        var rng = SplitMix64(seed: 2026)
         let defBody = try Parser.parsePipeline(SourceText("pick @"))
         let defs = ["def2": UserStage(name: "def2", params: [], body: defBody, source: SourceText("pick @"))]
         func described(_ p: StagePlan) -> String {
