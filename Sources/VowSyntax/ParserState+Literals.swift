@@ -4,11 +4,20 @@ extension ParserState {
     /// most numbers written), which a double holds exactly; nil for anything else (`-0`, `007`,
     /// `1.5`, `1e3`, a longer one), which `literal` reads the general way.
     static func plainInteger(_ s: String) -> Int? {
+        // Read from the bytes in place (a short word's are in the String itself): going through
+        // the String's UTF-8 view a byte at a time cost more than the rest of the number.
+        var s = s
+        return s.withUTF8(plainInteger(bytes:))
+    }
+
+    /// `plainInteger(_:)` of the UTF-8 bytes `bytes`.
+    static func plainInteger(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var value = 0
         var digits = 0
         var negative = false
         var firstDigit: UInt8 = 0
-        for (i, c) in s.utf8.enumerated() {
+        for i in 0..<bytes.count {
+            let c = bytes[i]
             if i == 0 && c == UInt8(ascii: "-") {
                 negative = true
                 continue
@@ -25,15 +34,19 @@ extension ParserState {
 
     /// Numbers, durations, true/false/null.
     func literal(_ s: String) -> ArgumentKind? {
-        switch s {
-        case "true": return .boolean(true)
-        case "false": return .boolean(false)
-        case "null": return .null
-        case "undefined": return .undefined
-        default: break
+        guard let first = s.utf8.first else { return nil }
+        // The constants are told from their first byte before their text is compared.
+        if first == UInt8(ascii: "t") || first == UInt8(ascii: "f") || first == UInt8(ascii: "n") || first == UInt8(ascii: "u") {
+            switch s {
+            case "true": return .boolean(true)
+            case "false": return .boolean(false)
+            case "null": return .null
+            case "undefined": return .undefined
+            default: return nil
+            }
         }
         // Most words are not numbers: said from the first byte, before the bytes are copied.
-        guard let first = s.utf8.first, isDigit(first) || first == DASH else { return nil }
+        guard isDigit(first) || first == DASH else { return nil }
         if let v = Self.plainInteger(s) { return .number(Double(v), isInteger: true, text: s) }
         let bytes = Array(s.utf8)
         guard isDigit(first) || (bytes.count > 1 && isDigit(bytes[1])) else { return nil }
