@@ -32,8 +32,7 @@ extension Planner {
                 span: a.span, beforeRun: false))
         }
         // The stage looked up last: a long pipeline repeats a few names.
-        var lastName: String? = nil
-        var lastDefinition: (any StageDefinition.Type)? = nil
+        var names = ResolvedNames()
         // The expression looked through last, and what was found in it: the same expression
         // repeated is looked through once.
         var lastText: String? = nil
@@ -43,12 +42,8 @@ extension Planner {
             for a in stage.arguments { if case .list(let elements) = a.kind { elements.forEach(element) } }
             if case .value(let a) = stage.head, case .list(let elements) = a.kind { elements.forEach(element) }
             guard let name = stage.name else { return }
-            if name != lastName {
-                lastName = name
-                lastDefinition = registry.stage(named: name)
-            }
             // A jq or JavaScript habit: `city == "Oslo"` compares with the field named Oslo.
-            if let def = lastDefinition, def.expressionArguments > 0 {
+            if let def = names.builtin(name, in: registry), def.expressionArguments > 0 {
                 for a in stage.arguments.prefix(def.expressionArguments) {
                     guard let text = a.expressionText else { continue }
                     if text != lastText {

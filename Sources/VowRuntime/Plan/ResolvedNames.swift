@@ -1,6 +1,6 @@
 /// The built-in stage a name was resolved to last (nil when there is none), kept while one list
-/// of stages is planned: a long pipeline repeats a few names (`pick @ | pick @ …`), each
-/// otherwise hashed and looked up in the registry again.
+/// of stages is planned or one program's warnings are looked for: a long pipeline repeats a few
+/// names (`pick @ | pick @ …`), each otherwise hashed and looked up in the registry again.
 struct ResolvedNames {
     private var name: String?
     private var builtin: (any StageDefinition.Type)?
