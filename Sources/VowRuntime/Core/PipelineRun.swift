@@ -39,7 +39,7 @@ final class PipelineRun: @unchecked Sendable {
     }
     let site: Site
     let input: Value
-    var entries = RunEntries()
+    var entries = FirstInPlaceList<Entry>()
     /// For a stage that re-runs its upstream (`retry`, `until`), by its index: how to run the
     /// stages before it again (`StageCall.rerunUpstream`). Kept here, not in every stage's call,
     /// as few stages have one.

@@ -47,7 +47,7 @@ final class PureStage: @unchecked Sendable {
             self.positional = positional
             self.flags = flags
             self.arguments = base
-            self.arguments.positional = Array(repeating: .null, count: positional.count)
+            self.arguments.positional = FirstInPlaceList(repeating: .null, count: positional.count)
         }
     }
 

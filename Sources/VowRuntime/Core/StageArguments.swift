@@ -3,8 +3,8 @@ import VowValue
 
 /// The arguments of one stage call after evaluation: positional values and flags.
 public struct StageArguments: Sendable {
-    /// The positional arguments, in order.
-    public var positional: [Value]
+    /// The positional arguments, in order (the first in place: most stages take one).
+    public var positional: FirstInPlaceList<Value>
     /// The flags given, by name; a switch has the value `true`. Repeatable flags keep every value.
     public var flags: [String: [Value]]
     /// The stage name, for error messages.

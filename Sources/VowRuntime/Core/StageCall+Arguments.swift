@@ -26,68 +26,76 @@ extension StageCall {
         let ev = Evaluator(session: session)
         var pending: [Promise<Value>] = []
         var slots: [(isFlag: Bool, name: String, index: Int)] = []
-        var args = StageArguments(positional: [], flags: [:], stage: plan.name)
-        args.writtenIn = plan
-        args.positional.reserveCapacity(positional.count)
+        // Gathered in locals and put together once at the end: a `StageArguments` built up in
+        // place was copied whole on the way out.
+        var values = FirstInPlaceList<Value>()
+        var flagValues: [String: [Value]] = [:]
+        values.reserveCapacity(positional.count)
         do {
             for (i, a) in positional.enumerated() {
                 if i < expressionArguments, let text = a.expressionText {
                     switch try ev.expression(text, scope: scope) {
-                    case .value(let v): args.positional.append(v)
+                    case .value(let v): values.append(v)
                     case .promise(let p):
-                        args.positional.append(.null)
-                        slots.append((false, "", args.positional.count - 1))
+                        values.append(.null)
+                        slots.append((false, "", values.count - 1))
                         pending.append(p)
                     }
                     continue
                 }
                 if takesWordsAsWritten, let text = a.wordAsWritten {
-                    args.positional.append(.string(text))
+                    values.append(.string(text))
                     continue
                 }
                 switch try ev.argument(a, input: input, scope: scope, site: run.site) {
-                case .value(let v): args.positional.append(v)
+                case .value(let v): values.append(v)
                 case .promise(let p):
-                    args.positional.append(.null)
-                    slots.append((false, "", args.positional.count - 1))
+                    values.append(.null)
+                    slots.append((false, "", values.count - 1))
                     pending.append(p)
                 }
             }
             for (name, nodes) in flagNodes {
-                var values: [Value] = []
+                var given: [Value] = []
                 for n in nodes {
                     guard let n else {
-                        values.append(.bool(true))
+                        given.append(.bool(true))
                         continue
                     }
                     switch try ev.argument(n, input: input, scope: scope, site: run.site) {
-                    case .value(let v): values.append(v)
+                    case .value(let v): given.append(v)
                     case .promise(let p):
-                        values.append(.null)
-                        slots.append((true, name, values.count - 1))
+                        given.append(.null)
+                        slots.append((true, name, given.count - 1))
                         pending.append(p)
                     }
                 }
-                args.flags[name] = values
+                flagValues[name] = given
             }
         } catch {
             // A later argument failed: the pipelines the earlier ones started are not wanted.
             for p in pending { p.abandon(reason: "cancelled: another argument failed") }
             throw error
         }
-        if pending.isEmpty { return args }
-        let fixed = args
-        let fixedSlots = slots
-        // The arguments arrive together, in the turn the last one settles (Promise.all's turn).
-        later = Promise.all(pending, on: session.executor, cancelsOthers: !session.javaScriptMode).transformedAtOnce { r in
-            r.map { values -> StageArguments in
-                var a = fixed
-                for (slot, v) in zip(fixedSlots, values) {
+        let args = StageArguments(positional: values, flags: flagValues, stage: plan.name, writtenIn: plan)
+        if !pending.isEmpty { later = Self.settling(args, slots: slots, pending: pending, session: session) }
+        return args
+    }
+
+    /// The promise of `args` once the promises `pending` have settled, their values put in
+    /// `slots` (in the turn the last one settles, `Promise.all`'s). Apart from `arguments`, so
+    /// that what the closure keeps is not a copy the arguments returned at once also pay for.
+    private static func settling(
+        _ args: StageArguments, slots: [(isFlag: Bool, name: String, index: Int)], pending: [Promise<Value>], session: Session
+    ) -> Promise<StageArguments> {
+        Promise.all(pending, on: session.executor, cancelsOthers: !session.javaScriptMode).transformedAtOnce { r in
+            r.map { settled -> StageArguments in
+                var a = args
+                for (slot, v) in zip(slots, settled) {
                     if slot.isFlag { a.flags[slot.name]![slot.index] = v } else { a.positional[slot.index] = v }
                 }
                 return a
             }
         }
-        return args
     }
 }

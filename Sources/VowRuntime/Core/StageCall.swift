@@ -156,9 +156,46 @@ public final class StageCall: @unchecked Sendable {
                 labelling(try namingErrors { try runWaiting(given, input) })
             })
         }
+        return started { try namingErrors { try runWaiting(given, pipelineInput) } }
+    }
+
+    /// `chain` for a stage that takes one input (`ValueStage.handle`). Its handler keeps the
+    /// call alone and reaches the stage through the definition the call's plan holds
+    /// (`StageDefinition.handleValue`), so that no closure context is made for it: a long
+    /// pipeline keeps every stage's handler until the stage runs.
+    func chain<S: ValueStage>(running stage: S) -> Promise<Value> {
+        guard let upstream else { return started { try handled(S.self, pipelineInput) } }
+        return upstream.then(name: name, attributes: traceInfo, on: executor, resolving: { [self] input in
+            try self.react(input)
+        })
+    }
+
+    /// What the handler `chain(running:)` attaches does with the upstream's value: `chain`'s
+    /// handler, for a stage that takes one input.
+    private func react(_ input: Value) throws -> Resolution<Value> {
+        // Only a value stage's call comes here (`ValueStage.apply`), so its plan is a built-in's.
+        guard let def = plan.definition else { throw error(.type, "does not run on its upstream's value this way") }
+        return labelling(try handled(def, input))
+    }
+
+    /// The value stage `def` run on `input`, its errors named (`namingErrors`), once the `let`
+    /// variables its flags name have settled (`pendingVariables`). A stage that cannot wait for
+    /// one (its arguments are values, which wait by themselves) runs at once, with no closure
+    /// made for the wait.
+    private func handled(_ def: any StageDefinition.Type, _ input: Value) throws -> Resolution<Value> {
+        let style = def.argumentStyle
+        if style == .raw || style == .stage {
+            return try namingErrors { try runWaiting({ [self] in try def.handleValue($0, self) }, input) }
+        }
+        return try namingErrors { try def.handleValue(input, self) }
+    }
+
+    /// The promise of a pipeline's first stage, which `body` runs now on the pipeline's input:
+    /// settled with what it gives (`PipelineRun.immediate` records it), or the promise it gives.
+    private func started(_ body: () throws -> Resolution<Value>) -> Promise<Value> {
         let p: Promise<Value>
         do {
-            switch try namingErrors({ try runWaiting(given, pipelineInput) }) {
+            switch try body() {
             case .value(let v):
                 if index == 0 { run.immediate = .success(v) }
                 p = Promise.resolve(v, name: name, on: executor)
@@ -170,22 +207,6 @@ public final class StageCall: @unchecked Sendable {
         }
         if PromiseObservation.isActive { PromiseObservation.label(p, traceInfo) }
         return p
-    }
-
-    /// `chain` for a stage that takes one input (`ValueStage.handle`). Its handler keeps the
-    /// call alone (the stage is a type with no fields), so that no closure context is made for
-    /// it: a long pipeline keeps every stage's handler until the stage runs.
-    func chain<S: ValueStage>(running stage: S) -> Promise<Value> {
-        guard let upstream else { return chain { [self] input in try stage.handle(input, self) } }
-        return upstream.then(name: name, attributes: traceInfo, on: executor, resolving: { [self] input in
-            try self.react(stage, input)
-        })
-    }
-
-    /// What the handler `chain(running:)` attaches does with the upstream's value: `chain`'s
-    /// handler, for a stage that takes one input.
-    private func react<S: ValueStage>(_ stage: S, _ input: Value) throws -> Resolution<Value> {
-        labelling(try namingErrors { try runWaiting({ [self] in try stage.handle($0, self) }, input) })
     }
 
     /// `r`, its promise labelled with this stage for traces when the stage is a rewritten

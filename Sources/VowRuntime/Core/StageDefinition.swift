@@ -198,6 +198,12 @@ public protocol StageDefinition: Sendable {
 
     /// Builds this stage's promise from the call (the upstream promise, arguments, session).
     func apply(_ call: StageCall) throws -> Promise<Value>
+
+    /// Runs the stage on one value from its upstream: what the handler `StageCall.chain(running:)`
+    /// attaches calls, through the definition the call's plan holds, so that the handler keeps
+    /// the call alone. `ValueStage` implements it (`ValueStage.handle`); the call of no other
+    /// stage reaches it, and the default refuses.
+    static func handleValue(_ input: Value, _ call: StageCall) throws -> Resolution<Value>
 }
 
 extension StageDefinition {
@@ -251,6 +257,10 @@ extension StageDefinition {
     public static var inPrograms: ProgramPrinting { group == .data ? .value : .unlessNull }
     /// Takes any number of positional arguments, by default.
     public static var positionalLimit: Int? { nil }
+    /// Not a value stage: nothing calls it (`ValueStage` has its own), and it refuses.
+    public static func handleValue(_ input: Value, _ call: StageCall) throws -> Resolution<Value> {
+        throw call.error(.type, "does not run on its upstream's value this way")
+    }
 }
 
 /// A stage that maps its input to a value or a promise: `upstream.then(run)`.
@@ -267,6 +277,11 @@ extension ValueStage {
     /// Chains `run` on the upstream promise (or runs at once on the pipeline's input).
     public func apply(_ call: StageCall) throws -> Promise<Value> {
         call.chain(running: self)
+    }
+
+    /// `handle` on a stage made for the call: a value stage is a type with no fields.
+    public static func handleValue(_ input: Value, _ call: StageCall) throws -> Resolution<Value> {
+        try Self().handle(input, call)
     }
 
     /// The stage on one input: `run` once the arguments are evaluated against it, or, on a
