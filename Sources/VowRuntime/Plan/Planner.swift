@@ -130,7 +130,8 @@ struct Planner: Sendable {
                     span: inner.node.span, beforeRun: true)))
             } else {
                 plan = StagePlan(node: node, place: place, kind: .builtin(def, bound.positional, bound.flags))
-                plan.inner = inner
+                // Set only when there is one: it is kept with the fields few plans have.
+                if let inner { plan.inner = inner }
             }
         case .failure(let problem):
             plan = StagePlan(node: node, place: place, kind: .refused(problem))

@@ -16,8 +16,9 @@ import VowValue
 final class StagePlan: @unchecked Sendable {
     /// What the stage is.
     enum Kind {
-        /// `$x | …`, `%2 | …`, `[a, b] | …`: the value itself, evaluated against the input.
-        case value(Argument)
+        /// `$x | …`, `%2 | …`, `[a, b] | …`: the value itself, evaluated against the input
+        /// (boxed, as the last two cases are: an argument is longer than the other payloads).
+        indirect case value(Argument)
         /// A built-in or external stage, with its positional arguments and flags.
         case builtin(any StageDefinition.Type, [Argument], [String: [Argument?]])
         /// A `def` stage (boxed, as the next case is: a long pipeline keeps a plan a stage, and
@@ -31,14 +32,14 @@ final class StagePlan: @unchecked Sendable {
     var name: String {
         // Read in place (a run reads it for every element of an `each`): no node copied out.
         if nodes.isEmpty { return rare!.ownName }
-        if case .named(let n, _) = nodes[nodeIndex].head { return n }
+        if case .named(let n, _) = nodes[Int(nodeIndex)].head { return n }
         return ""
     }
     /// The node the stage sees (for `then X`, X's node).
-    var node: StageNode { nodes.isEmpty ? rare!.ownNode! : nodes[nodeIndex] }
+    var node: StageNode { nodes.isEmpty ? rare!.ownNode! : nodes[Int(nodeIndex)] }
     /// The node's arguments as written (flags among them), read in place: `node.arguments`
     /// copies the whole node out first.
-    var writtenArguments: [Argument] { nodes.isEmpty ? rare!.ownNode!.arguments : nodes[nodeIndex].arguments }
+    var writtenArguments: [Argument] { nodes.isEmpty ? rare!.ownNode!.arguments : nodes[Int(nodeIndex)].arguments }
     /// The argument nodes as the plan bound them: the positional ones (flags removed) and the
     /// flags' value nodes by name (nil for a switch); a stage that binds no flags (a `def`, a
     /// value) has all its arguments positional.
@@ -51,23 +52,24 @@ final class StagePlan: @unchecked Sendable {
     /// is 64. Empty for a node of the plan's own (`Rare.ownNode`: a rewritten `then`, an inner
     /// stage).
     private let nodes: [StageNode]
-    private let nodeIndex: Int
-    /// What the stage is.
-    let kind: Kind
+    /// Four bytes, beside `onRejection`: a plan is 72 bytes, which the allocator rounds to 80
+    /// where 88 went to 96.
+    private let nodeIndex: UInt32
     /// What the stage does with a rejection that reaches it (its definition's `onRejection`,
     /// kept when the stage cannot start, so that it is still not listed as skipped).
     var onRejection = RejectionRole.skipped
+    /// What the stage is.
+    let kind: Kind
     /// `catch` and `finally`: handlers that run only on a rejection or on either outcome.
     var isHandler: Bool { onRejection.isHandler }
-    /// The inner stage of `then X…`, `catch X…`, `each X…` (X with the rest of the arguments),
-    /// planned; nil when the stage takes none, or takes a group.
-    var inner: StagePlan? = nil
-    /// What few stages have (a rewritten `then`, a look-ahead), made when one is set: a long
-    /// pipeline keeps a plan a stage, so what most stages lack takes no room in them.
+    /// What few stages have (an inner stage, a rewritten `then`, a look-ahead), made when one
+    /// is set: a long pipeline keeps a plan a stage, so what most stages lack takes no room in
+    /// them.
     private var rare: Rare?
 
     /// The fields of a plan that few stages set.
     private final class Rare {
+        var inner: StagePlan?
         var ownNode: StageNode?
         /// `ownNode`'s name (empty for a value stage), set with it.
         var ownName = ""
@@ -86,6 +88,12 @@ final class StagePlan: @unchecked Sendable {
         return made
     }
 
+    /// The inner stage of `then X…`, `catch X…`, `each X…` (X with the rest of the arguments),
+    /// planned; nil when the stage takes none, or takes a group.
+    var inner: StagePlan? {
+        get { rare?.inner }
+        set { rareFields().inner = newValue }
+    }
     /// The name the pipeline's records give the stage (`then` for a rewritten `then X`).
     var nameAsWritten: String {
         get { rare?.nameAsWritten ?? name }
@@ -132,7 +140,8 @@ final class StagePlan: @unchecked Sendable {
         self.kind = kind
         if let place {
             self.nodes = place.nodes
-            self.nodeIndex = place.index
+            // A pipeline of 4 billion stages is not parsed before memory runs out; never a trap.
+            self.nodeIndex = UInt32(clamping: place.index)
         } else {
             self.nodes = []
             self.nodeIndex = 0
