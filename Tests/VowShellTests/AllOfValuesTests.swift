@@ -22,6 +22,28 @@ final class AllOfValuesTests: XCTestCase {
         }
     }
 
+    /// Elements whose pipelines fulfil as they run (`all [resolve 1, echo 2]`) are plain values
+    /// by the time `all` attaches its reactions: one job fulfils it too
+    /// (`AllStage.combineFulfilled`), in node's turn; an element that does not fulfil at once
+    /// (a later stage, a rejection, a timer) sends the whole list the usual way.
+    func test_elementsThatFulfilAtOnceSettleInNodesTurn() throws {
+        let other = "resolve 0 | print a | print b | print c | print d | print e | print f | print g | print h &"
+        for first in [
+            "all [resolve 1, echo 2, 3] | to-json | print &",
+            "all {a: resolve 1, b: echo x} | to-json | print &",
+            "all [print x, print y] | to-json | print &",
+            "all [resolve 1, resolve 2 | pick @, resolve 3] | to-json | print &",
+            "all [resolve 1, delay 1ms 2] | to-json | print &",
+            "all [resolve 1, reject no, resolve 3] | catch (pick message) | print &",
+            "all [all [resolve 1], all [echo 2]] | to-json | print &",
+        ] {
+            let src = first + "\n" + other
+            let vow = runVow(src)
+            XCTAssertTrue(vow.out.contains("a\n"), vow.out + vow.err)
+            XCTAssertEqual(vow.out, try runTwin(src).out, src)
+        }
+    }
+
     func test_aPromiseAmongTheValuesGoesTheUsualWay() throws {
         let src = "let p = delay 5ms 7\nall [1, $p, 3] | to-json | print &\nrange 1 2 | all | to-json | print &"
         XCTAssertEqual(runVow(src).out, try runTwin(src).out)

@@ -41,8 +41,23 @@ struct AllStage: CombinatorStage {
         case .record(let r) where !r.isEmpty && r.values.allSatisfy(plain): break
         default: return nil
         }
+        return settledInOneJob(input, ex)
+    }
+
+    /// Elements that all fulfilled as they ran (`all [resolve 1, echo 2]`) are plain values by
+    /// then: their reactions would be queued together, when `all` attaches them, and do nothing
+    /// else, as for plain values above. So one job fulfils it, and no element's promise is kept.
+    static let combinesFulfilledElements = true
+
+    func combineFulfilled(_ keys: [String]?, _ values: [Value], _ ex: any PromiseExecutor) -> Promise<Value> {
+        guard let keys else { return settledInOneJob(.list(values), ex) }
+        return settledInOneJob(.record(Record(zip(keys, values).map { ($0, $1) })), ex)
+    }
+
+    /// A promise fulfilled with `value` by a job queued now.
+    private func settledInOneJob(_ value: Value, _ ex: any PromiseExecutor) -> Promise<Value> {
         let (promise, resolver) = Promise<Value>.pending(name: "all", on: ex)
-        ex.enqueue { resolver.fulfill(input) }
+        ex.enqueue { resolver.fulfill(value) }
         return promise
     }
 

@@ -1,23 +1,84 @@
 import VowPromises
 import VowValue
 
-/// The promises a combinator waits on: the elements of a list or record literal argument
-/// (their promises, not their values), or the elements of its input list or record.
-func combinatorInputs(_ call: StageCall, _ input: Value, stage: String) throws -> (keys: [String]?, promises: [Promise<Value>]) {
+/// What a combinator waits on: the elements of a list or record literal argument (their
+/// promises, not their values), or the elements of its input list or record. With
+/// `keepingFulfilled`, while every element's pipeline has fulfilled as it ran, their values are
+/// kept instead of their promises (`CombinatorElements.fulfilled`): each promise is dropped as
+/// soon as its value is read.
+func combinatorElements(_ call: StageCall, _ input: Value, stage: String, keepingFulfilled: Bool) throws -> (keys: [String]?, elements: CombinatorElements) {
     let ex = call.executor
     if let arg = call.positional.first {
         switch arg.kind {
         case .list(let ps):
-            return (nil, ps.enumerated().map { i, p in call.runPipeline(p, input: input, at: .element(i + 1, of: stage)) })
+            var elements = CombinatorElements(count: ps.count, keepingFulfilled: keepingFulfilled)
+            for (i, p) in ps.enumerated() { elements.append(call.runPipeline(p, input: input, at: .element(i + 1, of: stage)), on: ex) }
+            return (nil, elements)
         case .record(let fields):
-            return (fields.map(\.key), fields.map { call.runPipeline($0.value, input: input, at: .field($0.key, of: stage)) })
+            var elements = CombinatorElements(count: fields.count, keepingFulfilled: keepingFulfilled)
+            for f in fields { elements.append(call.runPipeline(f.value, input: input, at: .field(f.key, of: stage)), on: ex) }
+            return (fields.map(\.key), elements)
         default:
             let v = try Evaluator(session: call.session).plainArgument(
                 arg, input: input, scope: call.scope, site: call.site, problem: "\(stage): expects a list or record literal, or a list as input")
-            return try combinatorInputs(fromValue: v, stage: stage, ex: ex)
+            let (keys, promises) = try combinatorInputs(fromValue: v, stage: stage, ex: ex)
+            return (keys, .promises(promises))
         }
     }
-    return try combinatorInputs(fromValue: input, stage: stage, ex: ex)
+    let (keys, promises) = try combinatorInputs(fromValue: input, stage: stage, ex: ex)
+    return (keys, .promises(promises))
+}
+
+/// The elements of a combinator, run: their promises, or the values of elements that all
+/// fulfilled as they ran (`combinatorElements(keepingFulfilled:)`), in order.
+enum CombinatorElements {
+    /// The elements' promises.
+    case promises([Promise<Value>])
+    /// Every element fulfilled as it ran, with these values.
+    case fulfilled([Value])
+
+    /// Room for `count` elements; kept as values while they fulfil at once when `keepingFulfilled`.
+    init(count: Int, keepingFulfilled: Bool) {
+        if keepingFulfilled {
+            var values: [Value] = []
+            values.reserveCapacity(count)
+            self = .fulfilled(values)
+        } else {
+            var promises: [Promise<Value>] = []
+            promises.reserveCapacity(count)
+            self = .promises(promises)
+        }
+    }
+
+    /// Adds the next element's promise: its value while every element so far has fulfilled;
+    /// else the promise, the values before it made promises again.
+    mutating func append(_ promise: Promise<Value>, on ex: any PromiseExecutor) {
+        switch self {
+        case .fulfilled(var values):
+            if case .success(let v)? = promise.result {
+                // Taken out of `self` first, so that the list is appended to in place.
+                self = .promises([])
+                values.append(v)
+                self = .fulfilled(values)
+                return
+            }
+            var promises = values.map { Promise<Value>.resolve($0, on: ex) }
+            promises.append(promise)
+            self = .promises(promises)
+        case .promises(var promises):
+            self = .fulfilled([])
+            promises.append(promise)
+            self = .promises(promises)
+        }
+    }
+
+    /// The elements as promises (a fulfilled value as a promise fulfilled with it).
+    func promises(on ex: any PromiseExecutor) -> [Promise<Value>] {
+        switch self {
+        case .promises(let p): return p
+        case .fulfilled(let values): return values.map { Promise<Value>.resolve($0, on: ex) }
+        }
+    }
 }
 
 func combinatorInputs(fromValue v: Value, stage: String, ex: any PromiseExecutor) throws -> (keys: [String]?, promises: [Promise<Value>]) {
@@ -54,6 +115,13 @@ protocol CombinatorStage: TwinWriting, StageExplaining {
     /// among them), in the turn `combine` would settle, without a promise and a reaction an
     /// element; nil to go the usual way. Only asked while nothing observes the promises.
     func combinePlainValues(_ input: Value, _ ex: any PromiseExecutor) -> Promise<Value>?
+    /// True for a combinator that settles on elements that all fulfilled as they ran as it does
+    /// on plain values (`combineFulfilled`): their promises are not kept.
+    static var combinesFulfilledElements: Bool { get }
+    /// What the combinator makes of the values of elements that all fulfilled as they ran (in
+    /// order; `keys` for a record), in the turn `combine` would settle. Only asked of a
+    /// combinator that `combinesFulfilledElements`, while nothing observes the promises.
+    func combineFulfilled(_ keys: [String]?, _ values: [Value], _ ex: any PromiseExecutor) -> Promise<Value>
 }
 
 extension CombinatorStage {
@@ -62,14 +130,25 @@ extension CombinatorStage {
     static var combinesPromises: Bool { true }
 
     func combinePlainValues(_ input: Value, _ ex: any PromiseExecutor) -> Promise<Value>? { nil }
+    static var combinesFulfilledElements: Bool { false }
+    func combineFulfilled(_ keys: [String]?, _ values: [Value], _ ex: any PromiseExecutor) -> Promise<Value> {
+        combine(keys, values.map { Promise<Value>.resolve($0, on: ex) }, ex, cancels: false)
+    }
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
         call.chain { input in
-            if call.positional.isEmpty, !PromiseObservation.isActive, let settled = self.combinePlainValues(input, call.executor) {
+            let observed = PromiseObservation.isActive
+            if call.positional.isEmpty, !observed, let settled = self.combinePlainValues(input, call.executor) {
                 return .promise(settled)
             }
-            let (keys, promises) = try combinatorInputs(call, input, stage: Self.name)
-            return .promise(self.combine(keys, promises, call.executor, cancels: !call.session.javaScriptMode))
+            let (keys, elements) = try combinatorElements(
+                call, input, stage: Self.name, keepingFulfilled: Self.combinesFulfilledElements && !observed)
+            switch elements {
+            case .fulfilled(let values) where !values.isEmpty:
+                return .promise(self.combineFulfilled(keys, values, call.executor))
+            default:
+                return .promise(self.combine(keys, elements.promises(on: call.executor), call.executor, cancels: !call.session.javaScriptMode))
+            }
         }
     }
 }
