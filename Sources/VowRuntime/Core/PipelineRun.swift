@@ -7,6 +7,9 @@ import VowValue
 /// Sendable: `entries`, `reruns` and `immediate` are set while the pipeline is built, on the session
 /// executor, and only read after. Another thread (the runner's spinner) reads them only through
 /// `Runner.running`, a lock, set once the build is done. `site` and `input` never change.
+/// The three are `@exclusivity(unchecked)`: no access to one overlaps another (each is a plain
+/// read, an append or an assignment), and a run of a list's element (`all [resolve 1, …]`)
+/// made four checked accesses, ~300 instructions, of its one stage.
 final class PipelineRun: @unchecked Sendable {
     /// A stage of the run: its plan (where its name and how it meets a rejection are read), its
     /// promise and where it is written (not always its plan's span: a `then` the planner
@@ -39,15 +42,15 @@ final class PipelineRun: @unchecked Sendable {
     }
     let site: Site
     let input: Value
-    var entries = FirstInPlaceList<Entry>()
+    @exclusivity(unchecked) var entries = FirstInPlaceList<Entry>()
     /// For a stage that re-runs its upstream (`retry`, `until`), by its index: how to run the
     /// stages before it again (`StageCall.rerunUpstream`). Kept here, not in every stage's call,
     /// as few stages have one.
-    var reruns: [Int: @Sendable () -> Promise<Value>] = [:]
+    @exclusivity(unchecked) var reruns: [Int: @Sendable () -> Promise<Value>] = [:]
     /// The outcome of the first stage when it finished at once (a handler that returned a value
     /// or threw, in JavaScript's terms), nil when it returned a promise. A one-stage pipeline
     /// that finished at once is a plain value where it is used as a handler: no adoption, no turn.
-    var immediate: Result<Value, any Error>?
+    @exclusivity(unchecked) var immediate: Result<Value, any Error>?
     /// The pipeline is a handler's body (the inner stage of `catch X`, `each X`…), whose
     /// value the caller resolves its own promise with: a `thenable` first in it is the thenable
     /// the handler returns, where first in a statement or a group it is `Promise.resolve`d.
