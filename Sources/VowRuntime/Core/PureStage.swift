@@ -185,6 +185,17 @@ final class PureStage: @unchecked Sendable {
             case .input(let t): return try? Evaluator.fill(t, input: input)
             }
         }
+        if slots.positional.count <= 1, slots.flags.isEmpty {
+            // Most pure stages take one argument (`format T`, `pick EXPR`) or none: made afresh,
+            // with the value in place (no allocation), where copying the kept arguments out
+            // went through their type's generic copy.
+            var positional = FirstInPlaceList<Value>()
+            if let s = slots.positional.first {
+                guard let v = value(s) else { return nil }
+                positional.append(v)
+            }
+            return StageArguments(positional: positional, flags: [:], stage: slots.arguments.stage, writtenIn: slots.arguments.writtenIn)
+        }
         for (i, s) in slots.positional.enumerated() {
             guard let v = value(s) else { return nil }
             slots.arguments.positional[i] = v

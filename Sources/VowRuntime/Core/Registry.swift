@@ -4,20 +4,28 @@ public struct StageRegistry: Sendable {
     /// Every stage, in registration order.
     public let stages: [any StageDefinition.Type]
     private let byName: [String: any StageDefinition.Type]
+    /// `byName` as a table made for looking names up (`StageNameTable`).
+    private let table: StageNameTable
 
     /// A registry of `stages`.
     public init(_ stages: [any StageDefinition.Type]) {
         self.stages = stages
         var d: [String: any StageDefinition.Type] = [:]
+        var entries: [(name: String, stage: any StageDefinition.Type)] = []
         for s in stages {
             d[s.name] = s
-            for a in s.aliases { d[a] = s }
+            entries.append((s.name, s))
+            for a in s.aliases {
+                d[a] = s
+                entries.append((a, s))
+            }
         }
         byName = d
+        table = StageNameTable(entries)
     }
 
     /// The stage named `name` (or aliased so).
-    public func stage(named name: String) -> (any StageDefinition.Type)? { byName[name] }
+    public func stage(named name: String) -> (any StageDefinition.Type)? { table[name] }
 
     /// The names and aliases of the stages whose arguments form another stage (`then`, `catch`,
     /// `each` …: `ArgumentStyle.stage`).
