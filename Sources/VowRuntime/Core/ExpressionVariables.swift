@@ -10,10 +10,8 @@ enum ExpressionVariables {
         // Most expressions name no variable: their bytes are looked through once, not their characters.
         // Through the bytes in place (a short string's too): the UTF-8 view's own `contains`
         // goes a byte at a time through its indices.
-        let dollar = UInt8(ascii: "$")
-        guard expression.utf8.withContiguousStorageIfAvailable({ $0.contains(dollar) }) ?? expression.utf8.contains(dollar) else {
-            return []
-        }
+        var text = expression
+        guard text.withUTF8({ $0.contains(UInt8(ascii: "$")) }) else { return [] }
         var names: [String] = []
         var quote: Character? = nil
         var previous: Character? = nil

@@ -3,24 +3,17 @@ import VowSyntax
 public struct StageRegistry: Sendable {
     /// Every stage, in registration order.
     public let stages: [any StageDefinition.Type]
-    private let byName: [String: any StageDefinition.Type]
-    /// `byName` as a table made for looking names up (`StageNameTable`).
+    /// The stages by name and alias (`StageNameTable`).
     private let table: StageNameTable
 
     /// A registry of `stages`.
     public init(_ stages: [any StageDefinition.Type]) {
         self.stages = stages
-        var d: [String: any StageDefinition.Type] = [:]
         var entries: [(name: String, stage: any StageDefinition.Type)] = []
         for s in stages {
-            d[s.name] = s
             entries.append((s.name, s))
-            for a in s.aliases {
-                d[a] = s
-                entries.append((a, s))
-            }
+            for a in s.aliases { entries.append((a, s)) }
         }
-        byName = d
         table = StageNameTable(entries)
     }
 
@@ -54,7 +47,7 @@ public struct StageRegistry: Sendable {
     }
 
     /// Every name and alias.
-    public var names: [String] { byName.keys.sorted() }
+    public var names: [String] { table.names.sorted() }
 
     /// The known name closest to `name`, for "did you mean …?".
     public func suggestion(for name: String, extra: [String] = []) -> String? {

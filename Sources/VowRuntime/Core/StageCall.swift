@@ -134,7 +134,7 @@ public final class StageCall: @unchecked Sendable {
     /// stage that reads its own arguments waits for them, as an expression waits for the
     /// variables it names. Empty for the other stages, whose arguments wait by themselves.
     func pendingVariables() -> [Promise<Value>] {
-        guard let style = argumentStyle, style == .raw || style == .stage else { return [] }
+        guard let style = argumentStyle, style.waitsForVariables else { return [] }
         var nodes = flagNodes.values.flatMap { $0.compactMap { $0 } }
         if style == .raw { nodes += positional }
         var out: [Promise<Value>] = []
@@ -183,8 +183,7 @@ public final class StageCall: @unchecked Sendable {
     /// one (its arguments are values, which wait by themselves) runs at once, with no closure
     /// made for the wait.
     private func handled(_ def: any StageDefinition.Type, _ input: Value) throws -> Resolution<Value> {
-        let style = def.argumentStyle
-        if style == .raw || style == .stage {
+        if def.argumentStyle.waitsForVariables {
             return try namingErrors { try runWaiting({ [self] in try def.handleValue($0, self) }, input) }
         }
         return try namingErrors { try def.handleValue(input, self) }

@@ -81,6 +81,11 @@ public enum ArgumentStyle: Sendable {
     case raw
     /// Every argument, flags included, is passed on as it is written (external `vow-NAME` stages).
     case passthrough
+
+    /// True for a stage that reads its own arguments (`.raw`, `.stage`): it waits for the `let`
+    /// variables they name before it runs (`StageCall.pendingVariables`), where values wait by
+    /// themselves.
+    var waitsForVariables: Bool { self == .raw || self == .stage }
 }
 
 /// One stage of vow: its name, flags, help, capabilities, twin, explanation and behaviour, in

@@ -4,7 +4,7 @@
 /// of one-stage pipelines, `all [resolve 1, …]`, looks a name up twice an element).
 struct StageNameTable: Sendable {
     /// The names, each once, in the order first given.
-    private let names: [String]
+    let names: [String]
     /// The stage of the name at the same index.
     private let stages: [any StageDefinition.Type]
     /// For each slot, the index in `names` plus one, or 0 for an empty slot. Its size is a power
@@ -49,11 +49,11 @@ struct StageNameTable: Sendable {
 
     /// FNV-1a of `name`'s UTF-8 bytes, read in place (a short string's too).
     static func hash(_ name: String) -> Int {
-        func fnv<S: Sequence<UInt8>>(_ bytes: S) -> Int {
+        var name = name
+        return name.withUTF8 { bytes in
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
             for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
             return Int(truncatingIfNeeded: h ^ (h >> 29))
         }
-        return name.utf8.withContiguousStorageIfAvailable { fnv($0) } ?? fnv(name.utf8)
     }
 }
