@@ -14,6 +14,9 @@ public final class JMESPathExpression: Sendable {
     /// `a.b`, `@`), or nil when it is anything else: a host can then find the value without
     /// building the whole document.
     public let simplePath: [JMESPathStep]?
+    /// The expression as a multiselect of simple paths (`{s: status, t: total}`, `[a, b[0]]`),
+    /// or nil when it is anything else: a host can find each path's value the same way.
+    public let simpleSelection: JMESPathSelection?
 
     /// Compiles `source`; throws `syntax`, `unknown-function`, `invalid-arity` (and `invalid-value`
     /// for a slice step of 0) with the character offset of the culprit. With `legacyLiterals`, a
@@ -23,6 +26,7 @@ public final class JMESPathExpression: Sendable {
         self.source = source
         (self.root, self.usesRoot) = try Parser.parse(source, legacyLiterals: legacyLiterals)
         self.simplePath = JMESPathStep.path(of: root)
+        self.simpleSelection = simplePath == nil ? JMESPathSelection.of(root) : nil
     }
 
     /// Evaluates the expression against `value` (which `$` then names); throws `invalid-type` or

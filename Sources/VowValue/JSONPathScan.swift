@@ -17,14 +17,9 @@ public enum JSONPathScan {
     public static func value(
         at path: [JMESPathStep], in buffer: UnsafeBufferPointer<UInt8>, textIsUTF8: Bool, maxDepth: Int = 512
     ) -> Value? {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return nil }
-        var scan = Scanner(p: base, end: buffer.count, path: path, checkUTF8: !textIsUTF8, maxDepth: maxDepth)
-        scan.skipSpace()
-        guard scan.value(depth: 0, level: 0) else { return nil }
-        scan.skipSpace()
-        guard scan.pos == buffer.count else { return nil }
-        guard let found = scan.found else { return .null }
-        return try? JSON.parse(buffer: UnsafeBufferPointer(rebasing: buffer[found]), maxDepth: maxDepth)
+        guard let found = ranges(of: JSONPathQuery(paths: [path]), in: buffer, textIsUTF8: textIsUTF8, maxDepth: maxDepth) else { return nil }
+        guard let range = found[0] else { return .null }
+        return try? JSON.parse(buffer: UnsafeBufferPointer(rebasing: buffer[range]), maxDepth: maxDepth)
     }
 
     /// The value at `path` in `text`.
@@ -37,20 +32,73 @@ public enum JSONPathScan {
     public static func value(at path: [JMESPathStep], in bytes: [UInt8], maxDepth: Int = 512) -> Value? {
         bytes.withUnsafeBufferPointer { value(at: path, in: $0, textIsUTF8: false, maxDepth: maxDepth) }
     }
+
+    /// The value of `selection` (`{s: status, t: total}`, made into a query once) on the
+    /// document in `buffer`: a record of its keys or a list, each path's value found in the same
+    /// one pass (null when it finds nothing), or nil when the text is not JSON.
+    public static func value(
+        of selection: JSONPathQuery, in buffer: UnsafeBufferPointer<UInt8>, textIsUTF8: Bool, maxDepth: Int = 512
+    ) -> Value? {
+        guard let found = ranges(of: selection, in: buffer, textIsUTF8: textIsUTF8, maxDepth: maxDepth) else { return nil }
+        var values: [Value] = []
+        values.reserveCapacity(found.count)
+        for range in found {
+            guard let range else {
+                values.append(.null)
+                continue
+            }
+            guard let v = try? JSON.parse(buffer: UnsafeBufferPointer(rebasing: buffer[range]), maxDepth: maxDepth) else { return nil }
+            values.append(v)
+        }
+        guard let keys = selection.recordKeys else { return .list(values) }
+        return .record(Record(read: keys, values))
+    }
+
+    /// The value of `selection` on the document in `text`.
+    public static func value(of selection: JSONPathQuery, in text: String, maxDepth: Int = 512) -> Value? {
+        var text = text
+        return text.withUTF8 { value(of: selection, in: $0, textIsUTF8: true, maxDepth: maxDepth) }
+    }
+
+    /// The value of `selection` on the document in `bytes`.
+    public static func value(of selection: JSONPathQuery, in bytes: [UInt8], maxDepth: Int = 512) -> Value? {
+        bytes.withUnsafeBufferPointer { value(of: selection, in: $0, textIsUTF8: false, maxDepth: maxDepth) }
+    }
+
+    /// Where the value each of the query's paths reaches lies in `buffer` (nil for a path that
+    /// finds nothing), or nil when the text is not JSON.
+    static func ranges(
+        of query: JSONPathQuery, in buffer: UnsafeBufferPointer<UInt8>, textIsUTF8: Bool, maxDepth: Int
+    ) -> [Range<Int>?]? {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return nil }
+        var scan = Scanner(p: base, end: buffer.count, query: query, checkUTF8: !textIsUTF8, maxDepth: maxDepth)
+        scan.skipSpace()
+        let all = query.count == 64 ? UInt64.max : (1 << UInt64(query.count)) - 1
+        guard scan.value(depth: 0, alive: all) else { return nil }
+        scan.skipSpace()
+        guard scan.pos == buffer.count else { return nil }
+        return scan.found
+    }
 }
 
-/// The scan itself: a recursive descent over the bytes that only moves forward.
+/// The scan itself: a recursive descent over the bytes that only moves forward, following up
+/// to 64 paths at once (a bit each in a mask of the paths that lead to the value being read).
 private struct Scanner {
     let p: UnsafePointer<UInt8>
     let end: Int
-    /// The path's steps, keys as UTF-8.
+    /// Each path's steps, `stride` a path: a field's key as UTF-8, nil for an index step.
     let keys: [[UInt8]?]
+    /// Each path's steps, `stride` a path: an index step's position, -1 for a field step.
     let indexes: [Int]
+    /// The number of steps of the longest path.
+    let stride: Int
+    /// For each depth up to `stride`, the paths that end there (a bit each).
+    let endingAt: [UInt64]
     let checkUTF8: Bool
     let maxDepth: Int
     var pos = 0
-    /// The bytes of the value the path reached last.
-    var found: Range<Int>? = nil
+    /// For each path, the bytes of the value it reached last.
+    var found: [Range<Int>?]
 
     /// For each byte, 1 when a string may hold it as it is (not a quote, a backslash or a
     /// control character); the second half also excludes bytes above 0x7F, for checking UTF-8.
@@ -66,26 +114,17 @@ private struct Scanner {
     /// `plainBytes`, the half for this scan.
     let plain: UnsafePointer<UInt8>
 
-    init(p: UnsafePointer<UInt8>, end: Int, path: [JMESPathStep], checkUTF8: Bool, maxDepth: Int) {
+    init(p: UnsafePointer<UInt8>, end: Int, query: JSONPathQuery, checkUTF8: Bool, maxDepth: Int) {
         self.p = p
         self.end = end
         self.plain = checkUTF8 ? Self.plainBytes + 256 : Self.plainBytes
         self.checkUTF8 = checkUTF8
         self.maxDepth = maxDepth
-        var keys: [[UInt8]?] = []
-        var indexes: [Int] = []
-        for step in path {
-            switch step {
-            case .field(let name):
-                keys.append(Array(name.utf8))
-                indexes.append(-1)
-            case .index(let n):
-                keys.append(nil)
-                indexes.append(n)
-            }
-        }
-        self.keys = keys
-        self.indexes = indexes
+        self.stride = query.stride
+        self.keys = query.keys
+        self.indexes = query.indexes
+        self.endingAt = query.endingAt
+        self.found = Array(repeating: nil, count: query.count)
     }
 
     @inline(__always) mutating func skipSpace() {
@@ -95,11 +134,13 @@ private struct Scanner {
         }
     }
 
-    /// Scans one value. `level` is how many steps of the path lead here (-1: off the path).
-    mutating func value(depth: Int, level: Int) -> Bool {
+    /// Scans one value. `alive`: the paths whose first `depth` steps lead here (a bit each).
+    mutating func value(depth: Int, alive: UInt64) -> Bool {
         guard pos < end else { return false }
         let start = pos
-        let onPath = level >= 0 && level < keys.count
+        // The paths that end here, and those that go on into this value's members.
+        let ending = alive == 0 || depth > stride ? 0 : alive & endingAt[depth]
+        let going = alive & ~ending
         switch p[pos] {
         case UInt8(ascii: "{"):
             guard depth < maxDepth else { return false }
@@ -109,23 +150,26 @@ private struct Scanner {
                 pos += 1
                 break
             }
-            let wanted = onPath ? keys[level] : nil
             while true {
                 skipSpace()
                 guard pos < end, p[pos] == UInt8(ascii: "\"") else { return false }
                 let keyStart = pos
                 guard let escaped = string() else { return false }
-                var childLevel = -1
-                if let wanted, keyEquals(wanted, from: keyStart, escaped: escaped) {
-                    childLevel = level + 1
+                var child: UInt64 = 0
+                if going != 0 {
+                    child = paths(going, depth: depth, namingKeyAt: keyStart, escaped: escaped)
                     // A later duplicate replaces what an earlier one led to.
-                    found = nil
+                    var m = child
+                    while m != 0 {
+                        found[m.trailingZeroBitCount] = nil
+                        m &= m - 1
+                    }
                 }
                 skipSpace()
                 guard pos < end, p[pos] == UInt8(ascii: ":") else { return false }
                 pos += 1
                 skipSpace()
-                guard value(depth: depth + 1, level: childLevel) else { return false }
+                guard value(depth: depth + 1, alive: child) else { return false }
                 guard let more = next(closing: UInt8(ascii: "}")) else { return false }
                 if !more { break }
             }
@@ -137,11 +181,10 @@ private struct Scanner {
                 pos += 1
                 break
             }
-            let wanted = onPath && keys[level] == nil ? indexes[level] : -1
             var i = 0
             while true {
                 skipSpace()
-                guard value(depth: depth + 1, level: i == wanted ? level + 1 : -1) else { return false }
+                guard value(depth: depth + 1, alive: going == 0 ? 0 : paths(going, depth: depth, indexing: i)) else { return false }
                 i += 1
                 guard let more = next(closing: UInt8(ascii: "]")) else { return false }
                 if !more { break }
@@ -159,8 +202,54 @@ private struct Scanner {
         default:
             return false
         }
-        if level == keys.count { found = start..<pos }
+        var m = ending
+        while m != 0 {
+            found[m.trailingZeroBitCount] = start..<pos
+            m &= m - 1
+        }
         return true
+    }
+
+    /// Of the paths in `going`, those whose step at `depth` is the key whose opening quote is
+    /// at `at` (escapes decoded when it has any, once).
+    func paths(_ going: UInt64, depth: Int, namingKeyAt at: Int, escaped: Bool) -> UInt64 {
+        var matched: UInt64 = 0
+        var decoded: [UInt8]? = nil
+        var m = going
+        while m != 0 {
+            let i = m.trailingZeroBitCount
+            m &= m - 1
+            guard let wanted = keys[i * stride + depth] else { continue }
+            if !escaped {
+                let length = pos - at - 2
+                guard length == wanted.count else { continue }
+                var same = true
+                for k in 0..<length where p[at + 1 + k] != wanted[k] {
+                    same = false
+                    break
+                }
+                if same { matched |= 1 << UInt64(i) }
+            } else {
+                if decoded == nil {
+                    guard let key = decodedKey(at: at) else { return 0 }
+                    decoded = key
+                }
+                if decoded! == wanted { matched |= 1 << UInt64(i) }
+            }
+        }
+        return matched
+    }
+
+    /// Of the paths in `going`, those whose step at `depth` is the index `i`.
+    func paths(_ going: UInt64, depth: Int, indexing i: Int) -> UInt64 {
+        var matched: UInt64 = 0
+        var m = going
+        while m != 0 {
+            let n = m.trailingZeroBitCount
+            m &= m - 1
+            if indexes[n * stride + depth] == i { matched |= 1 << UInt64(n) }
+        }
+        return matched
     }
 
     /// After a member or an element: true when a `,` says another follows, false when `closing`
@@ -250,18 +339,12 @@ private struct Scanner {
         return true
     }
 
-    /// Whether the key whose opening quote is at `at` is `wanted` (escapes decoded when it has any).
-    func keyEquals(_ wanted: [UInt8], from at: Int, escaped: Bool) -> Bool {
-        if !escaped {
-            let length = pos - at - 2
-            guard length == wanted.count else { return false }
-            for k in 0..<length where p[at + 1 + k] != wanted[k] { return false }
-            return true
-        }
+    /// The UTF-8 of the key whose opening quote is at `at`, its escapes decoded.
+    func decodedKey(at: Int) -> [UInt8]? {
         let raw = UnsafeBufferPointer(start: p, count: end)
         var reader = JSONReader(bytes: raw, maxDepth: maxDepth)
         reader.pos = at
-        guard let key = try? reader.string() else { return false }
-        return Array(key.utf8) == wanted
+        guard let key = try? reader.string() else { return nil }
+        return Array(key.utf8)
     }
 }

@@ -25,6 +25,9 @@ final class JSONPickTests: XCTestCase {
         let pairs = [
             ("items[123].name", "items[-77].name"), ("items[7].dup", "items[-193].dup"), ("items[5].tags", "items[-195].tags"),
             ("count", "[count][0]"), ("items[500].name", "items[-700].name"), ("items.name", "[items][0].name"),
+            // Multiselects of simple paths, found in the same one pass.
+            ("{n: items[123].name, c: count, d: items[7].dup, m: missing}", "[{n: items[123].name, c: count, d: items[7].dup, m: missing}][0]"),
+            ("[count, items[5].tags, items[900]]", "[[count, items[5].tags, items[900]]][0]"),
         ]
         for (simple, other) in pairs {
             let a = runVow("read \(file) | json | pick '\(simple)' | to-json")
@@ -104,9 +107,34 @@ final class JSONPickTests: XCTestCase {
         XCTAssertNotNil(try paired("json | pick 'a[-1]'"))
         XCTAssertNil(try paired("json | pick 'a b'"))  // not JMESPath: the syntax error stays pick's
         XCTAssertNil(try XCTUnwrap(try paired("json | pick 'length(@)'")).path)  // searched in the tape
+        let selection = try XCTUnwrap(try paired("json | pick '{s: status, t: a.total}'"))
+        XCTAssertNil(selection.path)
+        XCTAssertEqual(selection.selection?.recordKeys, ["s", "t"])
+        XCTAssertNil(try XCTUnwrap(try paired("json | pick '{s: status, t: length(a)}'")).selection)
         XCTAssertNil(try paired("json | pick \"{}\""))
         XCTAssertNil(try paired("json | keys"))
         XCTAssertNil(try paired("text | pick a"))
+    }
+
+    /// `each (json | pick '{s: status, t: total}')` over lines: what the same gives with a stage
+    /// between `json` and `pick` (which keeps them apart), on records, other values and lines
+    /// that are not JSON.
+    func test_aSelectionOverLinesGivesWhatTheWholeDocumentGives() throws {
+        let lines = [
+            #"{"status": "paid", "total": 12, "x": [1, {"total": 3}]}"#, #"{"total": 2.5, "status": null}"#, "null", "7",
+            #"["status", "total"]"#, #"{"status": "a", "status": "b", "total": {"n": 1}}"#, #"{"st\u0061tus": "é", "total": -0}"#,
+        ]
+        try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        for expression in ["{s: status, t: total}", "[total, status, x[1].total]", "{w: @, s: status}"] {
+            let paired = runVow("read \(file) --stream | each (json | pick '\(expression)') | to-json")
+            let apart = runVow("read \(file) --stream | each (json | tap (echo 0) | pick '\(expression)') | to-json")
+            XCTAssertEqual(paired.status, 0, paired.err)
+            XCTAssertEqual(paired.out, apart.out, expression)
+        }
+        try (lines + [#"{"status": "paid",}"#]).joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let broken = runVow("read \(file) --stream | each (json | pick '{s: status}') | to-json")
+        XCTAssertEqual(broken.status, 1)
+        XCTAssertTrue(broken.err.contains("error[json]: expected"), broken.err)
     }
 
     func test_projectionsFiltersAndFunctionsGiveWhatTheWholeDocumentGives() {

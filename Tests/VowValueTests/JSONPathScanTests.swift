@@ -79,6 +79,70 @@ final class JSONPathScanTests: XCTestCase {
         XCTAssertEqual(JSONPathScan.value(at: [], in: [0x22, 0xF0, 0x9F, 0x98, 0x80, 0x22]), .string("😀"))
     }
 
+    func test_multiselectsOfSimplePathsAreRecognised() throws {
+        let hash = try XCTUnwrap(JMESPathExpression("{s: status, t: a.b[2], w: @}").simpleSelection)
+        XCTAssertEqual(hash.keys, ["s", "t", "w"])
+        XCTAssertEqual(hash.paths, [[.field("status")], [.field("a"), .field("b"), .index(2)], []])
+        let list = try XCTUnwrap(JMESPathExpression("[id, customer.name]").simpleSelection)
+        XCTAssertNil(list.keys)
+        XCTAssertEqual(list.paths, [[.field("id")], [.field("customer"), .field("name")]])
+        // Anything else is left to the search: a member that is not a simple path, a key written
+        // twice, a multiselect that is a step of a chain, more members than a mask has bits.
+        let many = "[" + (0...JMESPathSelection.maxPaths).map { "k\($0)" }.joined(separator: ", ") + "]"
+        for other in ["{a: b[-1]}", "{a: x, a: y}", "a.{b: c}", "[a, length(b)]", "[a][0]", "a", many] {
+            XCTAssertNil(try JMESPathExpression(other).simpleSelection, other)
+        }
+    }
+
+    func test_aSelectionFindsEachPathInOnePass() throws {
+        let doc = #"{"status": "paid", "total": 12.5, "c": {"name": "é", "tags": [1, 2]}, "status": "shipped"}"#
+        let selection = try XCTUnwrap(JMESPathExpression("{s: status, t: total, n: c.name, g: c.tags[1], m: missing, w: c}").simpleSelection)
+        XCTAssertEqual(JSONPathScan.value(of: JSONPathQuery(selection), in: doc), try reference(doc, "{s: status, t: total, n: c.name, g: c.tags[1], m: missing, w: c}"))
+        // Two paths through the same key: the later duplicate replaces what the earlier one led to, for each.
+        let twice = try XCTUnwrap(JMESPathExpression("[a.b, a.c]").simpleSelection)
+        XCTAssertEqual(JSONPathScan.value(of: JSONPathQuery(twice), in: #"{"a": {"b": 1}, "a": {"c": 2}}"#), .list([.null, .int(2)]))
+        // On null and on a number, every path finds nothing; text that is not JSON is refused.
+        XCTAssertEqual(JSONPathScan.value(of: JSONPathQuery(twice), in: "null"), .list([.null, .null]))
+        XCTAssertEqual(JSONPathScan.value(of: JSONPathQuery(selection), in: "5"), try reference("5", "{s: status, t: total, n: c.name, g: c.tags[1], m: missing, w: c}"))
+        XCTAssertNil(JSONPathScan.value(of: JSONPathQuery(twice), in: #"{"a": {"b": 1,}}"#))
+    }
+
+    /// Generated documents and broken copies of them, on generated multiselects (a hash or a
+    /// list of one to five generated paths): the scan must give what the reader and the search
+    /// of the multiselect give, and refuse exactly what the reader refuses.
+    func test_generatedSelectionsAgreeWithTheSearch() throws {
+        var rng = Generator(seed: 0x5E1E_C7ED)
+        var agreed = 0
+        var refused = 0
+        for _ in 0..<3_000 {
+            var text = rng.document(depth: 0)
+            if rng.below(3) == 0 { text = rng.broken(text) }
+            let paths = (0...rng.below(5)).map { _ in rng.path() }
+            let members = paths.map(Self.expression)
+            let expression = rng.below(2) == 0
+                ? "[" + members.joined(separator: ", ") + "]"
+                : "{" + members.enumerated().map { "k\($0.offset): \($0.element)" }.joined(separator: ", ") + "}"
+            let selection = try XCTUnwrap(JMESPathExpression(expression).simpleSelection, expression)
+            XCTAssertEqual(selection.paths, paths, expression)
+            let expected = try reference(text, expression)
+            XCTAssertEqual(JSONPathScan.value(of: JSONPathQuery(selection), in: Array(text.utf8)), expected, "\(expression) on \(text)")
+            XCTAssertEqual(JSONPathScan.value(of: JSONPathQuery(selection), in: text), expected, "\(expression) on \(text)")
+            if expected == nil { refused += 1 } else { agreed += 1 }
+        }
+        XCTAssertGreaterThan(agreed, 1_000)
+        XCTAssertGreaterThan(refused, 300)
+    }
+
+    /// The JMESPath text of a simple path.
+    static func expression(_ steps: [JMESPathStep]) -> String {
+        steps.isEmpty ? "@" : steps.map { step -> String in
+            switch step {
+            case .field(let k): return "." + JSONWriter.compact(.string(k))
+            case .index(let i): return "[\(i)]"
+            }
+        }.joined().replacingOccurrences(of: "^\\.", with: "", options: .regularExpression)
+    }
+
     /// Generated documents (duplicates, escapes, non-ASCII, deep nesting) and broken copies of
     /// them, on generated paths: the scan must give what the reader and the search give, and
     /// refuse exactly what the reader refuses.
@@ -90,12 +154,7 @@ final class JSONPathScanTests: XCTestCase {
             var text = rng.document(depth: 0)
             if rng.below(3) == 0 { text = rng.broken(text) }
             let steps = rng.path()
-            let expression = steps.isEmpty ? "@" : steps.map { step -> String in
-                switch step {
-                case .field(let k): return "." + JSONWriter.compact(.string(k))
-                case .index(let i): return "[\(i)]"
-                }
-            }.joined().replacingOccurrences(of: "^\\.", with: "", options: .regularExpression)
+            let expression = Self.expression(steps)
             let compiled = try JMESPathExpression(expression)
             XCTAssertEqual(compiled.simplePath, steps, expression)
             let expected = try reference(text, expression)

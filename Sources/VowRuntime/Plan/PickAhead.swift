@@ -1,5 +1,6 @@
 import JMESPath
 import VowSyntax
+import VowValue
 
 /// The `pick` that follows a `json` stage, when its expression is literal text.
 struct PickAhead: Sendable {
@@ -7,6 +8,9 @@ struct PickAhead: Sendable {
     let expression: String
     /// Its steps, when it is a path of fields and indexes: `json` finds the value itself.
     let path: [JMESPathStep]?
+    /// Its paths, when it is a multiselect of simple paths (`{s: status, t: total}`): `json`
+    /// finds each path's value itself and makes the record or list of them.
+    let selection: JSONPathQuery?
 
     /// The lookahead for `plan` when it is `json` and `next` is `pick` with a literal expression.
     init?(_ plan: StagePlan, next: StagePlan) {
@@ -18,6 +22,7 @@ struct PickAhead: Sendable {
         else { return nil }
         self.expression = text
         self.path = compiled.simplePath
+        self.selection = compiled.simpleSelection.map(JSONPathQuery.init)
     }
 
     /// The text of an argument written as plain text (a word or a string with nothing to

@@ -66,12 +66,22 @@ struct JsonStage: ValueStage, LooksAhead {
         }
     }
 
-    /// What the `pick` that follows needs, read from the text: the value at its path, or the
+    /// What the `pick` that follows needs, read from the text: the value at its path (or the
+    /// record or list of the values at its paths, for a multiselect of simple paths), or the
     /// document's tape for its expression to search; nil when the input is not text (or not
     /// JSON, which the full parse then reports). `printed`: that `pick`'s value goes straight
     /// to the printer, so the whole document (`pick @`) goes there as its tape.
     static func scan(_ input: Value, _ ahead: PickAhead, printed: Bool) -> PickedAhead? {
         guard let path = ahead.path else {
+            if let selection = ahead.selection {
+                let found: Value? = switch input {
+                case .string(let s): JSONPathScan.value(of: selection, in: s)
+                case .bytes(let b): JSONPathScan.value(of: selection, in: b)
+                case .response(let r): JSONPathScan.value(of: selection, in: r.body)
+                default: nil
+                }
+                return found.map { PickedAhead(expression: ahead.expression, content: .answer($0), source: input) }
+            }
             return tape(input).map { PickedAhead(expression: ahead.expression, content: .tape($0), source: input) }
         }
         if path.isEmpty, printed, let tape = tape(input) {
