@@ -3,7 +3,10 @@
 //   on programs with and without those bytes, `warnings(in:)` must say what the walk of every
 //   stage says (`allWarnings(in:)`), and the walk must find nothing where the bytes are missing;
 // - a name that repeats is resolved once per list of stages (`ResolvedNames`): the plans of a
-//   pipeline that repeats and alternates names must be those of each stage planned alone.
+//   pipeline that repeats and alternates names must be those of each stage planned alone;
+// - a stage written as the one before it takes that one's plan again (`StagePlan.again`): the
+//   plans of pipelines of runs of the same stage must be those of each stage planned alone, to
+//   the arguments' places.
 import VowSyntax
 import VowValue
 import XCTest
@@ -73,5 +76,53 @@ final class PlanningRepeatsTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(compared, 3000)
+    }
+
+    func test_aStageWrittenAgainIsPlannedAsItIsAlone() throws {
+        var rng = SplitMix64(seed: 4404)
+        let repeated = [
+            "pick @", "pick a.b", "pick 'x'", "pick \"y\"", "pick \"{z}\"", "sort-by a", "len", "format plain", "echo 1", "echo 1.0",
+            "echo true", "echo null", "echo undefined", "delay 10ms", "delay 1s", "each (pick @)", "then pick @", "pick a b",
+            "pick 'a =='", "echo $x", "fetch x --retry 2", "tap (echo 1)", "catch 1", "json", "def2", "nosuch 1", "echo [1, 2]",
+            "echo {a: 1}", "then (pick @) (pick @)", "echo 'q'", "echo \"q\"",
+        ]
+        let defBody = try Parser.parsePipeline(SourceText("pick @"))
+        let defs = ["def2": UserStage(name: "def2", params: [], body: defBody, source: SourceText("pick @"))]
+        func described(_ p: StagePlan) -> String {
+            let spans = { (arguments: [Argument]) in arguments.map { "\($0.span.start)-\($0.span.end)" }.joined(separator: ",") }
+            let what: String
+            switch p.kind {
+            case .value(let a): what = "value \(a.span.start)"
+            case .builtin(let def, let positional, let flags):
+                what = "\(def.name) [\(spans(positional))] \(flags.keys.sorted()) \(flags.values.map { spans($0.compactMap { $0 }) })"
+            case .user(let user): what = "def \(user.name)"
+            case .refused(let problem): what = "refused \(problem.message) \(problem.span.start)"
+            }
+            return "\(what) \(p.node.span.start)-\(p.node.span.end) \(p.onRejection) \(p.nameAsWritten) \(p.inner.map(described) ?? "-")"
+        }
+        var compared = 0, again = 0
+        for _ in 0..<300 {
+            // Runs of one stage, one to four long, of the stages above.
+            var stages: [String] = []
+            while stages.count < 12 {
+                let stage = repeated.randomElement(using: &rng)!
+                stages += Array(repeating: stage, count: Int.random(in: 1...4, using: &rng))
+            }
+            let text = stages.joined(separator: " | ")
+            let pipeline = try Parser.parsePipeline(SourceText(text))
+            for withDefs in [[:], defs] {
+                let planner = Planner(registry: .builtins, defs: withDefs)
+                let together = planner.plan(pipeline)
+                let alone = pipeline.stages.map { planner.plan($0) }
+                XCTAssertEqual(together.map(described), alone.map(described), text)
+                for i in together.indices.dropFirst() where together[i - 1].again(pipeline.stages[i], place: (pipeline.stages, i)) != nil {
+                    again += 1
+                }
+                compared += together.count
+            }
+        }
+        XCTAssertGreaterThan(compared, 5000)
+        // The shortcut is taken often: the test would pass without it.
+        XCTAssertGreaterThan(again, 1000)
     }
 }

@@ -35,7 +35,13 @@ struct Planner: Sendable {
         // The plans keep the list their nodes are in (`StagePlan.init`), not a copy of each.
         let list: [StageNode] = if let array = stages as? [StageNode] { array } else { Array(stages) }
         var names = ResolvedNames()
-        let made = list.indices.map { plan(list[$0], place: (list, $0), names: &names) }
+        var previous: StagePlan? = nil
+        let made = list.indices.map { i -> StagePlan in
+            // A stage written as the one before it (a long `pick @ | pick @ | …`) is planned as it was.
+            let p = previous?.again(list[i], place: (list, i)) ?? plan(list[i], place: (list, i), names: &names)
+            previous = p
+            return p
+        }
         for i in made.indices.dropLast() {
             made[i].fuse(next: made[i + 1])
         }

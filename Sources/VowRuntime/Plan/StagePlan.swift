@@ -151,6 +151,39 @@ final class StagePlan: @unchecked Sendable {
         }
     }
 
+    /// The plan of `node`, at `place`, when `node` is written as this plan's stage is (the same
+    /// name, and arguments of the same literal kinds and texts, wherever they are) and this plan
+    /// is of a built-in stage given no flag, with nothing of its own (no inner stage, not a
+    /// rewritten `then`): planning it would give this plan's kind again, since nothing in a plan
+    /// depends on where its stage is written. Nil otherwise; the caller plans `node` itself.
+    func again(_ node: __shared StageNode, place: (nodes: [StageNode], index: Int)) -> StagePlan? {
+        guard rare == nil, !nodes.isEmpty, case .builtin(let def, let positional, let flags) = kind, flags.isEmpty,
+            case .named(let name, _) = node.head, case .named(let ownName, _) = nodes[Int(nodeIndex)].head, name == ownName
+        else { return nil }
+        let arguments = node.arguments
+        guard arguments.count == positional.count else { return nil }
+        for i in arguments.indices where !Self.sameLiteral(arguments[i].kind, positional[i].kind) { return nil }
+        let made = StagePlan(node: node, place: place, kind: .builtin(def, arguments, [:]))
+        made.onRejection = onRejection
+        return made
+    }
+
+    /// True when `a` and `b` are literals of the same kind and text (a word, a string with nothing
+    /// to fill in, a number as written, a constant, a duration); false for anything else.
+    static func sameLiteral(_ a: ArgumentKind, _ b: ArgumentKind) -> Bool {
+        switch (a, b) {
+        case (.word(let x), .word(let y)), (.string(let x), .string(let y)):
+            guard let s = x.literalText, let t = y.literalText else { return false }
+            return s == t
+        case (.rawString(let x), .rawString(let y)): return x == y
+        case (.number(_, let i, let s), .number(_, let j, let t)): return i == j && s == t
+        case (.boolean(let x), .boolean(let y)): return x == y
+        case (.null, .null), (.undefined, .undefined): return true
+        case (.duration(_, let s), .duration(_, let t)): return s == t
+        default: return false
+        }
+    }
+
     /// The built-in stage that runs, or nil for a `def`, a value or a refused stage.
     var definition: (any StageDefinition.Type)? {
         if case .builtin(let def, _, _) = kind { return def }
