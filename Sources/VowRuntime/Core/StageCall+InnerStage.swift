@@ -16,6 +16,14 @@ extension StageCall {
         innerPipeline(context: context).map { innerStage($0, nullEnds: nullEnds) }
     }
 
+    /// The inner stage run once on `input`, made now (`innerStage`): for a stage that runs it at
+    /// most once (`then`, `catch`, `finally`, `tap`), which need not keep it from the moment the
+    /// pipeline is built until its input comes. The caller has checked that a stage was given.
+    func runInner(_ input: Value, context: [String] = []) throws -> Resolution<Value> {
+        guard let inner = innerStage(context: context) else { throw error(.type, "missing STAGE") }
+        return try inner(input)
+    }
+
     /// The handlers of `then (A) (B)`: what runs one input through each group, in order; nil
     /// unless every positional argument is a group.
     func groupHandlers(context: [String] = []) -> [@Sendable (Value) throws -> Resolution<Value>]? {

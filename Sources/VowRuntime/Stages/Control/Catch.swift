@@ -28,7 +28,6 @@ struct CatchStage: StageDefinition {
     ]
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
-        let inner = call.innerStage(context: ["in a catch handler"])
         guard let upstream = call.upstream else {
             throw call.error(.type, "nothing to catch here (put it after a stage: … | catch …)")
         }
@@ -38,8 +37,9 @@ struct CatchStage: StageDefinition {
             var annotated = call.annotate(error)
             if annotated.skipped.isEmpty { annotated.skipped = call.skippedBefore(annotated) }
             let record = Value.record(annotated.record)
-            guard let inner else { return .value(.null) }
-            return try inner(record)
+            // The handler is made when a rejection comes, as a `then`'s is when a value comes.
+            guard !call.positional.isEmpty else { return .value(.null) }
+            return try call.runInner(record, context: ["in a catch handler"])
         })
     }
 }

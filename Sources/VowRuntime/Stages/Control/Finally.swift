@@ -26,9 +26,7 @@ struct FinallyStage: StageDefinition {
     ]
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
-        guard let inner = call.innerStage(context: ["in a finally handler"]) else {
-            throw call.error(.type, "missing HANDLER")
-        }
+        guard !call.positional.isEmpty else { throw call.error(.type, "missing HANDLER") }
         guard let upstream = call.upstream else { throw call.error(.type, "put it after a stage: … | finally …") }
         let ex = call.executor
         return upstream.always(name: "finally", attributes: call.traceInfo, on: ex) { r -> Resolution<Value> in
@@ -40,7 +38,7 @@ struct FinallyStage: StageDefinition {
             // JavaScript's finally: Promise.resolve(handler()).then(() => outcome), adopted. A
             // handler that throws at once rejects here, with no adoption.
             let handled: Promise<Value>
-            switch try inner(input) {
+            switch try call.runInner(input, context: ["in a finally handler"]) {
             case .value(let v): handled = Promise.resolve(v, on: ex)
             case .promise(let p): handled = p
             }

@@ -29,20 +29,19 @@ struct TapStage: StageDefinition {
     static func takesStream(_ positional: [Argument]) -> Bool { true }
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
-        let inner = call.innerStage()
         let ex = call.executor
         return call.chain { input in
             if let stream = input.stream {
                 return .value(.opaque(Self.tapping(stream, call: call, on: ex)))
             }
-            guard let inner else {
+            guard !call.positional.isEmpty else {
                 let text = call.session.printed(input)
                 call.session.output.emit(text + "\n")
                 return .value(input)
             }
             // A handler that finishes at once is JavaScript's `v => { S(v); return v }`; one that
             // waits is `v => S(v).then(() => v)`, adopted.
-            switch try inner(input) {
+            switch try call.runInner(input) {
             case .value: return .value(input)
             case .promise(let p): return .promise(p.then(on: ex) { _ in input })
             }

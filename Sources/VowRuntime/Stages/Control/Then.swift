@@ -37,8 +37,10 @@ struct ThenStage: StageDefinition {
         if call.positional.count == 2, let handlers = call.groupHandlers(context: ["in a then handler"]) {
             return Self.eitherHandler(call, onFulfilled: handlers[0], onRejected: handlers[1])
         }
-        guard let inner = call.innerStage() else { throw call.error(.type, "missing STAGE (e.g. then format \"{}\")") }
-        return call.chain { input in try inner(input) }
+        guard !call.positional.isEmpty else { throw call.error(.type, "missing STAGE (e.g. then format \"{}\")") }
+        // The inner stage is made when the input comes (`StageCall.runInner`): a long chain of
+        // pending `then`s keeps its calls, not each one's inner pipeline, cache and closures.
+        return call.chain { [call] input in try call.runInner(input) }
     }
 
     /// `then (A) (B)`: one reaction, A on the value or B on the error's record.
