@@ -6,7 +6,8 @@
 //   pipeline that repeats and alternates names must be those of each stage planned alone;
 // - a stage written as the one before it takes that one's plan again (`StagePlan.again`): the
 //   plans of pipelines of runs of the same stage must be those of each stage planned alone, to
-//   the arguments' places.
+//   the arguments' places; and the check's walk, which does the same across the one-stage
+//   pipelines inside stages (groups, elements), must find what planning each in full finds.
 import VowSyntax
 import VowValue
 import XCTest
@@ -124,5 +125,55 @@ final class PlanningRepeatsTests: XCTestCase {
         XCTAssertGreaterThan(compared, 5000)
         // The shortcut is taken often: the test would pass without it.
         XCTAssertGreaterThan(again, 1000)
+    }
+
+    func test_theCheckFindsWhatPlanningEachNestedPipelineFinds() throws {
+        var rng = SplitMix64(seed: 4405)
+        let inner = ["pick @", "pick 'a =='", "nosuch 1", "pick a b", "echo 1", "fetch x --nosuchflag", "len", "def2", "each (pick @)"]
+        let forms = ["then (S)", "[S, S]", "tap (S)", "all [S, (S)]", "{a: (S)}", "catch (S)", "then (S) (S)", "each (S)"]
+        let defBody = try Parser.parsePipeline(SourceText("pick @"))
+        let defs = ["def2": UserStage(name: "def2", params: [], body: defBody, source: SourceText("pick @"))]
+        var checked = 0, refused = 0
+        for _ in 0..<300 {
+            var stages: [String] = []
+            while stages.count < 10 {
+                let stage = forms.randomElement(using: &rng)!.replacingOccurrences(of: "S", with: inner.randomElement(using: &rng)!)
+                stages += Array(repeating: stage, count: Int.random(in: 1...4, using: &rng))
+            }
+            let text = "echo 1 | " + stages.joined(separator: " | ")
+            let program = try Parser.parse(SourceText(text))
+            let planner = Planner(registry: .builtins, defs: defs)
+            let found = planner.problems(in: program).map { "\($0.message) \($0.span.start)" }
+            XCTAssertEqual(found, Self.everyProblem(program, planner).map { "\($0.message) \($0.span.start)" }, text)
+            checked += 1
+            if !found.isEmpty { refused += 1 }
+        }
+        XCTAssertEqual(checked, 300)
+        XCTAssertGreaterThan(refused, 100)
+    }
+
+    /// The problems found before a run, every pipeline planned in full (the long way round).
+    static func everyProblem(_ program: Program, _ planner: Planner) -> [PlanProblem] {
+        var found: [PlanProblem] = []
+        func walk(_ p: Pipeline) { planner.plan(p).forEach(walk) }
+        func walk(_ plan: StagePlan) {
+            if case .refused(let problem) = plan.kind, problem.beforeRun { found.append(problem) }
+            if plan.definition?.argumentStyle == .passthrough { return }
+            if let inner = plan.inner { return walk(inner) }
+            if case .value(let a) = plan.kind { walk(a) }
+            plan.writtenArguments.forEach(walk)
+        }
+        func walk(_ a: Argument) {
+            switch a.kind {
+            case .list(let ps): ps.forEach(walk)
+            case .record(let fields): fields.forEach { walk($0.value) }
+            case .group(let p): walk(p)
+            default: break
+            }
+        }
+        for st in program.statements {
+            if case .pipeline(let p, _) = st.kind { walk(p) }
+        }
+        return found.map { $0.written(from: program.source) }
     }
 }

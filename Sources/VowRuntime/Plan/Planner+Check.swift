@@ -24,45 +24,62 @@ extension Planner {
     /// `problems(in:)`, keeping the plans of each statement's pipeline (`let` included) in
     /// `plans`, by the pipeline's start (`CheckedPlans`).
     func problems(in program: Program, plans: inout [Int: [StagePlan]]) -> [PlanProblem] {
-        var found: [PlanProblem] = []
+        var walk = CheckWalk()
         for st in program.statements {
             switch st.kind {
             case .pipeline(let p, _), .letBinding(_, _, let p):
                 let made = plan(p)
                 plans[p.span.start] = made
-                for plan in made { collect(plan, into: &found) }
-            case .def(_, _, let body, let isAsync): collect(isAsync ? body.awaitsUnwrapped : body, into: &found)
+                for plan in made { collect(plan, into: &walk) }
+            case .def(_, _, let body, let isAsync): collect(isAsync ? body.awaitsUnwrapped : body, into: &walk)
             case .meta: break
             }
         }
-        return found.map { $0.written(from: program.source) }
+        return walk.found.map { $0.written(from: program.source) }
     }
 
-    /// The problems of `p`'s plans and of the pipelines inside them.
-    private func collect(_ p: Pipeline, into found: inout [PlanProblem]) {
-        for plan in plan(p) { collect(plan, into: &found) }
+    /// What the check's walk has found, and the plan it made last.
+    private struct CheckWalk {
+        var found: [PlanProblem] = []
+        /// The last plan of a one-stage group: the next one written as it is (`then (pick @) |
+        /// then (pick @) | …`) takes it again
+        /// (`StagePlan.again`) instead of being planned in full.
+        var previous: StagePlan? = nil
+    }
+
+    /// The problems of `p`'s plans and of the pipelines inside them. `isGroup`: `p` is a group
+    /// `( … )`, which may be written as the group before it; the elements of a list rarely are
+    /// (`all [resolve 1, resolve 2, …]`), and are planned without trying.
+    private func collect(_ p: Pipeline, into walk: inout CheckWalk, isGroup: Bool = false) {
+        if isGroup, p.stages.count == 1, let again = walk.previous?.again(p.stages[0], place: (p.stages, 0)) {
+            collect(again, into: &walk)
+            return
+        }
+        let made = plan(p)
+        if isGroup, made.count == 1 { walk.previous = made[0] }
+        for plan in made { collect(plan, into: &walk) }
     }
 
     /// The problems of one plan: its own, then those of its inner stage, or else of the
     /// pipelines its arguments hold. An external stage's arguments are its own business.
-    private func collect(_ plan: StagePlan, into found: inout [PlanProblem]) {
-        if case .refused(let problem) = plan.kind, problem.beforeRun { found.append(problem) }
+    private func collect(_ plan: StagePlan, into walk: inout CheckWalk) {
+        if case .refused(let problem) = plan.kind, problem.beforeRun { walk.found.append(problem) }
         if plan.definition?.argumentStyle == .passthrough { return }
         if let inner = plan.inner {
-            collect(inner, into: &found)
+            collect(inner, into: &walk)
             return
         }
         // A value stage's kind holds its node's head.
-        if case .value(let a) = plan.kind { collect(a, into: &found) }
-        for a in plan.writtenArguments { collect(a, into: &found) }
+        if case .value(let a) = plan.kind { collect(a, into: &walk) }
+        for a in plan.writtenArguments { collect(a, into: &walk) }
     }
 
     /// The problems of the pipelines an argument holds.
-    private func collect(_ a: Argument, into found: inout [PlanProblem]) {
+    private func collect(_ a: Argument, into walk: inout CheckWalk) {
         switch a.kind {
-        case .list(let ps): ps.forEach { collect($0, into: &found) }
-        case .record(let fields): fields.forEach { collect($0.value, into: &found) }
-        case .group(let p): collect(p, into: &found)
+        case .list(let ps): ps.forEach { collect($0, into: &walk) }
+        case .record(let fields): fields.forEach { collect($0.value, into: &walk) }
+        case .group(let p): collect(p, into: &walk, isGroup: true)
         default: break
         }
     }

@@ -35,12 +35,16 @@ struct Planner: Sendable {
         // The plans keep the list their nodes are in (`StagePlan.init`), not a copy of each.
         let list: [StageNode] = if let array = stages as? [StageNode] { array } else { Array(stages) }
         var names = ResolvedNames()
-        var previous: StagePlan? = nil
-        let made = list.indices.map { i -> StagePlan in
+        // A loop, not a map: a closure that changed `previous` would box it, on every call.
+        var made: [StagePlan] = []
+        made.reserveCapacity(list.count)
+        for i in list.indices {
             // A stage written as the one before it (a long `pick @ | pick @ | …`) is planned as it was.
-            let p = previous?.again(list[i], place: (list, i)) ?? plan(list[i], place: (list, i), names: &names)
-            previous = p
-            return p
+            if let previous = made.last, let again = previous.again(list[i], place: (list, i)) {
+                made.append(again)
+            } else {
+                made.append(plan(list[i], place: (list, i), names: &names))
+            }
         }
         for i in made.indices.dropLast() {
             made[i].fuse(next: made[i + 1])

@@ -157,11 +157,12 @@ final class StagePlan: @unchecked Sendable {
     /// rewritten `then`): planning it would give this plan's kind again, since nothing in a plan
     /// depends on where its stage is written. Nil otherwise; the caller plans `node` itself.
     func again(_ node: __shared StageNode, place: (nodes: [StageNode], index: Int)) -> StagePlan? {
-        guard rare == nil, !nodes.isEmpty, case .builtin(let def, let positional, let flags) = kind, flags.isEmpty,
-            case .named(let name, _) = node.head, case .named(let ownName, _) = nodes[Int(nodeIndex)].head, name == ownName
+        // The cheapest tests first: most stages are not written as the one before them.
+        guard rare == nil, !nodes.isEmpty, case .builtin(let def, let positional, let flags) = kind,
+            node.arguments.count == positional.count, flags.isEmpty,
+            case .named(let name, _) = node.head, name == self.name
         else { return nil }
         let arguments = node.arguments
-        guard arguments.count == positional.count else { return nil }
         for i in arguments.indices where !Self.sameLiteral(arguments[i].kind, positional[i].kind) { return nil }
         let made = StagePlan(node: node, place: place, kind: .builtin(def, arguments, [:]))
         made.onRejection = onRejection
