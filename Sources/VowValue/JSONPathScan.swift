@@ -1,8 +1,9 @@
 import JMESPath
 
-/// Finds the value at a simple path (`items[123456].name`) in JSON text in one pass that checks
-/// the whole text, building a value only for what the path reaches (any other expression
-/// searches the document's tape, `JSONTape`).
+/// Finds the value at a simple path (`items[123456].name`), or at each path of a multiselect of
+/// them (`{s: status, t: total}`, `JSONPathQuery`), in JSON text in one pass that checks the
+/// whole text, building a value only for what the paths reach (any other expression searches the
+/// document's tape, `JSONTape`).
 ///
 /// `json | pick PATH` is the commonest way a large document is read, and building the whole tree
 /// of values is most of its cost. The scan accepts exactly the texts `JSON.parse` accepts (the
