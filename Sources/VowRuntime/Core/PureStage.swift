@@ -74,7 +74,7 @@ final class PureStage: @unchecked Sendable {
     /// reads a variable or runs a pipeline.
     init?(_ plan: StagePlan, session: Session, scope: Scope, site: Site) {
         guard case .builtin(let def, let positional, let flags) = plan.kind, def.isPure,
-            !plan.isHandler, let stage = def.init() as? any ValueStage,
+            !plan.isHandler, let stage = def.valueStage(),
             positional.allSatisfy(Self.needsOnlyInput),
             flags.values.allSatisfy({ $0.allSatisfy { $0.map(Self.needsOnlyInput) ?? true } })
         else { return nil }
