@@ -20,25 +20,23 @@ public struct JMESPathSelection: Sendable, Equatable {
     /// paths (a hash with a key written twice, whose later value would replace the first in its
     /// place, is left to the search).
     static func of(_ node: Node) -> JMESPathSelection? {
+        let keys: [String]?
+        let members: [Node]
         switch node {
         case .multiSelectList(let items):
-            guard (1...maxPaths).contains(items.count) else { return nil }
-            var paths: [[JMESPathStep]] = []
-            for item in items {
-                guard let path = JMESPathStep.path(of: item) else { return nil }
-                paths.append(path)
-            }
-            return JMESPathSelection(keys: nil, paths: paths)
+            (keys, members) = (nil, items)
         case .multiSelectHash(let pairs):
-            guard (1...maxPaths).contains(pairs.count), Set(pairs.map(\.key)).count == pairs.count else { return nil }
-            var paths: [[JMESPathStep]] = []
-            for pair in pairs {
-                guard let path = JMESPathStep.path(of: pair.value) else { return nil }
-                paths.append(path)
-            }
-            return JMESPathSelection(keys: pairs.map(\.key), paths: paths)
+            guard Set(pairs.map(\.key)).count == pairs.count else { return nil }
+            (keys, members) = (pairs.map(\.key), pairs.map(\.value))
         default:
             return nil
         }
+        guard (1...maxPaths).contains(members.count) else { return nil }
+        var paths: [[JMESPathStep]] = []
+        for member in members {
+            guard let path = JMESPathStep.path(of: member) else { return nil }
+            paths.append(path)
+        }
+        return JMESPathSelection(keys: keys, paths: paths)
     }
 }

@@ -72,29 +72,29 @@ struct JsonStage: ValueStage, LooksAhead {
     /// JSON, which the full parse then reports). `printed`: that `pick`'s value goes straight
     /// to the printer, so the whole document (`pick @`) goes there as its tape.
     static func scan(_ input: Value, _ ahead: PickAhead, printed: Bool) -> PickedAhead? {
-        guard let path = ahead.path else {
-            if let selection = ahead.selection {
-                let found: Value? = switch input {
-                case .string(let s): JSONPathScan.value(of: selection, in: s)
-                case .bytes(let b): JSONPathScan.value(of: selection, in: b)
-                case .response(let r): JSONPathScan.value(of: selection, in: r.body)
-                default: nil
-                }
-                return found.map { PickedAhead(expression: ahead.expression, content: .answer($0), source: input) }
+        let found: Value?
+        if let path = ahead.path {
+            if path.isEmpty, printed, let tape = tape(input) {
+                let whole: Value = tape.root.holdsTapeContainer ? .opaque(JSONTapeValue(tape: tape, result: tape.root)) : tape.value(0)
+                return PickedAhead(expression: ahead.expression, content: .answer(whole), source: input)
             }
+            found = scanText(input) { JSONPathScan.value(at: path, in: $0, textIsUTF8: $1) }
+        } else if let selection = ahead.selection {
+            found = scanText(input) { JSONPathScan.value(of: selection, in: $0, textIsUTF8: $1) }
+        } else {
             return tape(input).map { PickedAhead(expression: ahead.expression, content: .tape($0), source: input) }
         }
-        if path.isEmpty, printed, let tape = tape(input) {
-            let whole: Value = tape.root.holdsTapeContainer ? .opaque(JSONTapeValue(tape: tape, result: tape.root)) : tape.value(0)
-            return PickedAhead(expression: ahead.expression, content: .answer(whole), source: input)
-        }
-        let found: Value?
-        switch input {
-        case .string(let s): found = JSONPathScan.value(at: path, in: s)
-        case .bytes(let b): found = JSONPathScan.value(at: path, in: b)
-        case .response(let r): found = JSONPathScan.value(at: path, in: r.body)
-        default: found = nil
-        }
         return found.map { PickedAhead(expression: ahead.expression, content: .answer($0), source: input) }
+    }
+
+    /// `scan` on the input's text: its bytes, and whether they are known to be UTF-8 (a
+    /// String's); nil when the input is not text.
+    private static func scanText(_ input: Value, _ scan: (UnsafeBufferPointer<UInt8>, Bool) -> Value?) -> Value? {
+        switch input {
+        case .string(var s): return s.withUTF8 { scan($0, true) }
+        case .bytes(let b): return b.withUnsafeBufferPointer { scan($0, false) }
+        case .response(let r): return r.body.withUnsafeBufferPointer { scan($0, false) }
+        default: return nil
+        }
     }
 }
