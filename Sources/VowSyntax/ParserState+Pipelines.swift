@@ -62,7 +62,10 @@ extension ParserState {
                 while true {
                     skipBlank(newlines: inBrackets)
                     if atEnd || endOfStage(context: context) { break }
-                    args.append(try argument(context: context, inBrackets: inBrackets))
+                    let arg = try argument(context: context, inBrackets: inBrackets)
+                    // The first argument makes a list of one (most stages take one), where an
+                    // append to the empty list went through the path that grows a list.
+                    if args.isEmpty { args = [arg] } else { args.append(arg) }
                 }
                 return StageNode(head: .named(name, nameSpan), arguments: args, span: SourceSpan(start: start, end: args.last?.span.end ?? e))
             }

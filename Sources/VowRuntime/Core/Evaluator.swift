@@ -34,7 +34,9 @@ struct Evaluator: Sendable {
         let plans = plans ?? Planner(session: session).plan(stages)
         run.entries.reserveCapacity(run.entries.count + stages.count)
         var current: Promise<Value>? = nil
-        for (offset, node) in stages.enumerated() {
+        for offset in 0..<stages.count {
+            // Only the node's span is read: the node itself is not copied out.
+            let span = stages[stages.startIndex + offset].span
             let i = run.entries.count
             let plan = plans[offset]
             // Only a stage that re-runs its upstream (`retry`, `until`) gets a closure for it,
@@ -47,7 +49,7 @@ struct Evaluator: Sendable {
                 }
             }
             if nullEnds, offset > 0, let before = current {
-                let text = site.source.slice(node.span)
+                let text = site.source.slice(span)
                 current = before.then(on: session.executor) { v in
                     if v.isNull { throw Self.nothingToWorkOn(text) }
                     return v
@@ -57,7 +59,7 @@ struct Evaluator: Sendable {
             let promise = execute(
                 plan, upstream: current, input: input, scope: scope, site: site, run: run, index: i,
                 printed: printed && last, pickPrinted: printed && offset == stages.count - 2)
-            run.entries.append(.init(plan: plan, promise: promise, span: node.span))
+            run.entries.append(.init(plan: plan, promise: promise, span: span))
             current = promise
         }
         return current ?? Promise.resolve(input, on: session.executor)

@@ -24,6 +24,20 @@ extension StageCall {
         let def = plan.definition
         let (expressionArguments, takesWordsAsWritten) = (def?.expressionArguments ?? 0, def?.takesWordsAsWritten ?? false)
         let ev = Evaluator(session: session)
+        // Most stages are given one expression and no flag (`pick @`, `where "total > 10"`):
+        // read it without the lists and table that gather pending arguments.
+        if flagNodes.isEmpty, positional.count == 1, expressionArguments > 0, let text = positional[0].expressionText {
+            switch try ev.expression(text, scope: scope) {
+            case .value(let v):
+                var values = FirstInPlaceList<Value>()
+                values.append(v)
+                return StageArguments(positional: values, flags: [:], stage: plan.name, writtenIn: plan)
+            case .promise(let p):
+                let args = StageArguments(positional: [.null], flags: [:], stage: plan.name, writtenIn: plan)
+                later = Self.settling(args, slots: [(false, "", 0)], pending: [p], session: session)
+                return args
+            }
+        }
         var pending: [Promise<Value>] = []
         var slots: [(isFlag: Bool, name: String, index: Int)] = []
         // Gathered in locals and put together once at the end: a `StageArguments` built up in
