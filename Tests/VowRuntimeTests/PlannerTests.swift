@@ -1,7 +1,6 @@
 // The planning pass, rule by rule: what a pipeline's syntax becomes before anything runs.
 import Foundation
 import VowSyntax
-import VowValue
 import XCTest
 
 @testable import VowRuntime
@@ -162,32 +161,5 @@ final class PlannerWarningTests: XCTestCase {
         let withDef = SourceText("def two = echo 2\necho 1 | two", name: "<test>")
         XCTAssertTrue(starter.check(try Parser.parse(withDef)).isEmpty)
         XCTAssertFalse(session.checkedPlans.withLock { $0 != nil }, "a program that defines a stage keeps none")
-    }
-
-    /// The elements of a list literal given to a statement's combinator (`all`, `race`, `any`,
-    /// `allSettled`) are planned by the check, and the combinator takes those plans when it
-    /// runs; a list in a group or in a value is planned when it runs (it may never run, and its
-    /// plans would be kept to the end of a script).
-    func test_aCombinatorsListRunsOnThePlansTheCheckMade() throws {
-        let session = Session(output: OutputSink { _ in })
-        defer { session.http.shutdown() }
-        let starter = StatementStarter(session: session)
-        let text = SourceText("all [resolve 1, echo 2 | pick '@ + `1`', [4]] | len\nrange 1 2 | each (all [resolve 5, pick '@']) | pick '[*][1]'", name: "<test>")
-        let program = try Parser.parse(text)
-        XCTAssertTrue(starter.check(program).isEmpty)
-        let kept = session.checkedPlans.withLock { $0?.byList.mapValues { $0.map { $0.map(\.name) } } }
-        // The statement's combinator's list, at 4 (the value stage `[4]` is named "").
-        XCTAssertEqual(kept, [4: [["resolve"], ["echo", "pick"], [""]]])
-        let started = starter.start(program.statements, in: text)
-        var values: [Value] = []
-        for s in started {
-            guard case .pipeline(let promise, _) = s else { return XCTFail("a pipeline") }
-            let done = DispatchSemaphore(value: 0)
-            promise.whenSettled { _ in done.signal() }
-            done.wait()
-            values.append(try XCTUnwrap(promise.result).get())
-        }
-        XCTAssertEqual(values, [.int(3), .list([.int(1), .int(2)])])
-        XCTAssertEqual(session.checkedPlans.withLock { $0?.byList.count }, 0, "all took its list's plans")
     }
 }

@@ -152,6 +152,48 @@ final class PlanningRepeatsTests: XCTestCase {
         XCTAssertGreaterThan(refused, 100)
     }
 
+    /// The elements of a list written as the one before them up to their plain values (`all
+    /// [resolve 1, resolve 2, …]`) are not planned by the check (`StagePlan.checksAsBefore`):
+    /// it still finds every problem that planning each element in full finds, whatever the
+    /// elements around them (a flag, too many arguments, a template, an unknown name, an
+    /// expression stage, a group).
+    func test_theCheckFindsWhatPlanningEachElementOfAListFinds() throws {
+        var rng = SplitMix64(seed: 4406)
+        let elements = [
+            "resolve N", "resolve 'tN'", "resolve \"tN\"", "resolve wN", "resolve N N", "resolve N --nosuch", "resolve \"{N}\"",
+            "resolve null", "resolve true", "delay Nms", "delay Nms --nosuch", "echo N", "echo N N", "nosuch N", "pick 'a =='",
+            "pick aN", "reject N", "resolve (pick @)", "resolve [N]", "resolve $x", "sleep Nms N",
+        ]
+        var checked = 0, refused = 0, skipped = 0
+        for _ in 0..<300 {
+            var written: [String] = []
+            while written.count < 16 {
+                let element = elements.randomElement(using: &rng)!
+                for _ in 0..<Int.random(in: 1...5, using: &rng) {
+                    written.append(element.replacingOccurrences(of: "N", with: String(Int.random(in: 1...99, using: &rng))))
+                }
+            }
+            let combinator = ["all", "race", "echo", "allSettled"].randomElement(using: &rng)!
+            let text = "\(combinator) [" + written.joined(separator: ", ") + "]"
+            let program = try Parser.parse(SourceText(text))
+            let planner = Planner(registry: .builtins, defs: [:])
+            let found = planner.problems(in: program).map { "\($0.message) \($0.span.start)" }
+            XCTAssertEqual(found, Self.everyProblem(program, planner).map { "\($0.message) \($0.span.start)" }, text)
+            checked += 1
+            if !found.isEmpty { refused += 1 }
+            // How often the check's shortcut applies: the test would pass without it.
+            guard case .pipeline(let p, _) = program.statements[0].kind, case .list(let ps) = p.stages[0].arguments[0].kind else {
+                return XCTFail("a list: \(text)")
+            }
+            for i in ps.indices.dropFirst() where ps[i].stages.count == 1 && ps[i - 1].stages.count == 1 {
+                if planner.plan(ps[i - 1])[0].checksAsBefore(ps[i].stages[0]) { skipped += 1 }
+            }
+        }
+        XCTAssertEqual(checked, 300)
+        XCTAssertGreaterThan(refused, 100)
+        XCTAssertGreaterThan(skipped, 1000)
+    }
+
     /// The problems found before a run, every pipeline planned in full (the long way round).
     static func everyProblem(_ program: Program, _ planner: Planner) -> [PlanProblem] {
         var found: [PlanProblem] = []

@@ -241,9 +241,8 @@ public final class StageCall: @unchecked Sendable {
     }
 
     /// Runs a sub-pipeline at `place` among the elements or fields of this stage's argument.
-    /// `plans`, when given, are `p`'s stages already planned (`CheckedPlans.takeList`).
-    func runPipeline(_ p: Pipeline, plans: [StagePlan]? = nil, input: Value, at place: Site.Place) -> Promise<Value> {
-        Evaluator(session: session).pipeline(p, plans: plans, input: input, scope: scope, site: site.adding(place)).promise
+    func runPipeline(_ p: Pipeline, input: Value, at place: Site.Place) -> Promise<Value> {
+        Evaluator(session: session).pipeline(p, input: input, scope: scope, site: site.adding(place)).promise
     }
 
     /// This call's site with `context` added to what an error reports of it.

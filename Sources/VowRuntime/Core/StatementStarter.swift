@@ -116,10 +116,9 @@ public struct StatementStarter: Sendable {
     public func check(_ program: Program) -> [(message: String, span: SourceSpan)] {
         let planner = Planner.checking(program, registry: session.registry, defs: session.onExecutor { self.session.defs })
         var plans: [Int: [StagePlan]] = [:]
-        var lists: [Int: [[StagePlan]]] = [:]
-        let problems = planner.problems(in: program, plans: &plans, lists: &lists)
+        let problems = planner.problems(in: program, plans: &plans)
         let definesStages = program.statements.contains { if case .def = $0.kind { return true } else { return false } }
-        let kept = problems.isEmpty && !definesStages ? CheckedPlans(source: program.source, byStart: plans, byList: lists) : nil
+        let kept = problems.isEmpty && !definesStages ? CheckedPlans(source: program.source, byStart: plans) : nil
         session.checkedPlans.withLock { $0 = kept }
         return problems.map { ($0.message, $0.span) }
     }

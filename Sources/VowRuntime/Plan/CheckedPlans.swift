@@ -1,10 +1,8 @@
 import VowSyntax
 
-/// The plans made when a program was checked (`Planner.problems(in:plans:lists:)`), by the start
-/// of each top-level pipeline, for the statements to take when they start, and of the elements of
-/// the list literal given to a statement's combinator, for it to take when it runs (`all
-/// [resolve 1, resolve 2, …]`): a long pipeline or list is then planned once, not once to check
-/// it and again to run it.
+/// The plans made when a program was checked (`Planner.problems(in:plans:)`), by the start of
+/// each top-level pipeline, for the statements to take when they start: a long pipeline is then
+/// planned once, not once to check it and again to run it.
 ///
 /// Kept only for a program that defines no stage (`def`): its statements' stages are then
 /// resolved against the same defs when they start as when they were checked. A plan is taken
@@ -14,15 +12,11 @@ struct CheckedPlans: Sendable {
     let source: SourceText
     /// The plans of each statement's pipeline, by the pipeline's start in the source.
     private(set) var byStart: [Int: [StagePlan]]
-    /// The plans of the elements of each list given to a statement's combinator, in order, by the
-    /// list's start in the source.
-    private(set) var byList: [Int: [[StagePlan]]]
 
     /// The plans made for `source`.
-    init(source: SourceText, byStart: [Int: [StagePlan]], byList: [Int: [[StagePlan]]] = [:]) {
+    init(source: SourceText, byStart: [Int: [StagePlan]]) {
         self.source = source
         self.byStart = byStart
-        self.byList = byList
     }
 
     /// The plans of the pipeline of `source` that starts at `start`, removed; nil when none were
@@ -30,12 +24,5 @@ struct CheckedPlans: Sendable {
     mutating func take(_ source: SourceText, at start: Int) -> [StagePlan]? {
         guard source === self.source else { return nil }
         return byStart.removeValue(forKey: start)
-    }
-
-    /// The plans of the elements of the list literal of `source` that starts at `start`, removed;
-    /// nil when none were kept for it.
-    mutating func takeList(_ source: SourceText, at start: Int) -> [[StagePlan]]? {
-        guard source === self.source else { return nil }
-        return byList.removeValue(forKey: start)
     }
 }

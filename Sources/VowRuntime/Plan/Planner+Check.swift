@@ -18,23 +18,19 @@ extension Planner {
     /// and the problems marked `beforeRun` (an unknown stage or flag), in source order.
     func problems(in program: Program) -> [PlanProblem] {
         var plans: [Int: [StagePlan]] = [:]
-        var lists: [Int: [[StagePlan]]] = [:]
-        return problems(in: program, plans: &plans, lists: &lists)
+        return problems(in: program, plans: &plans)
     }
 
     /// `problems(in:)`, keeping the plans of each statement's pipeline (`let` included) in
-    /// `plans`, by the pipeline's start, and those of the elements of each list literal a
-    /// statement's combinator is given (`all [resolve 1, …]`) in `lists`, by the list's start
-    /// (`CheckedPlans`).
-    func problems(in program: Program, plans: inout [Int: [StagePlan]], lists: inout [Int: [[StagePlan]]]) -> [PlanProblem] {
+    /// `plans`, by the pipeline's start (`CheckedPlans`).
+    func problems(in program: Program, plans: inout [Int: [StagePlan]]) -> [PlanProblem] {
         var walk = CheckWalk()
-        defer { lists = walk.lists }
         for st in program.statements {
             switch st.kind {
             case .pipeline(let p, _), .letBinding(_, _, let p):
                 let made = plan(p)
                 plans[p.span.start] = made
-                for plan in made { collect(plan, into: &walk, keepsLists: true) }
+                for plan in made { collect(plan, into: &walk) }
             case .def(_, _, let body, let isAsync): collect(isAsync ? body.awaitsUnwrapped : body, into: &walk)
             case .meta: break
             }
@@ -49,9 +45,6 @@ extension Planner {
         /// then (pick @) | …`) takes it again
         /// (`StagePlan.again`) instead of being planned in full.
         var previous: StagePlan? = nil
-        /// The plans of the elements of each list a statement's combinator is given, by the
-        /// list's start.
-        var lists: [Int: [[StagePlan]]] = [:]
     }
 
     /// The problems of `p`'s plans and of the pipelines inside them. `isGroup`: `p` is a group
@@ -67,21 +60,9 @@ extension Planner {
         for plan in made { collect(plan, into: &walk) }
     }
 
-    /// `collect(_:into:)` of a list's element, whose plans are kept: they are returned.
-    private func collectKeeping(_ p: Pipeline, into walk: inout CheckWalk) -> [StagePlan] {
-        let made = plan(p)
-        for plan in made { collect(plan, into: &walk) }
-        return made
-    }
-
     /// The problems of one plan: its own, then those of its inner stage, or else of the
     /// pipelines its arguments hold. An external stage's arguments are its own business.
-    ///
-    /// `keepsLists`: the plan is of a stage of a statement's own pipeline, which starts with the
-    /// statement: when it is a combinator (`all [resolve 1, …]`), the plans of its list's elements
-    /// are kept (`CheckWalk.lists`) for it to take when it runs. Not for a list in a group or in
-    /// a value, which may never run and would keep them to the end of a script.
-    private func collect(_ plan: StagePlan, into walk: inout CheckWalk, keepsLists: Bool = false) {
+    private func collect(_ plan: StagePlan, into walk: inout CheckWalk) {
         if case .refused(let problem) = plan.kind, problem.beforeRun { walk.found.append(problem) }
         if plan.definition?.argumentStyle == .passthrough { return }
         if let inner = plan.inner {
@@ -90,23 +71,23 @@ extension Planner {
         }
         // A value stage's kind holds its node's head.
         if case .value(let a) = plan.kind { collect(a, into: &walk) }
-        for a in plan.writtenArguments {
-            // Asked only of a list: a conformance is looked up through tables.
-            if keepsLists, case .list(let ps) = a.kind, plan.definition is any CombinatorStage.Type {
-                var made: [[StagePlan]] = []
-                made.reserveCapacity(ps.count)
-                for p in ps { made.append(collectKeeping(p, into: &walk)) }
-                walk.lists[a.span.start] = made
-            } else {
-                collect(a, into: &walk)
-            }
-        }
+        for a in plan.writtenArguments { collect(a, into: &walk) }
     }
 
     /// The problems of the pipelines an argument holds.
     private func collect(_ a: Argument, into walk: inout CheckWalk) {
         switch a.kind {
-        case .list(let ps): ps.forEach { collect($0, into: &walk) }
+        case .list(let ps):
+            // An element written as the one before it, up to its plain values (`all [resolve 1,
+            // resolve 2, …]`), has no problem that one had not: it is not planned (it is planned
+            // when it runs).
+            var previous: StagePlan? = nil
+            for p in ps {
+                if p.stages.count == 1, let previous, previous.checksAsBefore(p.stages[0]) { continue }
+                let made = plan(p)
+                for plan in made { collect(plan, into: &walk) }
+                previous = made.count == 1 ? made[0] : nil
+            }
         case .record(let fields): fields.forEach { collect($0.value, into: &walk) }
         case .group(let p): collect(p, into: &walk, isGroup: true)
         default: break

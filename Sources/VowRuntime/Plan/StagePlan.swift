@@ -169,6 +169,37 @@ final class StagePlan: @unchecked Sendable {
         return made
     }
 
+    /// True when planning `node` would find no problem, as planning this plan's stage found
+    /// none, so that the check need not plan it: `node` has this stage's name, this plan is of a
+    /// built-in stage that takes plain values (no expression, no inner stage), was given no flag
+    /// and has nothing of its own, and `node`'s arguments are as many plain literals of the same
+    /// kinds as this plan's (their texts may differ: `resolve 1`, `resolve 2`). What such a
+    /// stage's planning refuses (an unknown name, a flag, too many arguments) depends only on
+    /// those. Says nothing of the plan `node` would have: the run plans it.
+    func checksAsBefore(_ node: __shared StageNode) -> Bool {
+        guard rare == nil, !nodes.isEmpty, case .builtin(let def, let positional, let flags) = kind, flags.isEmpty,
+            def.argumentStyle == .values, def.expressionArguments == 0,
+            node.arguments.count == positional.count,
+            case .named(let name, _) = node.head, name == self.name
+        else { return false }
+        let arguments = node.arguments
+        for i in arguments.indices where !Self.samePlainKind(arguments[i].kind, positional[i].kind) { return false }
+        return true
+    }
+
+    /// True when `a` and `b` are plain literals of the same kind (a word or a string with
+    /// nothing to fill in, a raw string, a number, a boolean, null, undefined, a duration),
+    /// whatever their texts.
+    static func samePlainKind(_ a: ArgumentKind, _ b: ArgumentKind) -> Bool {
+        switch (a, b) {
+        case (.word(let x), .word(let y)), (.string(let x), .string(let y)): return x.isLiteral && y.isLiteral
+        case (.rawString, .rawString), (.number, .number), (.boolean, .boolean), (.null, .null), (.undefined, .undefined),
+            (.duration, .duration):
+            return true
+        default: return false
+        }
+    }
+
     /// True when `a` and `b` are literals of the same kind and text (a word, a string with nothing
     /// to fill in, a number as written, a constant, a duration); false for anything else.
     static func sameLiteral(_ a: ArgumentKind, _ b: ArgumentKind) -> Bool {

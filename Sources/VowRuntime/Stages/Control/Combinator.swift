@@ -12,18 +12,7 @@ func combinatorElements(_ call: StageCall, _ input: Value, stage: String, keepin
         switch arg.kind {
         case .list(let ps):
             var elements = CombinatorElements(count: ps.count, keepingFulfilled: keepingFulfilled)
-            // The elements' plans made when the program was checked, taken the first time the
-            // list runs; each is let go once its element is built.
-            var kept = call.session.checkedPlans.withLock { $0?.takeList(call.site.source, at: arg.span.start) } ?? []
-            if kept.count != ps.count { kept = [] }
-            for (i, p) in ps.enumerated() {
-                var plans: [StagePlan]? = nil
-                if !kept.isEmpty {
-                    plans = kept[i]
-                    kept[i] = []
-                }
-                elements.append(call.runPipeline(p, plans: plans, input: input, at: .element(i + 1, of: stage)), on: ex)
-            }
+            for (i, p) in ps.enumerated() { elements.append(call.runPipeline(p, input: input, at: .element(i + 1, of: stage)), on: ex) }
             return (nil, elements)
         case .record(let fields):
             var elements = CombinatorElements(count: fields.count, keepingFulfilled: keepingFulfilled)
