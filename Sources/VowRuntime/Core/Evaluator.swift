@@ -22,6 +22,9 @@ struct Evaluator: Sendable {
         scope: Scope, site: Site
     ) -> (promise: Promise<Value>, run: PipelineRun) {
         let run = PipelineRun(site: site, input: input, isHandler: handler)
+        // Planned from the pipeline's own list of stages, which the plans then share with the
+        // syntax tree (`StagePlan.init`): planned from a slice of it, they would keep a copy.
+        let plans = plans ?? Planner(session: session).plan(p.stages)
         let promise = stages(
             p.stages[...], plans: plans, nullEnds: nullEnds, printed: printed, input: input, scope: scope, site: site, run: run)
         return (promise, run)

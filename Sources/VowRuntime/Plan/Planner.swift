@@ -35,6 +35,9 @@ struct Planner: Sendable {
         // The plans keep the list their nodes are in (`StagePlan.init`), not a copy of each.
         let list: [StageNode] = if let array = stages as? [StageNode] { array } else { Array(stages) }
         var names = ResolvedNames()
+        // A pipeline of one stage (an element of a list, a group: made for every element or
+        // hop) has its list made with its plan, not grown to hold it.
+        if list.count == 1 { return [plan(list[0], place: (list, 0), names: &names)] }
         // A loop, not a map: a closure that changed `previous` would box it, on every call.
         var made: [StagePlan] = []
         made.reserveCapacity(list.count)

@@ -163,7 +163,9 @@ final class StagePlan: @unchecked Sendable {
             case .named(let name, _) = node.head, name == self.name
         else { return nil }
         let arguments = node.arguments
-        for i in arguments.indices where !Self.sameLiteral(arguments[i].kind, positional[i].kind) { return nil }
+        for i in arguments.indices where !Self.sameKind(arguments[i], positional[i]) && !Self.sameLiteral(arguments[i].kind, positional[i].kind) {
+            return nil
+        }
         let made = StagePlan(node: node, place: place, kind: .builtin(def, arguments, [:]))
         made.onRejection = onRejection
         return made
@@ -198,6 +200,14 @@ final class StagePlan: @unchecked Sendable {
             return true
         default: return false
         }
+    }
+
+    /// True when `a` and `b` hold the very same kind: the same case, and the same box for its
+    /// payload (the parser gives a word written again the first one's, `RecentBytes`). Planning
+    /// reads an argument's kind, never its place, so the two plan alike; a look at the bytes,
+    /// where `sameLiteral` takes the texts out and compares them.
+    static func sameKind(_ a: borrowing Argument, _ b: borrowing Argument) -> Bool {
+        withUnsafeBytes(of: a.kind) { x in withUnsafeBytes(of: b.kind) { y in x.elementsEqual(y) } }
     }
 
     /// True when `a` and `b` are literals of the same kind and text (a word, a string with nothing
