@@ -85,7 +85,8 @@ final class PlanningRepeatsTests: XCTestCase {
             "pick @", "pick a.b", "pick 'x'", "pick \"y\"", "pick \"{z}\"", "sort-by a", "len", "format plain", "echo 1", "echo 1.0",
             "echo true", "echo null", "echo undefined", "delay 10ms", "delay 1s", "each (pick @)", "then pick @", "pick a b",
             "pick 'a =='", "echo $x", "fetch x --retry 2", "tap (echo 1)", "catch 1", "json", "def2", "nosuch 1", "echo [1, 2]",
-            "echo {a: 1}", "then (pick @) (pick @)", "echo 'q'", "echo \"q\"",
+            "echo {a: 1}", "then (pick @) (pick @)", "echo 'q'", "echo \"q\"", "then (pick @)", "then (len | pick @)", "catch (len)",
+            "finally (echo 1)", "then (nosuch)", "echo (len)", "pick (len)", "then (pick @) 1", "tap (delay 1ms)", "each (len) --limit 2",
         ]
         let defBody = try Parser.parsePipeline(SourceText("pick @"))
         let defs = ["def2": UserStage(name: "def2", params: [], body: defBody, source: SourceText("pick @"))]

@@ -152,10 +152,12 @@ final class StagePlan: @unchecked Sendable {
     }
 
     /// The plan of `node`, at `place`, when `node` is written as this plan's stage is (the same
-    /// name, and arguments of the same literal kinds and texts, wherever they are) and this plan
-    /// is of a built-in stage given no flag, with nothing of its own (no inner stage, not a
-    /// rewritten `then`): planning it would give this plan's kind again, since nothing in a plan
-    /// depends on where its stage is written. Nil otherwise; the caller plans `node` itself.
+    /// name, and arguments of the same literal kinds and texts, wherever they are, or groups
+    /// where this plan's are groups) and this plan is of a built-in stage given no flag, with
+    /// nothing of its own (no inner stage, not a rewritten `then`): planning it would give this
+    /// plan's kind again, since nothing in a plan depends on where its stage is written, nor on
+    /// what a group holds (its stages are planned when it runs, and by the check's walk). Nil
+    /// otherwise; the caller plans `node` itself.
     func again(_ node: __shared StageNode, place: (nodes: [StageNode], index: Int)) -> StagePlan? {
         // The cheapest tests first: most stages are not written as the one before them.
         guard rare == nil, !nodes.isEmpty, case .builtin(let def, let positional, let flags) = kind,
@@ -163,7 +165,10 @@ final class StagePlan: @unchecked Sendable {
             case .named(let name, _) = node.head, name == self.name
         else { return nil }
         let arguments = node.arguments
-        for i in arguments.indices where !Self.sameKind(arguments[i], positional[i]) && !Self.sameLiteral(arguments[i].kind, positional[i].kind) {
+        for i in arguments.indices
+        where !Self.sameKind(arguments[i], positional[i]) && !Self.sameLiteral(arguments[i].kind, positional[i].kind)
+            && !(arguments[i].isGroup && positional[i].isGroup)
+        {
             return nil
         }
         let made = StagePlan(node: node, place: place, kind: .builtin(def, arguments, [:]))
