@@ -1,6 +1,7 @@
 // The planning pass, rule by rule: what a pipeline's syntax becomes before anything runs.
 import Foundation
 import VowSyntax
+import VowValue
 import XCTest
 
 @testable import VowRuntime
@@ -162,4 +163,34 @@ final class PlannerWarningTests: XCTestCase {
         XCTAssertTrue(starter.check(try Parser.parse(withDef)).isEmpty)
         XCTAssertFalse(session.checkedPlans.withLock { $0 != nil }, "a program that defines a stage keeps none")
     }
+
+    /// A one-stage group written as the one planned last takes that one's plan again when it
+    /// runs (`Session.lastOneStagePlan`), until a `def` is given: the name may then mean the
+    /// `def`, and the group is planned afresh.
+    func test_aGroupPlannedAsTheOneBeforeIsPlannedAfreshOnceADefIsGiven() throws {
+        let session = Session(output: OutputSink { _ in })
+        defer { session.http.shutdown() }
+        let starter = StatementStarter(session: session)
+        func run(_ line: String) throws -> Value? {
+            let text = SourceText(line, name: "<test>")
+            let program = try Parser.parse(text)
+            XCTAssertTrue(starter.check(program).isEmpty, line)
+            var last: Value? = nil
+            for started in starter.start(program.statements, in: text) {
+                guard case .pipeline(let promise, _) = started else { continue }
+                let done = DispatchSemaphore(value: 0)
+                promise.whenSettled { _ in done.signal() }
+                done.wait()
+                last = try promise.result?.get()
+            }
+            return last
+        }
+        XCTAssertEqual(try run("echo [1, 2] | then (len)"), .int(2))
+        XCTAssertNotNil(session.onExecutor { session.lastOneStagePlan }, "the group's plan is kept")
+        XCTAssertEqual(try run("echo [1, 2, 3] | then (len)"), .int(3))
+        _ = try run("def len = echo 7")
+        XCTAssertNil(session.onExecutor { session.lastOneStagePlan }, "a def drops it")
+        XCTAssertEqual(try run("echo [1, 2] | then (len)"), .int(7))
+    }
 }
+

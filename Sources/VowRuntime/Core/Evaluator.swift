@@ -76,8 +76,15 @@ struct Evaluator: Sendable {
         error is NothingToWorkOn || (error as? VowError)?.underlying is NothingToWorkOn
     }
 
-    /// Every stage of `p` planned (`Planner`), for running `p` many times.
-    func plans(_ p: Pipeline) -> [StagePlan] { Planner(session: session).plan(p) }
+    /// Every stage of `p` planned (`Planner`), for running `p` many times. A pipeline of one
+    /// stage written as the one planned last takes that one's plan again (`StagePlan.again`,
+    /// `Session.lastOneStagePlan`).
+    func plans(_ p: Pipeline) -> [StagePlan] {
+        if p.stages.count == 1, let again = session.lastOneStagePlan?.again(p.stages[0], place: (p.stages, 0)) { return [again] }
+        let made = Planner(session: session).plan(p)
+        if made.count == 1 { session.lastOneStagePlan = made[0] }
+        return made
+    }
 
     /// Applies one resolved stage to the upstream promise.
     private func execute(

@@ -106,7 +106,14 @@ public final class Session: @unchecked Sendable {
         return n
     }
     /// The `def` stages given so far, by name. On the executor.
-    public internal(set) var defs: [String: UserStage] = [:]
+    public internal(set) var defs: [String: UserStage] = [:] {
+        // A name may now mean another stage: a plan made before is not taken again.
+        didSet { lastOneStagePlan = nil }
+    }
+    /// The plan of the one-stage pipeline planned last to run (`Evaluator.plans`), which the next
+    /// one written as it is takes again (`StagePlan.again`): a long pipeline of `then (pick @)`
+    /// hops plans each hop's group when it runs. Dropped when a `def` is given. On the executor.
+    var lastOneStagePlan: StagePlan?
     /// The plans the check of a program made for its statements (`StatementStarter.check`),
     /// which starting them takes rather than planning every stage a second time. Behind a lock:
     /// the check runs off the executor and must not queue a job there (a job of its own would
