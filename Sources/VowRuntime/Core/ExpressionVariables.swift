@@ -4,14 +4,19 @@ import VowValue
 /// $id]'`): the expression is given them as JMESPath Community `let` bindings, each value as a
 /// JSON literal: `let $id = `7` in (items[?id == $id])`. JMESPath's own `let` inside shadows them.
 enum ExpressionVariables {
+    /// False when `expression` names no variable for certain: it holds no `$`. Through the
+    /// bytes in place (a short string's too): the UTF-8 view's own `contains` goes a byte at a
+    /// time through its indices.
+    static func mayName(_ expression: String) -> Bool {
+        var text = expression
+        return text.withUTF8 { $0.contains(UInt8(ascii: "$")) }
+    }
+
     /// The names after a `$` in `expression`, outside its quoted parts ('raw strings', "quoted
     /// identifiers", `literals`), each once, in order; `$` alone (the root) is none.
     static func names(in expression: String) -> [String] {
         // Most expressions name no variable: their bytes are looked through once, not their characters.
-        // Through the bytes in place (a short string's too): the UTF-8 view's own `contains`
-        // goes a byte at a time through its indices.
-        var text = expression
-        guard text.withUTF8({ $0.contains(UInt8(ascii: "$")) }) else { return [] }
+        guard mayName(expression) else { return [] }
         var names: [String] = []
         var quote: Character? = nil
         var previous: Character? = nil
