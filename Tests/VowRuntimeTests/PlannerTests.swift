@@ -164,9 +164,9 @@ final class PlannerWarningTests: XCTestCase {
         XCTAssertFalse(session.checkedPlans.withLock { $0 != nil }, "a program that defines a stage keeps none")
     }
 
-    /// A one-stage group written as the one planned last takes that one's plan again when it
-    /// runs (`Session.lastOneStagePlan`), until a `def` is given: the name may then mean the
-    /// `def`, and the group is planned afresh.
+    /// A one-stage group written as the one planned last takes that one's plan (and direct form)
+    /// again when it runs (`Session.lastOneStagePlan`, `lastPureStage`), until a `def` is given:
+    /// the name may then mean the `def`, and the group is planned afresh.
     func test_aGroupPlannedAsTheOneBeforeIsPlannedAfreshOnceADefIsGiven() throws {
         let session = Session(output: OutputSink { _ in })
         defer { session.http.shutdown() }
@@ -188,8 +188,14 @@ final class PlannerWarningTests: XCTestCase {
         XCTAssertEqual(try run("echo [1, 2] | then (len)"), .int(2))
         XCTAssertNotNil(session.onExecutor { session.lastOneStagePlan }, "the group's plan is kept")
         XCTAssertEqual(try run("echo [1, 2, 3] | then (len)"), .int(3))
+        // The direct form made for the first is run on the second's input; one given another
+        // expression is made afresh.
+        XCTAssertNotNil(session.onExecutor { session.lastPureStage?.pure }, "the group's direct form is kept")
+        XCTAssertEqual(try run("echo {a: 1, b: 2} | then (pick a) | then (pick '{c: @}') | then (pick c)"), .int(1))
+        XCTAssertEqual(try run("echo {a: 1, b: 2} | then (pick b)"), .int(2))
         _ = try run("def len = echo 7")
         XCTAssertNil(session.onExecutor { session.lastOneStagePlan }, "a def drops it")
+        XCTAssertNil(session.onExecutor { session.lastPureStage?.plan }, "and the direct form")
         XCTAssertEqual(try run("echo [1, 2] | then (len)"), .int(7))
     }
 }

@@ -108,12 +108,20 @@ public final class Session: @unchecked Sendable {
     /// The `def` stages given so far, by name. On the executor.
     public internal(set) var defs: [String: UserStage] = [:] {
         // A name may now mean another stage: a plan made before is not taken again.
-        didSet { lastOneStagePlan = nil }
+        didSet {
+            lastOneStagePlan = nil
+            lastPureStage = nil
+        }
     }
     /// The plan of the one-stage pipeline planned last to run (`Evaluator.plans`), which the next
     /// one written as it is takes again (`StagePlan.again`): a long pipeline of `then (pick @)`
     /// hops plans each hop's group when it runs. Dropped when a `def` is given. On the executor.
     var lastOneStagePlan: StagePlan?
+    /// The direct form (`PureStage`, nil for none) made last for a one-stage pipeline, with the
+    /// plan and scope it was made for, which the next one planned alike in the same scope takes
+    /// again (`PlanCache.pureStage`): a `then (pick @)` hop runs its group once, and made and
+    /// freed a direct form each time. Dropped when a `def` is given. On the executor.
+    var lastPureStage: (plan: StagePlan, scope: Scope, pure: PureStage?)?
     /// The plans the check of a program made for its statements (`StatementStarter.check`),
     /// which starting them takes rather than planning every stage a second time. Behind a lock:
     /// the check runs off the executor and must not queue a job there (a job of its own would

@@ -19,9 +19,20 @@ final class PlanCache: @unchecked Sendable {
     }
 
     /// The pipeline's direct form (`PureStage`), or nil when it has none; made on the first call.
+    /// A pipeline of one stage planned alike (`StagePlan.plansAlike`) in the same scope as the
+    /// one whose direct form the session made last takes that one (`Session.lastPureStage`):
+    /// the direct form gives values only, never an error of its own (`PureStage.value`), so
+    /// where its stage is written does not matter.
     func pureStage(_ pipeline: Pipeline, _ evaluator: Evaluator, scope: Scope, site: Site) -> PureStage? {
         if let pure { return pure }
-        let made = PureStage(plans(pipeline, evaluator), session: evaluator.session, scope: scope, site: site)
+        let plans = plans(pipeline, evaluator)
+        let session = evaluator.session
+        if plans.count == 1, let last = session.lastPureStage, last.scope === scope, last.plan.plansAlike(plans[0]) {
+            pure = .some(last.pure)
+            return last.pure
+        }
+        let made = PureStage(plans, session: session, scope: scope, site: site)
+        if plans.count == 1 { session.lastPureStage = (plans[0], scope, made) }
         pure = .some(made)
         return made
     }

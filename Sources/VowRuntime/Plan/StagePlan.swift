@@ -176,6 +176,23 @@ final class StagePlan: @unchecked Sendable {
         return made
     }
 
+    /// True when `other` is a plan of the same built-in stage as this one, each given no flag
+    /// and with nothing of its own (no inner stage, no look-ahead), with arguments of the same
+    /// literal kinds and texts (`sameKind`, `sameLiteral`): the two run alike on any input, only
+    /// their places in the source differ.
+    func plansAlike(_ other: StagePlan) -> Bool {
+        guard rare == nil, other.rare == nil, case .builtin(let def, let positional, let flags) = kind,
+            case .builtin(let otherDef, let otherPositional, let otherFlags) = other.kind,
+            ObjectIdentifier(def) == ObjectIdentifier(otherDef), flags.isEmpty, otherFlags.isEmpty,
+            positional.count == otherPositional.count
+        else { return false }
+        for i in positional.indices
+        where !Self.sameKind(positional[i], otherPositional[i]) && !Self.sameLiteral(positional[i].kind, otherPositional[i].kind) {
+            return false
+        }
+        return true
+    }
+
     /// True when planning `node` would find no problem, as planning this plan's stage found
     /// none, so that the check need not plan it: `node` has this stage's name, this plan is of a
     /// built-in stage that takes plain values (no expression, no inner stage), was given no flag
