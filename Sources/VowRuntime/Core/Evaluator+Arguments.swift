@@ -100,6 +100,8 @@ extension Evaluator {
     /// An expression's text with the vow variables it names bound (`ExpressionVariables`): at
     /// once, or, when one is a promise still pending, once it has settled.
     func expression(_ text: String, scope: Scope) throws -> Resolution<Value> {
+        // Most expressions name no variable: they are their text.
+        guard ExpressionVariables.mayName(text) else { return .value(.string(text)) }
         var known: [(name: String, value: Value)] = []
         var waits: [(name: String, promise: Promise<Value>)] = []
         for name in ExpressionVariables.names(in: text) {

@@ -27,13 +27,6 @@ extension StageCall {
         // Most stages are given one expression and no flag (`pick @`, `where "total > 10"`):
         // read it without the lists and table that gather pending arguments.
         if flagNodes.isEmpty, positional.count == 1, expressionArguments > 0, let text = positional[0].expressionText {
-            // An expression that names no variable is its text (`Evaluator.expression` would
-            // look for the variables it names, and find none).
-            if !ExpressionVariables.mayName(text) {
-                var values = FirstInPlaceList<Value>()
-                values.append(.string(text))
-                return StageArguments(positional: values, flags: [:], stage: plan.name, writtenIn: plan)
-            }
             switch try ev.expression(text, scope: scope) {
             case .value(let v):
                 var values = FirstInPlaceList<Value>()

@@ -50,14 +50,17 @@ extension Planner {
     /// The problems of `p`'s plans and of the pipelines inside them. `isGroup`: `p` is a group
     /// `( … )`, which may be written as the group before it; the elements of a list rarely are
     /// (`all [resolve 1, resolve 2, …]`), and are planned without trying.
-    private func collect(_ p: Pipeline, into walk: inout CheckWalk, isGroup: Bool = false) {
+    /// Returns the plan of a one-stage pipeline, nil for a longer one.
+    @discardableResult
+    private func collect(_ p: Pipeline, into walk: inout CheckWalk, isGroup: Bool = false) -> StagePlan? {
         if isGroup, p.stages.count == 1, let again = walk.previous?.again(p.stages[0], place: (p.stages, 0)) {
             collect(again, into: &walk)
-            return
+            return again
         }
         let made = plan(p)
         if isGroup, made.count == 1 { walk.previous = made[0] }
         for plan in made { collect(plan, into: &walk) }
+        return made.count == 1 ? made[0] : nil
     }
 
     /// The problems of one plan: its own, then those of its inner stage, or else of the
@@ -84,9 +87,7 @@ extension Planner {
             var previous: StagePlan? = nil
             for p in ps {
                 if p.stages.count == 1, let previous, previous.checksAsBefore(p.stages[0]) { continue }
-                let made = plan(p)
-                for plan in made { collect(plan, into: &walk) }
-                previous = made.count == 1 ? made[0] : nil
+                previous = collect(p, into: &walk)
             }
         case .record(let fields): fields.forEach { collect($0.value, into: &walk) }
         case .group(let p): collect(p, into: &walk, isGroup: true)

@@ -165,32 +165,31 @@ final class StagePlan: @unchecked Sendable {
             case .named(let name, _) = node.head, name == self.name
         else { return nil }
         let arguments = node.arguments
-        for i in arguments.indices
-        where !Self.sameKind(arguments[i], positional[i]) && !Self.sameLiteral(arguments[i].kind, positional[i].kind)
-            && !(arguments[i].isGroup && positional[i].isGroup)
-        {
-            return nil
-        }
+        for i in arguments.indices where !Self.planAlike(arguments[i], positional[i]) { return nil }
         let made = StagePlan(node: node, place: place, kind: .builtin(def, arguments, [:]))
         made.onRejection = onRejection
         return made
     }
 
     /// True when `other` is a plan of the same built-in stage as this one, each given no flag
-    /// and with nothing of its own (no inner stage, no look-ahead), with arguments of the same
-    /// literal kinds and texts (`sameKind`, `sameLiteral`): the two run alike on any input, only
-    /// their places in the source differ.
+    /// and with nothing of its own (no inner stage, no look-ahead), with arguments that plan
+    /// alike (`planAlike`): the two run alike on any input, only their places in the source
+    /// differ.
     func plansAlike(_ other: StagePlan) -> Bool {
         guard rare == nil, other.rare == nil, case .builtin(let def, let positional, let flags) = kind,
             case .builtin(let otherDef, let otherPositional, let otherFlags) = other.kind,
             ObjectIdentifier(def) == ObjectIdentifier(otherDef), flags.isEmpty, otherFlags.isEmpty,
             positional.count == otherPositional.count
         else { return false }
-        for i in positional.indices
-        where !Self.sameKind(positional[i], otherPositional[i]) && !Self.sameLiteral(positional[i].kind, otherPositional[i].kind) {
-            return false
-        }
+        for i in positional.indices where !Self.planAlike(positional[i], otherPositional[i]) { return false }
         return true
+    }
+
+    /// True when arguments `a` and `b` give a stage the same plan wherever they are written: the
+    /// very same kind (`sameKind`), literals of the same kind and text (`sameLiteral`), or two
+    /// groups (what a group holds is planned when it runs).
+    static func planAlike(_ a: borrowing Argument, _ b: borrowing Argument) -> Bool {
+        sameKind(a, b) || sameLiteral(a.kind, b.kind) || (a.isGroup && b.isGroup)
     }
 
     /// True when planning `node` would find no problem, as planning this plan's stage found
