@@ -414,6 +414,11 @@ final class ExecutorTests: XCTestCase {
 }
 
 final class StressTests: XCTestCase {
+    /// How long a wait on a million jobs may take before the test calls it stuck: generous, since
+    /// each wait ends as soon as what it waits for happens, and under the thread sanitizer on a
+    /// shared machine these tests take 15 to 30 seconds each.
+    private let patience: Double = 300
+
     func test_settleAndAttachFromManyThreadsAtOnce() {
         let n = 2000
         let sources: [(Promise<Int>, Resolver<Int>)] = (0..<n).map { _ in Promise<Int>.pending() }
@@ -439,7 +444,7 @@ final class StressTests: XCTestCase {
         var p = head
         for _ in 0..<1_000_000 { p = p.then(on: ex) { $0 + 1 } }
         r.fulfill(0)
-        XCTAssertEqual(outcome(p, timeout: 60).flatMap { try? $0.get() }, 1_000_000)
+        XCTAssertEqual(outcome(p, timeout: patience).flatMap { try? $0.get() }, 1_000_000)
     }
 
     func test_millionLongChainCancelsAndFreesWithoutStackOverflow() {
@@ -455,8 +460,8 @@ final class StressTests: XCTestCase {
         }
         tail!.cancel()
         XCTAssertTrue(stopped.withLock { $0 }, "cancel reached the source a million promises up")
-        XCTAssertTrue(error(tail!) is PromiseCancelledError)
-        drain(ex)
+        XCTAssertTrue(error(tail!, timeout: patience) is PromiseCancelledError)
+        drain(ex, timeout: patience)
         tail = nil  // frees the whole chain
     }
 
@@ -474,9 +479,9 @@ final class StressTests: XCTestCase {
             p.whenSettled(on: ex) { _ in settled.signal() }
             r.fulfill(1)
         }
-        XCTAssertEqual(settled.wait(timeout: .now() + 300), .success, "the chain settled")
-        drain(ex)
-        for _ in 0..<200 where weakTail != nil { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertEqual(settled.wait(timeout: .now() + patience), .success, "the chain settled")
+        drain(ex, timeout: patience)
+        for _ in 0..<Int(patience / 0.05) where weakTail != nil { Thread.sleep(forTimeInterval: 0.05) }
         XCTAssertNil(weakTail, "a settled chain is freed")
     }
 
@@ -495,8 +500,8 @@ final class StressTests: XCTestCase {
             weakTail = p
             p.cancel()
         }
-        drain(ex)
-        for _ in 0..<200 where weakTail != nil || weakHead != nil { Thread.sleep(forTimeInterval: 0.05) }
+        drain(ex, timeout: patience)
+        for _ in 0..<Int(patience / 0.05) where weakTail != nil || weakHead != nil { Thread.sleep(forTimeInterval: 0.05) }
         XCTAssertNil(weakTail, "a cancelled chain is freed")
         XCTAssertNil(weakHead, "its source too")
     }

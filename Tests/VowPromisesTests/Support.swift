@@ -27,8 +27,8 @@ func outcome<T>(_ p: Promise<T>, timeout: Double = 5, file: StaticString = #file
     return box.withLock { $0 }
 }
 
-func value<T>(_ p: Promise<T>, file: StaticString = #filePath, line: UInt = #line) -> T? {
-    switch outcome(p, file: file, line: line) {
+func value<T>(_ p: Promise<T>, timeout: Double = 5, file: StaticString = #filePath, line: UInt = #line) -> T? {
+    switch outcome(p, timeout: timeout, file: file, line: line) {
     case .success(let v): return v
     case .failure(let e):
         XCTFail("expected fulfilment, got \(e)", file: file, line: line)
@@ -37,8 +37,8 @@ func value<T>(_ p: Promise<T>, file: StaticString = #filePath, line: UInt = #lin
     }
 }
 
-func error<T>(_ p: Promise<T>, file: StaticString = #filePath, line: UInt = #line) -> (any Error)? {
-    switch outcome(p, file: file, line: line) {
+func error<T>(_ p: Promise<T>, timeout: Double = 5, file: StaticString = #filePath, line: UInt = #line) -> (any Error)? {
+    switch outcome(p, timeout: timeout, file: file, line: line) {
     case .success(let v):
         XCTFail("expected rejection, got \(v)", file: file, line: line)
         return nil
@@ -64,10 +64,11 @@ func logged(_ build: @escaping @Sendable (SerialPromiseExecutor, @escaping @Send
     return log.all
 }
 
-/// Drains the executor: a promise attached after everything else settles last.
-func drain(_ ex: SerialPromiseExecutor) {
+/// Drains the executor: a promise attached after everything else settles last. `timeout` bounds
+/// the wait for the jobs queued before it.
+func drain(_ ex: SerialPromiseExecutor, timeout: Double = 5, file: StaticString = #filePath, line: UInt = #line) {
     let p = Promise<Int>.resolve(0, on: ex).then(on: ex) { $0 }.then(on: ex) { $0 }.then(on: ex) { $0 }
-    _ = outcome(p)
+    _ = outcome(p, timeout: timeout, file: file, line: line)
 }
 
 /// An executor that queues jobs and runs them only when the test says so.
