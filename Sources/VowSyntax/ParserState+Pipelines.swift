@@ -50,11 +50,12 @@ extension ParserState {
             // stage: `[reject x | catch]`.
             let loneInLiteral = !afterPipe && (context == .list || context == .record) && e < b.count
                 && (b[e] == COMMA || b[e] == RBRACK || b[e] == RBRACE)
-            if endsWord && !loneInLiteral && !Self.isConstantName(name) {
+            if endsWord && !loneInLiteral && !Self.isConstantName(b, start, e) {
                 pos = e
-                // A name not the last one read may be new (a pipeline repeats its names).
-                if name != lastStageName {
-                    lastStageName = name
+                // A name not one of the last two read may be new (a pipeline repeats its names,
+                // and `then (pick @) | …` alternates two).
+                if name != lastStageNames.0 && name != lastStageNames.1 {
+                    lastStageNames = (name, lastStageNames.0)
                     stageNames.insert(name)
                 }
                 let nameSpan = SourceSpan(start: start, end: e)
@@ -78,12 +79,25 @@ extension ParserState {
         return StageNode(head: .value(v), arguments: [], span: v.span)
     }
 
-    /// True for the words that are constants, not stage names: `true`, `false`, `null`,
-    /// `undefined`.
-    static func isConstantName(_ name: String) -> Bool {
-        switch name.utf8.first {
-        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "u"):
-            return name == "true" || name == "false" || name == "null" || name == "undefined"
+    /// True when the bytes `s..<e` of `b` spell a word that is a constant, not a stage name:
+    /// `true`, `false`, `null`, `undefined`.
+    static func isConstantName(_ b: [UInt8], _ s: Int, _ e: Int) -> Bool {
+        func spells(_ word: StaticString) -> Bool {
+            guard word.utf8CodeUnitCount == e - s else { return false }
+            return word.withUTF8Buffer { w in
+                var i = 0
+                while i < w.count {
+                    if b[s + i] != w[i] { return false }
+                    i += 1
+                }
+                return true
+            }
+        }
+        switch b[s] {
+        case UInt8(ascii: "t"): return spells("true")
+        case UInt8(ascii: "f"): return spells("false")
+        case UInt8(ascii: "n"): return spells("null")
+        case UInt8(ascii: "u"): return spells("undefined")
         default: return false
         }
     }

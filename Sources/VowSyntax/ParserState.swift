@@ -35,13 +35,13 @@ struct ParserState {
     var sharedWords: [String: ArgumentKind] = [:]
     /// How many words `sharedWords` keeps.
     static let sharedWordLimit = 4096
-    /// The stage name read last, and the plain word read last with its kind (`RecentBytes`).
+    /// The stage names read last, and the plain words read last with their kinds (`RecentBytes`).
     var recentName = RecentBytes<String>()
     var recentWord = RecentBytes<ArgumentKind>()
-    /// Every name a stage is written with, so far (`Program.stageNames`), and the last one
-    /// put in.
+    /// Every name a stage is written with, so far (`Program.stageNames`), and the last two
+    /// put in, newest first.
     var stageNames: Set<String> = []
-    var lastStageName = ""
+    var lastStageNames = ("", "")
 
     /// A parser at the start of `source`.
     init(_ source: SourceText) {

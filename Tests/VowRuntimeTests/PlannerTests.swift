@@ -164,6 +164,22 @@ final class PlannerWarningTests: XCTestCase {
         XCTAssertFalse(session.checkedPlans.withLock { $0 != nil }, "a program that defines a stage keeps none")
     }
 
+    /// The check does not plan a group written as the group before it (`then (pick @) | then
+    /// (pick @)`), but it walks the groups among that group's arguments: an unknown name deep
+    /// inside is found before anything runs, at its place.
+    func test_theCheckWalksTheGroupsInsideAGroupWrittenAsTheOneBefore() throws {
+        let session = Session(output: OutputSink { _ in })
+        defer { session.http.shutdown() }
+        let starter = StatementStarter(session: session)
+        for line in ["echo 1 | tap (tap (tap (nosuch)))", "echo 1 | then (then (then (nosuch)))",
+                     "echo 1 | then (pick @) | then (tap (tap (nosuch)))", "echo 1 | then (echo (echo (nosuch)))"] {
+            let problems = starter.check(try Parser.parse(SourceText(line, name: "<test>")))
+            XCTAssertEqual(problems.map(\.message), ["unknown stage 'nosuch'"], line)
+            let at = line.utf8.count - "nosuch)))".utf8.count
+            XCTAssertEqual(problems.first?.span.start, at, line)
+        }
+    }
+
     /// A one-stage group written as the one planned last takes that one's plan (and direct form)
     /// again when it runs (`Session.lastOneStagePlan`, `lastPureStage`), until a `def` is given:
     /// the name may then mean the `def`, and the group is planned afresh.

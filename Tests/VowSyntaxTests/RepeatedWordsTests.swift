@@ -82,4 +82,18 @@ final class RepeatedWordsTests: XCTestCase {
         XCTAssertNil(recent.lookup(bytes, 14, 19), "a longer word is another")
         XCTAssertNil(recent.lookup(bytes, 15, 19), "the same length, other bytes")
     }
+
+    /// Four runs are kept (`then (pick @) | …` alternates two names); a fifth replaces the
+    /// oldest.
+    func test_fourRunsAreKeptAndTheOldestGoesFirst() {
+        var recent = RecentBytes<String>()
+        let bytes = Array("a bb ccc dddd eeeee".utf8)
+        let runs = [(0, 1), (2, 4), (5, 8), (9, 13), (14, 19)]
+        for (s, e) in runs.prefix(4) { recent.keep(String(decoding: bytes[s..<e], as: UTF8.self), s, e) }
+        for (s, e) in runs.prefix(4) { XCTAssertEqual(recent.lookup(bytes, s, e), String(decoding: bytes[s..<e], as: UTF8.self)) }
+        recent.keep("eeeee", 14, 19)
+        XCTAssertNil(recent.lookup(bytes, 0, 1), "the oldest run was replaced")
+        XCTAssertEqual(recent.lookup(bytes, 2, 4), "bb")
+        XCTAssertEqual(recent.lookup(bytes, 14, 19), "eeeee")
+    }
 }

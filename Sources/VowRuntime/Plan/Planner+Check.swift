@@ -42,20 +42,25 @@ extension Planner {
     private struct CheckWalk {
         var found: [PlanProblem] = []
         /// The last plan of a one-stage group: the next one written as it is (`then (pick @) |
-        /// then (pick @) | …`) takes it again
-        /// (`StagePlan.again`) instead of being planned in full.
+        /// then (pick @) | …`, `StagePlan.writtenAlike`) is not planned; only the groups among
+        /// its arguments are walked.
         var previous: StagePlan? = nil
     }
 
     /// The problems of `p`'s plans and of the pipelines inside them. `isGroup`: `p` is a group
     /// `( … )`, which may be written as the group before it; the elements of a list rarely are
     /// (`all [resolve 1, resolve 2, …]`), and are planned without trying.
-    /// Returns the plan of a one-stage pipeline, nil for a longer one.
+    /// Returns the plan of a one-stage pipeline (for a group written as the one before it, that
+    /// one's plan, which is alike), nil for a longer one.
     @discardableResult
     private func collect(_ p: Pipeline, into walk: inout CheckWalk, isGroup: Bool = false) -> StagePlan? {
-        if isGroup, p.stages.count == 1, let again = walk.previous?.again(p.stages[0], place: (p.stages, 0)) {
-            collect(again, into: &walk)
-            return again
+        if isGroup, p.stages.count == 1, let previous = walk.previous, previous.writtenAlike(p.stages[0]) {
+            // Planned, it would be `previous.again(…)`: no problem of its own, and its arguments
+            // are the node's. Walked without the plan being made.
+            if previous.definition?.argumentStyle != .passthrough {
+                for a in p.stages[0].arguments { collect(a, into: &walk) }
+            }
+            return previous
         }
         let made = plan(p)
         if isGroup, made.count == 1 { walk.previous = made[0] }

@@ -159,16 +159,25 @@ final class StagePlan: @unchecked Sendable {
     /// what a group holds (its stages are planned when it runs, and by the check's walk). Nil
     /// otherwise; the caller plans `node` itself.
     func again(_ node: __shared StageNode, place: (nodes: [StageNode], index: Int)) -> StagePlan? {
-        // The cheapest tests first: most stages are not written as the one before them.
-        guard rare == nil, !nodes.isEmpty, case .builtin(let def, let positional, let flags) = kind,
-            node.arguments.count == positional.count, flags.isEmpty,
-            case .named(let name, _) = node.head, name == self.name
-        else { return nil }
-        let arguments = node.arguments
-        for i in arguments.indices where !Self.planAlike(arguments[i], positional[i]) { return nil }
-        let made = StagePlan(node: node, place: place, kind: .builtin(def, arguments, [:]))
+        guard writtenAlike(node), case .builtin(let def, _, _) = kind else { return nil }
+        let made = StagePlan(node: node, place: place, kind: .builtin(def, node.arguments, [:]))
         made.onRejection = onRejection
         return made
+    }
+
+    /// True when `again` gives a plan of `node`: `node` is written as this plan's stage is, and
+    /// this plan is of a built-in stage given no flag, with nothing of its own. The check asks
+    /// this alone, without making the plan: such a stage has no problem of its own, only those
+    /// of the groups among its arguments.
+    func writtenAlike(_ node: __shared StageNode) -> Bool {
+        // The cheapest tests first: most stages are not written as the one before them.
+        guard rare == nil, !nodes.isEmpty, case .builtin(_, let positional, let flags) = kind,
+            node.arguments.count == positional.count, flags.isEmpty,
+            case .named(let name, _) = node.head, name == self.name
+        else { return false }
+        let arguments = node.arguments
+        for i in arguments.indices where !Self.planAlike(arguments[i], positional[i]) { return false }
+        return true
     }
 
     /// True when `other` is a plan of the same built-in stage as this one, each given no flag
