@@ -6,7 +6,8 @@
 //   pipeline that repeats and alternates names must be those of each stage planned alone;
 // - a stage written as the one before it takes that one's plan again (`StagePlan.again`): the
 //   plans of pipelines of runs of the same stage must be those of each stage planned alone, to
-//   the arguments' places; and the check's walk, which does the same across the one-stage
+//   the arguments' places (and, for a stage that takes plain values, written so up to their
+//   texts: `resolve 1 | resolve 2`); and the check's walk, which does the same across the one-stage
 //   pipelines inside stages (groups, elements), must find what planning each in full finds.
 import VowSyntax
 import VowValue
@@ -90,18 +91,7 @@ final class PlanningRepeatsTests: XCTestCase {
         ]
         let defBody = try Parser.parsePipeline(SourceText("pick @"))
         let defs = ["def2": UserStage(name: "def2", params: [], body: defBody, source: SourceText("pick @"))]
-        func described(_ p: StagePlan) -> String {
-            let spans = { (arguments: [Argument]) in arguments.map { "\($0.span.start)-\($0.span.end)" }.joined(separator: ",") }
-            let what: String
-            switch p.kind {
-            case .value(let a): what = "value \(a.span.start)"
-            case .builtin(let def, let positional, let flags):
-                what = "\(def.name) [\(spans(positional))] \(flags.keys.sorted()) \(flags.values.map { spans($0.compactMap { $0 }) })"
-            case .user(let user): what = "def \(user.name)"
-            case .refused(let problem): what = "refused \(problem.message) \(problem.span.start)"
-            }
-            return "\(what) \(p.node.span.start)-\(p.node.span.end) \(p.onRejection) \(p.nameAsWritten) \(p.inner.map(described) ?? "-")"
-        }
+        let described = Self.described
         var compared = 0, again = 0
         for _ in 0..<300 {
             // Runs of one stage, one to four long, of the stages above.
@@ -126,6 +116,61 @@ final class PlanningRepeatsTests: XCTestCase {
         XCTAssertGreaterThan(compared, 5000)
         // The shortcut is taken often: the test would pass without it.
         XCTAssertGreaterThan(again, 1000)
+    }
+
+    /// A plan, to its arguments' places and the texts of what it holds.
+    private static func described(_ p: StagePlan) -> String {
+        let spans = { (arguments: [Argument]) in arguments.map { "\($0.span.start)-\($0.span.end)" }.joined(separator: ",") }
+        let what: String
+        switch p.kind {
+        case .value(let a): what = "value \(a.span.start)"
+        case .builtin(let def, let positional, let flags):
+            what = "\(def.name) [\(spans(positional))] \(flags.keys.sorted()) \(flags.values.map { spans($0.compactMap { $0 }) })"
+        case .user(let user): what = "def \(user.name)"
+        case .refused(let problem): what = "refused \(problem.message) \(problem.span.start)"
+        }
+        return "\(what) \(p.node.span.start)-\(p.node.span.end) \(p.onRejection) \(p.nameAsWritten) \(p.inner.map(described) ?? "-")"
+    }
+
+    /// A stage that takes plain values, written as the one before it up to their texts (`resolve
+    /// 1 | resolve 2`), takes that one's plan again; a stage of the same name with an expression,
+    /// an inner stage or another kind of literal does not. Runs of variants of one stage: the
+    /// plans made together must be those of each stage planned alone.
+    func test_aStageWrittenAsTheOneBeforeUpToItsPlainValuesIsPlannedAsItIsAlone() throws {
+        var rng = SplitMix64(seed: 4407)
+        let families = [
+            ["echo 1", "echo 2", "echo 30", "echo 1.5", "echo x", "echo 'q'", "echo \"q\"", "echo \"{q}\"", "echo true",
+             "echo null", "echo 1 2", "echo (len)", "echo $x", "echo 5ms", "echo [1]"],
+            ["resolve 1", "resolve 2", "resolve a", "resolve 'a'", "resolve 1 --x"],
+            ["delay 10ms", "delay 2s", "delay 5", "delay x"],
+            ["pick 'x'", "pick 'a =='", "pick 'y'", "pick a", "pick b", "pick \"{z}\""],
+            ["then len", "then echo", "then nosuch", "then (len)", "then echo 1", "then echo 2"],
+            ["format plain", "format other", "format 'x'", "format \"{x}\""],
+            ["sort-by a", "sort-by b", "sort-by 'c'"],
+            ["catch 1", "catch 2", "catch x"],
+        ]
+        var compared = 0, relaxed = 0
+        for _ in 0..<300 {
+            var stages: [String] = []
+            while stages.count < 12 {
+                let family = families.randomElement(using: &rng)!
+                for _ in 0..<Int.random(in: 2...5, using: &rng) { stages.append(family.randomElement(using: &rng)!) }
+            }
+            let text = stages.joined(separator: " | ")
+            let pipeline = try Parser.parsePipeline(SourceText(text))
+            let planner = Planner(registry: .builtins, defs: [:])
+            let together = planner.plan(pipeline)
+            let alone = pipeline.stages.map { planner.plan($0) }
+            XCTAssertEqual(together.map(Self.described), alone.map(Self.described), text)
+            for i in together.indices.dropFirst() where stages[i] != stages[i - 1]
+                && together[i - 1].again(pipeline.stages[i], place: (pipeline.stages, i)) != nil {
+                relaxed += 1
+            }
+            compared += together.count
+        }
+        XCTAssertGreaterThan(compared, 3000)
+        // Stages written otherwise than the one before them take its plan often.
+        XCTAssertGreaterThan(relaxed, 100)
     }
 
     func test_theCheckFindsWhatPlanningEachNestedPipelineFinds() throws {

@@ -23,8 +23,10 @@ struct Evaluator: Sendable {
     ) -> (promise: Promise<Value>, run: PipelineRun) {
         let run = PipelineRun(site: site, input: input, isHandler: handler)
         // Planned from the pipeline's own list of stages, which the plans then share with the
-        // syntax tree (`StagePlan.init`): planned from a slice of it, they would keep a copy.
-        let plans = plans ?? Planner(session: session).plan(p.stages)
+        // syntax tree (`StagePlan.init`): planned from a slice of it, they would keep a copy. A
+        // one-stage pipeline written as the one planned last (the elements of `all [resolve 1,
+        // resolve 2, …]`) takes that one's plan again (`plans(_:)`).
+        let plans = plans ?? self.plans(p)
         let promise = stages(
             p.stages[...], plans: plans, nullEnds: nullEnds, printed: printed, input: input, scope: scope, site: site, run: run)
         return (promise, run)

@@ -153,7 +153,8 @@ final class StagePlan: @unchecked Sendable {
 
     /// The plan of `node`, at `place`, when `node` is written as this plan's stage is (the same
     /// name, and arguments of the same literal kinds and texts, wherever they are, or groups
-    /// where this plan's are groups) and this plan is of a built-in stage given no flag, with
+    /// where this plan's are groups, or, for a stage that takes plain values, plain literals of
+    /// the same kinds whatever their texts) and this plan is of a built-in stage given no flag, with
     /// nothing of its own (no inner stage, not a rewritten `then`): planning it would give this
     /// plan's kind again, since nothing in a plan depends on where its stage is written, nor on
     /// what a group holds (its stages are planned when it runs, and by the check's walk). Nil
@@ -171,12 +172,19 @@ final class StagePlan: @unchecked Sendable {
     /// of the groups among its arguments.
     func writtenAlike(_ node: __shared StageNode) -> Bool {
         // The cheapest tests first: most stages are not written as the one before them.
-        guard rare == nil, !nodes.isEmpty, case .builtin(_, let positional, let flags) = kind,
+        guard rare == nil, !nodes.isEmpty, case .builtin(let def, let positional, let flags) = kind,
             node.arguments.count == positional.count, flags.isEmpty,
             case .named(let name, _) = node.head, name == self.name
         else { return false }
         let arguments = node.arguments
-        for i in arguments.indices where !Self.planAlike(arguments[i], positional[i]) { return false }
+        for i in arguments.indices where !Self.planAlike(arguments[i], positional[i]) {
+            // A stage that takes plain values (`resolve 1`, `resolve 2`) plans alike given any
+            // plain literals of the same kinds, as `checksAsBefore` says; its plan holds the
+            // node's own arguments, which its run evaluates.
+            guard def.argumentStyle == .values, def.expressionArguments == 0,
+                Self.samePlainKind(arguments[i].kind, positional[i].kind)
+            else { return false }
+        }
         return true
     }
 
