@@ -20,7 +20,9 @@ final class CombinatorTests: XCTestCase {
 
     func test_all_failsFastWithTheFirstRejectionToArrive() {
         let slow = Promise<Int>.delay(5, value: 1)
-        let p = Promise.all([slow, Promise.delay(0.05, value: 2).then { _ -> Int in throw TestError("late") },
+        // The late one is a second late, not 40 ms: a pause of the test's thread between the two
+        // (a busy machine) must not let it arrive first.
+        let p = Promise.all([slow, Promise.delay(1, value: 2).then { _ -> Int in throw TestError("late") },
                              Promise.delay(0.01, value: 3).then { _ -> Int in throw TestError("early") }])
         XCTAssertEqual(error(p) as? TestError, TestError("early"))
         XCTAssertTrue(error(slow) is PromiseCancelledError, "all cancels a sibling it no longer needs")
@@ -35,7 +37,7 @@ final class CombinatorTests: XCTestCase {
     }
 
     func test_race_firstToSettleWinsEvenARejection() {
-        let p = Promise.race([Promise.delay(0.05, value: 1),
+        let p = Promise.race([Promise.delay(1, value: 1),
                               Promise<Int>.delay(0.01, value: 0).then { _ -> Int in throw TestError("fast") }])
         XCTAssertEqual(error(p) as? TestError, TestError("fast"))
     }
@@ -75,7 +77,7 @@ final class CombinatorTests: XCTestCase {
     }
 
     func test_any_firstToFulfilWinsSkippingRejections() {
-        let p = Promise.any([Promise<Int>.reject(TestError("x")), Promise.delay(0.02, value: 2), Promise.delay(0.05, value: 3)])
+        let p = Promise.any([Promise<Int>.reject(TestError("x")), Promise.delay(0.02, value: 2), Promise.delay(1, value: 3)])
         XCTAssertEqual(value(p), 2)
     }
 
@@ -119,7 +121,7 @@ final class CombinatorTests: XCTestCase {
     }
 
     func test_timeout_withoutCancellingLeavesUpstreamRunning() {
-        let slow = Promise<Int>.delay(0.1, value: 7)
+        let slow = Promise<Int>.delay(0.5, value: 7)
         XCTAssertTrue(error(slow.timeout(0.01, cancelsUpstream: false)) is PromiseTimeoutError)
         XCTAssertEqual(value(slow), 7)
     }
