@@ -31,7 +31,7 @@ extension Planner {
                 let made = plan(p)
                 plans[p.span.start] = made
                 for plan in made { collect(plan, into: &walk) }
-            case .def(_, _, let body, let isAsync): collect(isAsync ? body.awaitsUnwrapped : body, into: &walk)
+            case .def(_, _, let body, let isAsync): collect(isAsync ? body.awaitsUnwrapped : body, into: &walk, after: nil)
             case .meta: break
             }
         }
@@ -41,22 +41,22 @@ extension Planner {
     /// What the check's walk has found, and the plan it made last.
     private struct CheckWalk {
         var found: [PlanProblem] = []
-        /// The last plan of a one-stage group: the next one written as it is (`then (pick @) |
-        /// then (pick @) | …`, `StagePlan.writtenAlike`) is not planned; only the groups among
-        /// its arguments are walked.
+        /// The last plan of a one-stage group: the next group written as it is (`then (pick @)
+        /// | then (pick @) | …`) is not planned (`collect(_:into:after:isGroup:)`).
         var previous: StagePlan? = nil
     }
 
-    /// The problems of `p`'s plans and of the pipelines inside them. `isGroup`: `p` is a group
-    /// `( … )`, which may be written as the group before it; the elements of a list rarely are
-    /// (`all [resolve 1, resolve 2, …]`), and are planned without trying.
-    /// Returns the plan of a one-stage pipeline (for a group written as the one before it, that
+    /// The problems of `p`'s plans and of the pipelines inside them. `previous`: the plan of the
+    /// one-stage pipeline before `p` (the group before it, or the element before it in a list);
+    /// a one-stage `p` written as that one is (`StagePlan.writtenAlike`: `then (pick @) | then
+    /// (pick @)`, `all [resolve 1, resolve 2, …]`) is not planned, since planned it would be
+    /// `previous.again(…)`, with no problem of its own; only the pipelines its arguments hold
+    /// are walked. `isGroup`: `p` is a group, whose plan the next group is compared with.
+    /// Returns the plan of a one-stage pipeline (for one written as the one before it, that
     /// one's plan, which is alike), nil for a longer one.
     @discardableResult
-    private func collect(_ p: Pipeline, into walk: inout CheckWalk, isGroup: Bool = false) -> StagePlan? {
-        if isGroup, p.stages.count == 1, let previous = walk.previous, previous.writtenAlike(p.stages[0]) {
-            // Planned, it would be `previous.again(…)`: no problem of its own, and its arguments
-            // are the node's. Walked without the plan being made.
+    private func collect(_ p: Pipeline, into walk: inout CheckWalk, after previous: StagePlan?, isGroup: Bool = false) -> StagePlan? {
+        if p.stages.count == 1, let previous, previous.writtenAlike(p.stages[0]) {
             if previous.definition?.argumentStyle != .passthrough {
                 for a in p.stages[0].arguments { collect(a, into: &walk) }
             }
@@ -86,16 +86,10 @@ extension Planner {
     private func collect(_ a: Argument, into walk: inout CheckWalk) {
         switch a.kind {
         case .list(let ps):
-            // An element written as the one before it, up to its plain values (`all [resolve 1,
-            // resolve 2, …]`), has no problem that one had not: it is not planned (it is planned
-            // when it runs).
             var previous: StagePlan? = nil
-            for p in ps {
-                if p.stages.count == 1, let previous, previous.checksAsBefore(p.stages[0]) { continue }
-                previous = collect(p, into: &walk)
-            }
-        case .record(let fields): fields.forEach { collect($0.value, into: &walk) }
-        case .group(let p): collect(p, into: &walk, isGroup: true)
+            for p in ps { previous = collect(p, into: &walk, after: previous) }
+        case .record(let fields): fields.forEach { collect($0.value, into: &walk, after: nil) }
+        case .group(let p): collect(p, into: &walk, after: walk.previous, isGroup: true)
         default: break
         }
     }

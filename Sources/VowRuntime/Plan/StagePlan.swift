@@ -178,9 +178,11 @@ final class StagePlan: @unchecked Sendable {
         else { return false }
         let arguments = node.arguments
         for i in arguments.indices where !Self.planAlike(arguments[i], positional[i]) {
-            // A stage that takes plain values (`resolve 1`, `resolve 2`) plans alike given any
-            // plain literals of the same kinds, as `checksAsBefore` says; its plan holds the
-            // node's own arguments, which its run evaluates.
+            // A stage that takes plain values (`resolve 1`, `resolve 2`: no expression, no inner
+            // stage) plans alike given any plain literals of the same kinds: what its planning
+            // gives or refuses (an unknown name, a flag, too many arguments) depends only on its
+            // name and its arguments' count and kinds. Its plan holds the node's own arguments,
+            // which its run evaluates.
             guard def.argumentStyle == .values, def.expressionArguments == 0,
                 Self.samePlainKind(arguments[i].kind, positional[i].kind)
             else { return false }
@@ -207,24 +209,6 @@ final class StagePlan: @unchecked Sendable {
     /// groups (what a group holds is planned when it runs).
     static func planAlike(_ a: borrowing Argument, _ b: borrowing Argument) -> Bool {
         sameKind(a, b) || sameLiteral(a.kind, b.kind) || (a.isGroup && b.isGroup)
-    }
-
-    /// True when planning `node` would find no problem, as planning this plan's stage found
-    /// none, so that the check need not plan it: `node` has this stage's name, this plan is of a
-    /// built-in stage that takes plain values (no expression, no inner stage), was given no flag
-    /// and has nothing of its own, and `node`'s arguments are as many plain literals of the same
-    /// kinds as this plan's (their texts may differ: `resolve 1`, `resolve 2`). What such a
-    /// stage's planning refuses (an unknown name, a flag, too many arguments) depends only on
-    /// those. Says nothing of the plan `node` would have: the run plans it.
-    func checksAsBefore(_ node: __shared StageNode) -> Bool {
-        guard rare == nil, !nodes.isEmpty, case .builtin(let def, let positional, let flags) = kind, flags.isEmpty,
-            def.argumentStyle == .values, def.expressionArguments == 0,
-            node.arguments.count == positional.count,
-            case .named(let name, _) = node.head, name == self.name
-        else { return false }
-        let arguments = node.arguments
-        for i in arguments.indices where !Self.samePlainKind(arguments[i].kind, positional[i].kind) { return false }
-        return true
     }
 
     /// True when `a` and `b` are plain literals of the same kind (a word or a string with
