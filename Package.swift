@@ -106,7 +106,12 @@ let package = Package(
             name: "vow",
             dependencies: ["VowShell"],
             swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld"], .when(configuration: .release))]
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                    .when(configuration: .release)
+                )
+            ]
         ),
         // Promise micro-benchmarks against Dispatch and SwiftNIO (run by scripts/bench).
         .executableTarget(

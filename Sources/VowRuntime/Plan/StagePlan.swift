@@ -177,15 +177,19 @@ final class StagePlan: @unchecked Sendable {
             case .named(let name, _) = node.head, name == self.name
         else { return false }
         let arguments = node.arguments
-        for i in arguments.indices where !Self.planAlike(arguments[i], positional[i]) {
+        for i in arguments.indices where !Self.sameKind(arguments[i], positional[i]) {
             // A stage that takes plain values (`resolve 1`, `resolve 2`: no expression, no inner
             // stage) plans alike given any plain literals of the same kinds: what its planning
             // gives or refuses (an unknown name, a flag, too many arguments) depends only on its
             // name and its arguments' count and kinds. Its plan holds the node's own arguments,
-            // which its run evaluates.
-            guard def.argumentStyle == .values, def.expressionArguments == 0,
-                Self.samePlainKind(arguments[i].kind, positional[i].kind)
-            else { return false }
+            // which its run evaluates. Asked before the texts are compared (`planAlike`), which
+            // is the dearer test and, for such a stage, the rarer answer.
+            if Self.samePlainKind(arguments[i].kind, positional[i].kind), def.argumentStyle == .values,
+                def.expressionArguments == 0
+            {
+                continue
+            }
+            guard Self.planAlike(arguments[i], positional[i]) else { return false }
         }
         return true
     }
