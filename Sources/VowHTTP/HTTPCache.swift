@@ -160,8 +160,27 @@ public final class HTTPCache: Sendable {
         let refreshed = Entry(
             key: entry.key, url: entry.url, vary: entry.vary, status: entry.status, statusText: entry.statusText,
             version: entry.version, headers: headers, body: entry.body, requestTime: requestTime, responseTime: responseTime)
-        _ = write(refreshed)
+        if Self.revalidatesAlike(entry, refreshed) {
+            // Stored again, it would be asked about in the same way next time: only its times
+            // change, which matter to an entry with no freshness only as the order in which the
+            // cap removes entries (the file's time, touched instead).
+            utimes(path(entry.key), nil)
+        } else {
+            _ = write(refreshed)
+        }
         return refreshed.response(cache: "revalidated", elapsed: notModified.elapsed)
+    }
+
+    /// True when `refreshed`, `entry` refreshed by a 304, makes every later lookup what `entry`
+    /// makes it: neither is ever fresh (no `max-age`, no `Expires`, so their times and `Date`
+    /// headers never count), and their headers are the same but for `Date` (the same validators
+    /// to ask with, the same directives).
+    static func revalidatesAlike(_ entry: Entry, _ refreshed: Entry) -> Bool {
+        guard freshnessLifetime(entry) == 0, freshnessLifetime(refreshed) == 0 else { return false }
+        func kept(_ headers: [(name: String, value: String)]) -> [String] {
+            headers.filter { $0.name.caseInsensitiveCompare("Date") != .orderedSame }.map { $0.name.lowercased() + ":" + $0.value }.sorted()
+        }
+        return kept(entry.headers) == kept(refreshed.headers)
     }
 
     /// The statuses a cache may keep without being told (RFC 9110 §15.1, "heuristically
@@ -200,17 +219,7 @@ public final class HTTPCache: Sendable {
     }
 
     /// An HTTP date (IMF-fixdate, and the two obsolete forms) as seconds since 1970.
-    static func httpDate(_ text: String) -> Double? {
-        let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
-        for f in formats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = f
-            if let d = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) { return d.timeIntervalSince1970 }
-        }
-        return nil
-    }
+    static func httpDate(_ text: String) -> Double? { HTTPDate.parse(text) }
 
     /// The first header `name` of `headers`, compared without case.
     static func header(_ name: String, in headers: [(name: String, value: String)]) -> String? {
@@ -270,13 +279,21 @@ public final class HTTPCache: Sendable {
             "requestTime": .double(entry.requestTime), "responseTime": .double(entry.responseTime),
         ]
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             // Written whole under another name, then renamed: a reader sees the old entry or the
             // new one, never part of one. Not synced to the disk (Foundation's atomic write
             // syncs every file: three quarters of a fan-out's time went there): a cache may
             // lose an entry to a crash, and an entry that does not read is a miss.
             let data = Array(JSONWriter.compact(record).utf8)
-            let file = try FileWriter(path(entry.key), permissions: 0o600)
+            let file: FileWriter
+            do throws(VowError) {
+                file = try FileWriter(path(entry.key), permissions: 0o600)
+            } catch {
+                // The directory is made when an entry cannot be written without it: a look at
+                // it before every entry was a tenth of a fan-out's stores.
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                file = try FileWriter(path(entry.key), permissions: 0o600)
+            }
             do throws(VowError) {
                 try file.write(data)
                 try file.commit()

@@ -75,4 +75,70 @@ final class HTTPCacheRuleTests: XCTestCase {
         for i in 0..<8 { keep("big\(i)", 900) }
         XCTAssertFalse(FileManager.default.fileExists(atPath: foreign), "the look when the count passed the cap found it, oldest, and removed it")
     }
+
+    /// A 304 that changes nothing a later lookup reads (an entry with a validator and no
+    /// freshness, the same headers but `Date`) leaves the stored entry as it is and touches its
+    /// file (the cap removes the entries stored longest ago first); a 304 with a new validator
+    /// or with freshness stores the entry again.
+    func test_aRevalidationThatChangesNothingLeavesTheEntryAndTouchesItsFile() throws {
+        let dir = NSTemporaryDirectory() + "vow-cache-refresh-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let cache = HTTPCache(directory: dir)
+        let spec = HTTPRequestSpec(method: "GET", url: "http://h/r")
+        func response(_ status: Int, _ headers: [(String, String)]) -> HTTPResponse {
+            HTTPResponse(
+                status: status, statusText: "", url: spec.url, method: "GET", headers: headers.map { (name: $0.0, value: $0.1) },
+                elapsed: 0, body: status == 200 ? Array("the body".utf8) : [])
+        }
+        func conditions() -> [String] {
+            guard case .stale(_, let c) = cache.lookup(spec, now: 2000) else { return ["not stale"] }
+            return c.map { $0.name + ": " + $0.value }
+        }
+        func stale() throws -> HTTPCache.Entry {
+            guard case .stale(let entry, _) = cache.lookup(spec, now: 2000) else { throw XCTSkip("not stale") }
+            return entry
+        }
+        XCTAssertTrue(cache.store(spec, response(200, [("ETag", "\"a\""), ("Date", "Sun, 06 Nov 1994 08:49:37 GMT")]), requestTime: 10, responseTime: 11))
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasSuffix(".entry") })
+        let file = dir + "/" + name
+        var past = [timeval(tv_sec: 1000, tv_usec: 0), timeval(tv_sec: 1000, tv_usec: 0)]
+        XCTAssertEqual(utimes(file, &past), 0)
+        func modified() throws -> Date { try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date) }
+        let stored = try XCTUnwrap(FileManager.default.contents(atPath: file))
+        XCTAssertEqual(conditions(), ["If-None-Match: \"a\""])
+
+        // The same validator, a new Date: the file keeps its bytes, and its time is now's.
+        let served = cache.refresh(try stale(), with: response(304, [("ETag", "\"a\""), ("Date", "Mon, 07 Nov 1994 08:49:37 GMT")]), requestTime: 20, responseTime: 21)
+        XCTAssertEqual(served.body, Array("the body".utf8))
+        XCTAssertEqual(served.cache, "revalidated")
+        XCTAssertEqual(HTTPCache.header("Date", in: served.headers), "Mon, 07 Nov 1994 08:49:37 GMT")
+        XCTAssertEqual(FileManager.default.contents(atPath: file), stored)
+        XCTAssertGreaterThan(try modified().timeIntervalSince1970, 1_000_000)
+        XCTAssertEqual(conditions(), ["If-None-Match: \"a\""])
+
+        // A new validator: stored again, and asked with next time.
+        _ = cache.refresh(try stale(), with: response(304, [("ETag", "\"b\"")]), requestTime: 30, responseTime: 31)
+        XCTAssertNotEqual(FileManager.default.contents(atPath: file), stored)
+        XCTAssertEqual(conditions(), ["If-None-Match: \"b\""])
+
+        // Freshness: stored again, and served without a request within it.
+        _ = cache.refresh(try stale(), with: response(304, [("Cache-Control", "max-age=600")]), requestTime: 1990, responseTime: 1991)
+        if case .fresh(let r, _, _) = cache.lookup(spec, now: 2000) {
+            XCTAssertEqual(r.body, Array("the body".utf8))
+        } else {
+            XCTFail("a 304 that gave freshness was not kept")
+        }
+    }
+
+    /// Two entries alike to a later lookup, and the differences that make them not alike.
+    func test_whatMakesARefreshedEntryRevalidateAlike() {
+        let base = entry([("ETag", "\"a\""), ("Date", "Sun, 06 Nov 1994 08:49:37 GMT"), ("Server", "x")])
+        XCTAssertTrue(HTTPCache.revalidatesAlike(base, entry([("Server", "x"), ("ETag", "\"a\""), ("Date", "Mon, 07 Nov 1994 08:49:37 GMT")], requestTime: 5, responseTime: 6)))
+        XCTAssertFalse(HTTPCache.revalidatesAlike(base, entry([("ETag", "\"b\""), ("Server", "x")])))
+        XCTAssertFalse(HTTPCache.revalidatesAlike(base, entry([("ETag", "\"a\""), ("Server", "x"), ("Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT")])))
+        XCTAssertFalse(HTTPCache.revalidatesAlike(base, entry([("ETag", "\"a\""), ("Server", "x"), ("Cache-Control", "max-age=5")])))
+        XCTAssertFalse(HTTPCache.revalidatesAlike(base, entry([("ETag", "\"a\""), ("Server", "x"), ("Expires", "Thu, 01 Jan 2099 00:00:00 GMT")])))
+        let fresh = entry([("ETag", "\"a\""), ("Cache-Control", "max-age=5")])
+        XCTAssertFalse(HTTPCache.revalidatesAlike(fresh, fresh))
+    }
 }
