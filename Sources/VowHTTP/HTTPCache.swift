@@ -143,7 +143,7 @@ public final class HTTPCache: Sendable {
         }
         for url in urls {
             var get = HTTPRequestSpec(method: "GET", url: url)
-            get.headers = spec.headers.filter { $0.name.caseInsensitiveCompare("Authorization") == .orderedSame }
+            get.headers = spec.headers.filter { $0.name.equalsIgnoringASCIICase("Authorization") }
             unlink(path(Self.key(get)))
             get.headers = []
             unlink(path(Self.key(get)))
@@ -178,7 +178,7 @@ public final class HTTPCache: Sendable {
     static func revalidatesAlike(_ entry: Entry, _ refreshed: Entry) -> Bool {
         guard freshnessLifetime(entry) == 0, freshnessLifetime(refreshed) == 0 else { return false }
         func kept(_ headers: [(name: String, value: String)]) -> [String] {
-            headers.filter { $0.name.caseInsensitiveCompare("Date") != .orderedSame }.map { $0.name.lowercased() + ":" + $0.value }.sorted()
+            headers.filter { !$0.name.equalsIgnoringASCIICase("Date") }.map { $0.name.lowercased() + ":" + $0.value }.sorted()
         }
         return kept(entry.headers) == kept(refreshed.headers)
     }
@@ -223,7 +223,7 @@ public final class HTTPCache: Sendable {
 
     /// The first header `name` of `headers`, compared without case.
     static func header(_ name: String, in headers: [(name: String, value: String)]) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
     /// What an entry is kept under: the URL, and a digest of the credential sent with it.
@@ -245,7 +245,12 @@ public final class HTTPCache: Sendable {
     // MARK: Files
 
     private func path(_ key: String) -> String {
-        directory + "/" + String(Self.fnv1a(key), radix: 16) + ".entry"
+        directory + "/" + Self.fileName(key)
+    }
+
+    /// The name of the file of the entry kept under `key`.
+    static func fileName(_ key: String) -> String {
+        String(fnv1a(key), radix: 16) + ".entry"
     }
 
     private func read(_ key: String) -> Entry? {
@@ -284,6 +289,13 @@ public final class HTTPCache: Sendable {
             // syncs every file: three quarters of a fan-out's time went there): a cache may
             // lose an entry to a crash, and an entry that does not read is a miss.
             let data = Array(JSONWriter.compact(record).utf8)
+            // A new entry is linked under its name once written (one entry of the directory
+            // made, not three); one that replaces another, or a file system without unnamed
+            // files, takes the temporary file and the rename.
+            if UnnamedFile.create(Self.fileName(entry.key), in: directory, bytes: data, permissions: 0o600) {
+                counted(data.count)
+                return true
+            }
             let file: FileWriter
             do throws(VowError) {
                 file = try FileWriter(path(entry.key), permissions: 0o600)
@@ -301,16 +313,22 @@ public final class HTTPCache: Sendable {
                 file.abandon()
                 throw error
             }
-            let looks = usage.withLock { known -> Bool in
-                guard let bytes = known else { return true }
-                known = bytes + data.count
-                return bytes + data.count > maxBytes
-            }
-            if looks { trim() }
+            counted(data.count)
         } catch {
             return false
         }
         return true
+    }
+
+    /// Counts `bytes` more stored, and trims the directory when the count passes the cap (or
+    /// when nothing has been counted yet: the first look sets the count).
+    private func counted(_ bytes: Int) {
+        let looks = usage.withLock { known -> Bool in
+            guard let before = known else { return true }
+            known = before + bytes
+            return before + bytes > maxBytes
+        }
+        if looks { trim() }
     }
 
     /// Past `maxBytes`, removes the entries stored longest ago until the directory is within

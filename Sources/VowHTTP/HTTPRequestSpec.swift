@@ -1,4 +1,5 @@
 import Foundation
+import VowValue
 
 /// One HTTP request, as the stages describe it.
 public struct HTTPRequestSpec: Sendable {
@@ -60,6 +61,6 @@ public struct HTTPRequestSpec: Sendable {
 
     /// True when a header of that name is set (case-insensitive).
     public func hasHeader(_ name: String) -> Bool {
-        headers.contains { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        headers.contains { $0.name.equalsIgnoringASCIICase(name) }
     }
 }

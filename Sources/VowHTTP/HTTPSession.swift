@@ -55,7 +55,7 @@ public final class HTTPSession: Sendable {
         storedHeaders.withLock { stored in
             var out: [(name: String, value: String)] = []
             for h in stored where h.origin == origin || (allOrigins && h.origin != nil) {
-                out.removeAll { $0.name.caseInsensitiveCompare(h.name) == .orderedSame }
+                out.removeAll { $0.name.equalsIgnoringASCIICase(h.name) }
                 out.append((h.name, h.value))
             }
             return out
@@ -67,7 +67,7 @@ public final class HTTPSession: Sendable {
         guard !given.isEmpty else { return }
         storedHeaders.withLock { stored in
             for h in given {
-                stored.removeAll { $0.origin == origin && $0.name.caseInsensitiveCompare(h.name) == .orderedSame }
+                stored.removeAll { $0.origin == origin && $0.name.equalsIgnoringASCIICase(h.name) }
             }
             stored += given.map { StoredHeader(name: $0.name, value: $0.value, origin: origin) }
         }

@@ -193,8 +193,7 @@ public final class HTTPResponse: Sendable {
 
     /// The first header with this name, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        let lower = name.lowercased()
-        return headers.first { $0.name.lowercased() == lower }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 }
 

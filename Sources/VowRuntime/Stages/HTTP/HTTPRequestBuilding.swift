@@ -100,7 +100,7 @@ func prepare(_ given: HTTPRequestSpec, _ args: StageArguments, _ call: StageCall
         throw VowError.ofStage(.type, "invalid URL '\(spec.url)' (expected http:// or https://)")
     }
     let stored = s.headers(for: origin, allOrigins: args[HTTPFlag.sessionAllOrigins])
-        .filter { h in !mine.contains { $0.name.caseInsensitiveCompare(h.name) == .orderedSame } }
+        .filter { h in !mine.contains { $0.name.equalsIgnoringASCIICase(h.name) } }
     spec.headers.insert(contentsOf: stored, at: 0)
     spec.givenHeaderCount += stored.count
     spec.sessionHeaderCount = apiCount + stored.count + (writable != nil ? mine.count : 0)
@@ -176,7 +176,7 @@ func buildHTTPRequest(
     if let api {
         // The API's headers first, unless given now; like a session's, they belong to its
         // origin, and a redirect elsewhere drops them.
-        let own = api.headers.filter { h in !draft.headers.contains { $0.name.caseInsensitiveCompare(h.name) == .orderedSame } }
+        let own = api.headers.filter { h in !draft.headers.contains { $0.name.equalsIgnoringASCIICase(h.name) } }
         spec.headers.insert(contentsOf: own.map { ($0.name, $0.value) }, at: 0)
         spec.givenHeaderCount += own.count
         spec.sessionHeaderCount += own.count

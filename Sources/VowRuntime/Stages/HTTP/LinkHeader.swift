@@ -1,12 +1,13 @@
 import Foundation
+import VowValue
 
 /// `Link` response headers (RFC 8288): `<URL>; rel="next", <URL>; rel="last"`.
 enum LinkHeader {
     /// The target of the first link whose relation types include `relation` (case-insensitive),
     /// across every `Link` header in `headers`, as written (possibly relative).
     static func target(rel relation: String, in headers: [(name: String, value: String)]) -> String? {
-        for h in headers where h.name.caseInsensitiveCompare("Link") == .orderedSame {
-            for link in links(h.value) where link.rels.contains(where: { $0.caseInsensitiveCompare(relation) == .orderedSame }) {
+        for h in headers where h.name.equalsIgnoringASCIICase("Link") {
+            for link in links(h.value) where link.rels.contains(where: { $0.equalsIgnoringASCIICase(relation) }) {
                 return link.target
             }
         }

@@ -154,7 +154,7 @@ struct RequestDraft {
     /// shown).
     func checkHeaders() throws {
         for h in headers {
-            let isAuth = h.name.caseInsensitiveCompare("Authorization") == .orderedSame
+            let isAuth = h.name.equalsIgnoringASCIICase("Authorization")
             if let bad = h.name.unicodeScalars.first(where: { $0.value < 0x21 || $0.value == 0x7F || $0 == ":" }) {
                 throw VowError.ofStage(.type, "the header name '\(TerminalText.visibleLine(h.name))' holds \(characterName(bad)): refused before sending")
             }
