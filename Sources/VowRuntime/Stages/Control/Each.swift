@@ -278,8 +278,8 @@ final class StreamEachRunner: @unchecked Sendable {
     enum Filtered { case kept(Value), dropped, ordinary }
     /// The filter ahead, when `where` follows `each json` and items run directly.
     let filter: (@Sendable (Value) -> Filtered)?
-    /// False when only the count of the results is read (`StageCall.keepsResults`): each
-    /// stands as null.
+    /// False when only the count of the results is read (`StageCall.keepsResults`): only
+    /// their count is kept, and handed on (`CountedResults`).
     let keepsResults: Bool
     /// For `each json | pick EXPR`: EXPR, and the tape the items' documents go into while
     /// every item so far held one (`JSONLinesTape`); nil once one did not (the items so far are
@@ -287,7 +287,11 @@ final class StreamEachRunner: @unchecked Sendable {
     let tapeExpression: String?
     @exclusivity(unchecked) var lines: JSONLinesTape?
     let ex: any PromiseExecutor
-    @exclusivity(unchecked) var results: [Value?] = []
+    /// The results so far, by item (null for one still running); empty when they are not
+    /// kept (`keepsResults`), when only `count` grows.
+    @exclusivity(unchecked) var results: [Value] = []
+    /// How many items have a place among the results: the index of the next one.
+    @exclusivity(unchecked) var count = 0
     @exclusivity(unchecked) var running = 0
     @exclusivity(unchecked) var ended = false
     @exclusivity(unchecked) var taking = false
@@ -361,20 +365,22 @@ final class StreamEachRunner: @unchecked Sendable {
                 if Self.append(v, to: lines) { continue }
                 // This item's document is not one the tape takes: the items so far become the
                 // values `json` makes of them, and this one and the rest go the ordinary way.
-                results.append(contentsOf: lines.finishValues())
+                let values = lines.finishValues()
+                count += values.count
+                if keepsResults { results.append(contentsOf: values) }
                 self.lines = nil
             }
             if let filter {
                 switch filter(v) {
                 case .kept(let parsed):
-                    results.append(keepsResults ? parsed : .null)
+                    keep(parsed)
                     continue
                 case .dropped: continue
                 case .ordinary: break
                 }
             }
             if let direct, let value = direct(v) {
-                results.append(keepsResults ? value : .null)
+                keep(value)
             } else {
                 launch(v)
             }
@@ -385,9 +391,15 @@ final class StreamEachRunner: @unchecked Sendable {
         }
     }
 
+    /// Gives the next item its place among the results, holding `value` when they are kept.
+    private func keep(_ value: Value) {
+        if keepsResults { results.append(value) }
+        count += 1
+    }
+
     private func launch(_ v: Value) {
-        let i = results.count
-        results.append(nil)
+        let i = count
+        keep(.null)
         running += 1
         let p = inner(v)
         inFlight[i] = p
@@ -396,7 +408,7 @@ final class StreamEachRunner: @unchecked Sendable {
             running -= 1
             switch r {
             case .success(let v):
-                results[i] = keepsResults ? v : .null
+                if keepsResults { results[i] = v }
                 take()
                 finishIfDone()
             case .failure(let e):
@@ -415,7 +427,14 @@ final class StreamEachRunner: @unchecked Sendable {
             resolver.fulfill(.opaque(PickedAhead(expression: expression, content: .tape(lines.finish()), source: .null)))
             return
         }
-        resolver.fulfill(.list(results.map { $0 ?? .null }))
+        if keepsResults {
+            // Handed over, not copied: the list is the last thing the runner does.
+            let all = results
+            results = []
+            resolver.fulfill(.list(all))
+        } else {
+            resolver.fulfill(.opaque(CountedResults(count: count)))
+        }
     }
 
     /// Adds the JSON document an item holds (text, or a file's bytes) to `lines`; false when

@@ -34,6 +34,7 @@ struct LenStage: ValueStage {
         }
         switch input {
         case .list(let l): return .value(.int(l.count))
+        case .opaque(let counted as CountedResults): return .value(.int(counted.count))
         case .record(let r): return .value(.int(r.count))
         case .string(let s): return .value(.int(s.count))
         case .bytes(let b): return .value(.int(b.count))
