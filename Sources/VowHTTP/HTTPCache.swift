@@ -177,8 +177,11 @@ public final class HTTPCache: Sendable {
     /// to ask with, the same directives).
     static func revalidatesAlike(_ entry: Entry, _ refreshed: Entry) -> Bool {
         guard freshnessLifetime(entry) == 0, freshnessLifetime(refreshed) == 0 else { return false }
+        // By name, and in their order among those of the same name (the sort is stable), which
+        // is what a lookup reads (`header` takes the first): a 304's headers go after the rest.
         func kept(_ headers: [(name: String, value: String)]) -> [String] {
-            headers.filter { !$0.name.equalsIgnoringASCIICase("Date") }.map { $0.name.lowercased() + ":" + $0.value }.sorted()
+            headers.filter { !$0.name.equalsIgnoringASCIICase("Date") }.map { (name: $0.name.lowercased(), value: $0.value) }
+                .sorted { $0.name < $1.name }.map { $0.name + ":" + $0.value }
         }
         return kept(entry.headers) == kept(refreshed.headers)
     }

@@ -138,6 +138,10 @@ final class HTTPCacheRuleTests: XCTestCase {
         XCTAssertFalse(HTTPCache.revalidatesAlike(base, entry([("ETag", "\"a\""), ("Server", "x"), ("Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT")])))
         XCTAssertFalse(HTTPCache.revalidatesAlike(base, entry([("ETag", "\"a\""), ("Server", "x"), ("Cache-Control", "max-age=5")])))
         XCTAssertFalse(HTTPCache.revalidatesAlike(base, entry([("ETag", "\"a\""), ("Server", "x"), ("Expires", "Thu, 01 Jan 2099 00:00:00 GMT")])))
+        // Two headers of one name in another order: the first, which a lookup reads, differs.
+        let twice = entry([("Link", "<a>"), ("Link", "<b>"), ("ETag", "\"a\"")])
+        XCTAssertFalse(HTTPCache.revalidatesAlike(twice, entry([("ETag", "\"a\""), ("Link", "<b>"), ("Link", "<a>")])))
+        XCTAssertTrue(HTTPCache.revalidatesAlike(twice, entry([("ETag", "\"a\""), ("Link", "<a>"), ("Link", "<b>")])))
         let fresh = entry([("ETag", "\"a\""), ("Cache-Control", "max-age=5")])
         XCTAssertFalse(HTTPCache.revalidatesAlike(fresh, fresh))
     }
