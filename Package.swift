@@ -46,7 +46,7 @@ let package = Package(
         .target(
             name: "VowHTTP",
             dependencies: [
-                "VowPromises", "VowValue", "CBrotli", "CZlib",
+                "VowPromises", "VowValue", "JMESPath", "CBrotli", "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

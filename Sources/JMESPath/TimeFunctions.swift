@@ -37,8 +37,9 @@ extension Builtin {
     }
 }
 
-/// Days from 1970-01-01 to the given date (proleptic Gregorian).
-func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+/// Days from 1970-01-01 to the given date (proleptic Gregorian; negative before it). Public:
+/// HTTP's dates are read with it too (`HTTPDate`).
+public func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
     let y = month <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400
     let yoe = y - era * 400

@@ -1,4 +1,5 @@
 import Foundation
+import JMESPath
 
 /// HTTP dates (RFC 9110 §5.6.7) as seconds since 1970: the preferred form, IMF-fixdate
 /// (`Sun, 06 Nov 1994 08:49:37 GMT`), and the two obsolete ones (RFC 850's
@@ -65,7 +66,7 @@ enum HTTPDate {
                 let year = digits(12, 4), let hour = digits(17, 2), let minute = digits(20, 2), let second = digits(23, 2),
                 day >= 1, day <= daysIn(month: month + 1, year: year), hour < 24, minute < 60, second < 60
             else { return nil }
-            let days = daysSince1970(year: year, month: month + 1, day: day)
+            let days = daysFromCivil(year, month + 1, day)
             // 1970-01-01 was a Thursday (index 3 from Monday).
             guard ((days % 7) + 7 + 3) % 7 == weekday else { return nil }
             return Double(days * 86_400 + hour * 3_600 + minute * 60 + second)
@@ -79,16 +80,5 @@ enum HTTPDate {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    /// The days from 1970-01-01 to the given Gregorian date (negative before it).
-    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        // Counted from March, so that a leap day ends the year (the civil-from-days method).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
