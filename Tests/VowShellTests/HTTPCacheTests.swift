@@ -77,7 +77,18 @@ final class HTTPCacheTests: XCTestCase {
     /// serves the stored body.
     func test_noCacheRevalidatesWithTheETag() throws {
         XCTAssertEqual(try cacheOf("/no-cache"), "miss")
+        // The 304 changes nothing a lookup reads (its headers are the 200's but for Date): the
+        // stored entry keeps its bytes, and its file's time is renewed.
+        let directory = cacheHome + "/vow/http"
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasSuffix(".entry") })
+        let file = directory + "/" + name
+        let stored = try XCTUnwrap(FileManager.default.contents(atPath: file))
+        var past = [timeval(tv_sec: 1000, tv_usec: 0), timeval(tv_sec: 1000, tv_usec: 0)]
+        XCTAssertEqual(utimes(file, &past), 0)
         XCTAssertEqual(try cacheOf("/no-cache"), "revalidated")
+        XCTAssertEqual(FileManager.default.contents(atPath: file), stored, "the entry was written again")
+        let modified = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date)
+        XCTAssertGreaterThan(modified.timeIntervalSince1970, 1_000_000, "the entry's time was not renewed")
         XCTAssertEqual(try vow("fetch \(server.base)/no-cache | json | pick n").out, "1\n", "a 304 serves the stored body")
         let (requests, conditional) = try count("/no-cache")
         XCTAssertEqual(requests, 3)
