@@ -224,9 +224,9 @@ public final class HTTPCache: Sendable {
     /// An HTTP date (IMF-fixdate, and the two obsolete forms) as seconds since 1970.
     static func httpDate(_ text: String) -> Double? { HTTPDate.parse(text) }
 
-    /// The first header `name` of `headers`, compared without case.
+    /// The first header `name` of `headers`, compared without case (`HTTPResponse.header`).
     static func header(_ name: String, in headers: [(name: String, value: String)]) -> String? {
-        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
+        HTTPResponse.header(name, in: headers)
     }
 
     /// What an entry is kept under: the URL, and a digest of the credential sent with it.

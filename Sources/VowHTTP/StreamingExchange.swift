@@ -116,7 +116,7 @@ extension HTTPEngine {
                     }
                     try await Task.sleep(for: .milliseconds(retry))
                     var again = current
-                    again.headers.removeAll { $0.0.lowercased() == "last-event-id" }
+                    again.headers.removeAll { $0.name.equalsIgnoringASCIICase("Last-Event-ID") }
                     if let id = events.lastID { again.headers.append(("Last-Event-ID", id)) }
                     let (next, hop) = try await self.streamHead(again)
                     if next.status.code == 204 { break }

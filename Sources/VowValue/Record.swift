@@ -192,7 +192,11 @@ public final class HTTPResponse: Sendable {
     }
 
     /// The first header with this name, compared case-insensitively.
-    public func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? { Self.header(name, in: headers) }
+
+    /// The first header `name` of `headers`, its name compared without the case of its letters
+    /// (`equalsIgnoringASCIICase`): a response's, a request's, a stored entry's.
+    public static func header(_ name: String, in headers: [(name: String, value: String)]) -> String? {
         headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 }

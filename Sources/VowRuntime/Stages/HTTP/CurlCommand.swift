@@ -19,7 +19,7 @@ enum CurlCommand {
         words.append(quote(spec.url))
         for h in spec.headers {
             // curl writes the multipart Content-Type itself, with a boundary of its own.
-            if spec.curlForm != nil, h.name.lowercased() == "content-type" { continue }
+            if spec.curlForm != nil, h.name.equalsIgnoringASCIICase("Content-Type") { continue }
             words += ["--header", quote("\(h.name): \(h.value)")]
         }
         if let form = spec.curlForm {
