@@ -24,6 +24,11 @@ public class AnyPromise: @unchecked Sendable {
         PromiseJob(key: ObjectIdentifier(self), kind: .callback, source: 0, target: 0, isTask: isTask)
     }
 
+    /// False for a job that observers are not told of (`IndexedValueJob`'s for work that is
+    /// not recorded item by item, `PromiseObservation.sparesLargeWork`); asked only while an
+    /// observer is installed.
+    var reportsToObservers: Bool { true }
+
     /// Enqueues this object as a job on its own executor.
     func schedule() { fatalError("abstract") }
 

@@ -12,15 +12,19 @@ final class IndexedValueJob<Receiver: IndexedSettlementReceiver>: ReactionJob, @
     let receiver: Receiver
     let index: Int
     let value: Receiver.Settled
+    /// Observers are not told of the job (`enqueueDelivery(quiet:)`).
+    let quiet: Bool
 
-    init(receiver: Receiver, index: Int, value: Receiver.Settled, on executor: any PromiseExecutor) {
+    init(receiver: Receiver, index: Int, value: Receiver.Settled, on executor: any PromiseExecutor, quiet: Bool) {
         self.receiver = receiver
         self.index = index
         self.value = value
+        self.quiet = quiet
         super.init(execRef: ExecutorRef(executor))
     }
 
     override func run() { receiver.fulfilled(index, value) }
+    override var reportsToObservers: Bool { !quiet }
 }
 
 /// What takes the outcomes of many elements: those `Promise.whenSettled(on:tell:index:)`
@@ -39,9 +43,10 @@ public protocol IndexedSettlementReceiver: AnyObject, Sendable {
 extension IndexedSettlementReceiver {
     /// Queues the fulfilment of element `index` with `value`, a value already had, on `executor`
     /// (`IndexedValueJob`): `settled` runs where the reaction to an already fulfilled promise
-    /// would.
-    public func enqueueDelivery(_ value: Settled, index: Int, on executor: any PromiseExecutor) {
-        IndexedValueJob(receiver: self, index: index, value: value, on: executor).schedule()
+    /// would. When `quiet`, observers are not told of the job: the work is not recorded item by
+    /// item (`PromiseObservation.sparesLargeWork`).
+    public func enqueueDelivery(_ value: Settled, index: Int, on executor: any PromiseExecutor, quiet: Bool = false) {
+        IndexedValueJob(receiver: self, index: index, value: value, on: executor, quiet: quiet).schedule()
     }
 }
 

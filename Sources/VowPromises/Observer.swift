@@ -20,7 +20,8 @@ public enum PromiseEvent: Sendable {
     /// the wait (at least 1).
     case timerSet(id: Int, milliseconds: Double)
     /// A promise made elsewhere was given attributes afterwards (e.g. the interpreter names the
-    /// promise a stage returned as that stage's).
+    /// promise a stage returned as that stage's). With id 0 the attributes are a note about
+    /// the run, not about one promise (`PromiseObservation.note`).
     case labelled(id: Int, attributes: any Sendable)
     /// A job was put on a serial executor's queue: a microtask (a reaction), or a task (a
     /// timer's callback, an I/O outcome) when `job.isTask`.
@@ -123,10 +124,46 @@ public enum PromiseObservation {
     @inline(__always)
     public static var isActive: Bool { active.load(ordering: .relaxed) }
 
+    private static let spares = Atomic<Bool>(false)
+
+    /// True when the installed observer is content with the promises of small work: large work
+    /// (`smallWork`) may then take a path that makes no promise an item, as it does with no
+    /// observer, and says so (`UnrecordedWork`). The REPL, which records every statement for
+    /// `:timeline`, sets it; a trace, `--turns`, `:step` and a page want every promise and
+    /// clear it. False unless set.
+    public static var sparesLargeWork: Bool {
+        get { spares.load(ordering: .relaxed) }
+        set { spares.store(newValue, ordering: .relaxed) }
+    }
+
+    /// The most items (a list's elements, a document's kilobytes) that work may have and still
+    /// be recorded promise by promise when the observer spares large work.
+    public static let smallWork = 1000
+
+    /// True when work of `items` items is to make and report its promises one by one: an
+    /// observer is installed, and it wants every promise or the work is small. False with no
+    /// observer, where the work takes its quickest path.
+    @inline(__always)
+    public static func records(items: Int) -> Bool {
+        isActive && (items <= smallWork || !sparesLargeWork)
+    }
+
+    /// True when work whose size is not known beforehand (the items of a stream) is to make and
+    /// report its promises one by one: an observer is installed that wants every promise.
+    @inline(__always)
+    public static var recordsEveryPromise: Bool { isActive && !sparesLargeWork }
+
     /// Attaches `attributes` to a promise that already exists; observers see `.labelled`.
     public static func label(_ promise: AnyPromise, _ attributes: any Sendable) {
         guard isActive, promise.id != 0 else { return }
         emit(.labelled(id: promise.id, attributes: attributes))
+    }
+
+    /// Tells the observer something about the run that no one promise carries (work that
+    /// made no promise an item, `sparesLargeWork`), as `.labelled` with id 0.
+    public static func note(_ attributes: any Sendable) {
+        guard isActive else { return }
+        emit(.labelled(id: 0, attributes: attributes))
     }
 
     /// Reports text the program wrote to its output (`PromiseEvent.output`), while an observer

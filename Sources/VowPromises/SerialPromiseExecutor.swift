@@ -78,7 +78,7 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
 
     @inline(__always)
     func enqueueJob(_ job: AnyPromise) {
-        if PromiseObservation.isActive { PromiseObservation.jobQueued(job, isTask: false) }
+        if PromiseObservation.isActive, job.reportsToObservers { PromiseObservation.jobQueued(job, isTask: false) }
         if drainThread.load(ordering: .relaxed) == currentThreadToken() {
             // On the draining thread (a job enqueueing the next): no lock.
             local.push(job)
@@ -301,7 +301,7 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
                     while local.pop() != nil {}
                     continue
                 }
-                if PromiseObservation.isActive { PromiseObservation.jobStarted(job, isTask: false) }
+                if PromiseObservation.isActive, job.reportsToObservers { PromiseObservation.jobStarted(job, isTask: false) }
                 job.run()
                 continue
             }
@@ -398,7 +398,7 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
                 // Jobs from other threads, in their order, before the jobs they enqueue (which
                 // go to `local`, empty until now).
                 for job in batch {
-                    if PromiseObservation.isActive { PromiseObservation.jobStarted(job, isTask: false) }
+                    if PromiseObservation.isActive, job.reportsToObservers { PromiseObservation.jobStarted(job, isTask: false) }
                     job.run()
                 }
                 batch.removeAll(keepingCapacity: true)

@@ -71,10 +71,11 @@ public final class REPL: @unchecked Sendable {
         if runner.spinner { runner.guardOutputAgainstSpinner() }
         runner.waitsForJobs = false
         // The session's events are kept, for `:timeline --turns`; the large values of statements
-        // already done are not.
+        // already done are not, and large work runs as in a script (`Tracer.sparesLargeWork`).
         let tracer = runner.enableTracing()
         tracer.keepsWholeRun = true
         tracer.condensesEarlier = true
+        tracer.sparesLargeWork = true
     }
 
     /// Ctrl-C: cancels the running statement, or abandons the line being edited.

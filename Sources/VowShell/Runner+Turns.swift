@@ -9,6 +9,8 @@ extension Runner {
         let tracer = enableTracing()
         let kept = tracer.keepsWholeRun
         tracer.keepsWholeRun = true
+        let wanted = tracer.wantsEveryPromise
+        tracer.wantsEveryPromise = true
         let mark = tracer.mark()
         session.output.mute(true)
         // The turns show what happens; job notices (`[1] started`) would only open them.
@@ -17,6 +19,7 @@ extension Runner {
         quietJobNotices = false
         session.output.mute(false)
         tracer.keepsWholeRun = kept
+        tracer.wantsEveryPromise = wanted
         return (status, RecordedTurns(tracer.since(mark)))
     }
 }

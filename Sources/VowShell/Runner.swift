@@ -190,9 +190,10 @@ public final class Runner: @unchecked Sendable {
 
     /// Stops recording promise events (`enableTracing` undone).
     func disableTracing() {
-        guard tracer != nil else { return }
+        guard let tracer else { return }
+        tracer.sparesLargeWork = false
         PromiseObservation.remove()
-        tracer = nil
+        self.tracer = nil
     }
 
     /// True while a run is shown turn by turn (`--turns`, `:step`): job notices are left out.

@@ -16,8 +16,14 @@ public enum Timeline {
 
     /// One row per stage promise: a bar from creation to settlement, scaled to `width` columns,
     /// coloured by outcome (green fulfilled, red rejected, yellow cancelled) and marked ✓ ✗ ⊘.
+    /// Work the recording spared (`UnrecordedWork`) is named below the chart.
     public static func render(_ entries: [Tracer.Entry], width: Int, colors: Bool) -> String {
-        draw(rows(entries), width: width, colors: colors)
+        noting(UnrecordedWork.notes(entries), below: draw(rows(entries), width: width, colors: colors))
+    }
+
+    /// `chart` with `notes` below it, a line each.
+    static func noting(_ notes: [String], below chart: String) -> String {
+        notes.isEmpty ? chart : chart + "\n" + notes.map { "not drawn: " + $0 }.joined(separator: "\n")
     }
 
     /// The rows of the stage promises of `entries`, in the order they were made (also the

@@ -43,8 +43,9 @@ public enum TurnTimeline {
     }
 
     /// Draws the turns of `entries` (a tracer's `wholeRun`), `width` columns wide at most.
+    /// Work the recording spared (`UnrecordedWork`) is named below the chart.
     public static func render(_ entries: [Tracer.Entry], width: Int, colors: Bool) -> String {
-        draw(chart(entries), width: width, colors: colors)
+        Timeline.noting(UnrecordedWork.notes(entries), below: draw(chart(entries), width: width, colors: colors))
     }
 
     /// The chart of `entries`: a column for each turn `TurnView.shown` shows, a row for each

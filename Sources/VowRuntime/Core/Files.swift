@@ -73,7 +73,7 @@ public enum Files {
     }
 
     /// Text when `bytes` are UTF-8, else bytes.
-    private static func text(_ bytes: [UInt8]) -> Value {
+    static func text(_ bytes: [UInt8]) -> Value {
         if let s = String(validating: bytes, as: UTF8.self) { return .string(s) }
         return .bytes(bytes)
     }

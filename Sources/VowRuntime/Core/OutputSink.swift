@@ -81,25 +81,43 @@ public final class OutputSink: Sendable {
 
     /// Writes text made piece by piece by `produce` (which hands each piece to the function it is
     /// given) as `emit(_:)` would write it whole: the pieces go out as they come, so that a large
-    /// value is never held whole as text. Under a promise observer, or for an output that takes
-    /// text only, the pieces are gathered and written as one.
+    /// value is never held whole as text. Under a promise observer that wants every promise, or
+    /// for an output that takes text only, the pieces are gathered and written as one; one that
+    /// spares large work (the REPL's) is told of the first `OutputSink.notedBytes` bytes only.
     public func emit(pieces produce: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void) {
-        guard let writeBytes, !(reportsToObservers && PromiseObservation.isActive) else {
+        guard let writeBytes, !(reportsToObservers && PromiseObservation.recordsEveryPromise) else {
             var all: [UInt8] = []
             produce { all.append(contentsOf: $0) }
             emit(String(decoding: all, as: UTF8.self))
             return
         }
         if muted.withLock({ $0 }) { return }
+        let noted = reportsToObservers && PromiseObservation.isActive
+        var seen: [UInt8] = []
+        var total = 0
         withoutActuallyEscaping(produce) { produce in
             let body = {
                 self.lock.withLock { _ in
-                    if let writePiece = self.writePiece { produce(writePiece) } else { produce { writeBytes(Array($0)) } }
+                    let write: (UnsafeBufferPointer<UInt8>) -> Void = self.writePiece ?? { writeBytes(Array($0)) }
+                    guard noted else { return produce(write) }
+                    produce { piece in
+                        total += piece.count
+                        if seen.count < Self.notedBytes { seen.append(contentsOf: piece.prefix(Self.notedBytes - seen.count)) }
+                        write(piece)
+                    }
                 }
             }
             if let around = guarded.withLock({ $0 }) { around(body) } else { body() }
         }
+        if noted {
+            let text = String(decoding: seen, as: UTF8.self)
+            PromiseObservation.noteOutput(total > seen.count ? text + "… (\(total) bytes in all)" : text)
+        }
     }
+
+    /// How much of a large output written piece by piece an observer that spares large work is
+    /// told of.
+    static let notedBytes = 4096
 
     /// What every write runs inside from now on (the REPL erases its spinner line first, so that
     /// `print` never shares a line with it).

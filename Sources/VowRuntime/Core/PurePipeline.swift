@@ -37,12 +37,12 @@ struct PurePipeline {
     }
 
     /// The pipeline's value on `input`, or nil when a stage throws or waits, a value between two
-    /// stages is a stream (or a null that ends the pipeline), or an observer is installed.
-    func value(_ input: Value) -> Value? {
+    /// stages is a stream (or a null that ends the pipeline), or its promises are `recorded`.
+    func value(_ input: Value, recorded: Bool) -> Value? {
         var v = input
         for (i, stage) in stages.enumerated() {
             if i > 0, nullEnds, v.isNull { return nil }
-            guard let next = stage.value(v) else { return nil }
+            guard let next = stage.value(v, recorded: recorded) else { return nil }
             v = next
         }
         return v

@@ -82,7 +82,7 @@ final class PureStage: @unchecked Sendable {
         // `json` before `pick` builds only what the pick can look at, as in the pipeline
         // (`StageCall.pickAhead`, from the plan).
         let call = StageCall(
-            plan: plan, upstream: nil, scope: scope, run: PipelineRun(site: site, input: .null), index: 0)
+            plan: plan, upstream: nil, scope: scope, run: PipelineRun(site: site, input: .null), index: 0, direct: true)
         self.call = call
         let constant = positional.enumerated().allSatisfy { i, a in Self.isConstant(a, expression: i < def.expressionArguments) }
             && flags.values.allSatisfy { $0.allSatisfy { $0.map { Self.isConstant($0, expression: false) } ?? true } }
@@ -160,9 +160,10 @@ final class PureStage: @unchecked Sendable {
     }
 
     /// The stage's value on `input`, or nil when it throws, waits, or `input` is a stream (the
-    /// caller then runs the pipeline the ordinary way).
-    func value(_ input: Value) -> Value? {
-        if input.stream != nil || PromiseObservation.isActive { return nil }
+    /// caller then runs the pipeline the ordinary way), or when its promises are `recorded`
+    /// (an observer wants them: by default, whenever one is installed).
+    func value(_ input: Value, recorded: Bool = PromiseObservation.isActive) -> Value? {
+        if input.stream != nil || recorded { return nil }
         let ran: Resolution<Value>?
         if let fixed {
             ran = try? stage.run(input, fixed, call)

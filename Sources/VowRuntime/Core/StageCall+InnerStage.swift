@@ -78,14 +78,16 @@ extension StageCall {
 
     /// `innerStagePromise` for the items of a stream, with the inner pipeline's direct form
     /// beside it (`PurePipeline`): `direct` gives an item's value when every stage of the
-    /// pipeline is pure and nothing observes the promises, and nil when the item must go the
-    /// ordinary way (through `promise`), which then gives the same value or the same error.
-    func innerStageForStream(context: [String] = [], nullEnds: Bool = false) -> (promise: @Sendable (Value) -> Promise<Value>, direct: @Sendable (Value) -> Value?)? {
+    /// pipeline is pure and the items' promises are not `recorded`, and nil when the item must
+    /// go the ordinary way (through `promise`), which then gives the same value or the same error.
+    func innerStageForStream(
+        context: [String] = [], nullEnds: Bool = false, recorded: Bool
+    ) -> (promise: @Sendable (Value) -> Promise<Value>, direct: @Sendable (Value) -> Value?)? {
         guard let inner = innerPipeline(context: context) else { return nil }
         let promise = innerStagePromise(innerStage(inner, nullEnds: nullEnds))
         let (ev, site, scope) = (inner.evaluator, inner.site, self.scope)
         let (pipe, cache) = (inner.pipeline, inner.cache)
-        return (promise, { input in cache.purePipeline(pipe, ev, nullEnds: nullEnds, scope: scope, site: site)?.value(input) })
+        return (promise, { input in cache.purePipeline(pipe, ev, nullEnds: nullEnds, scope: scope, site: site)?.value(input, recorded: recorded) })
     }
 
     /// `innerStagePromise` for `each` over a list, which settles its elements itself: a value
@@ -94,15 +96,16 @@ extension StageCall {
     /// the pipeline's own, its rejection not yet given the group's origin, with the run that
     /// gives it (`PipelineRun.annotate`), instead of a promise that settles with the origin given
     /// (a promise and a reaction an element, that a long `each` of pending elements keeps).
-    /// Under observation (a trace, `--turns`) every element has the usual promise.
-    func innerStageRuns(context: [String] = []) -> (@Sendable (Value) -> InnerRun)? {
+    /// When the elements are `recorded` (a trace, `--turns`, a small list in the REPL) every
+    /// element has the usual promise.
+    func innerStageRuns(context: [String] = [], recorded: Bool) -> (@Sendable (Value) -> InnerRun)? {
         guard let inner = innerPipeline(context: context) else { return nil }
         let usual = innerStagePromise(innerStage(inner, nullEnds: false))
         let (ev, site, scope) = (inner.evaluator, inner.site, self.scope)
         let (pipe, cache, isGroup) = (inner.pipeline, inner.cache, inner.isGroup)
         return { input in
-            if PromiseObservation.isActive { return .promise(usual(input), nil) }
-            if let v = cache.pureStage(pipe, ev, scope: scope, site: site)?.value(input) { return .value(v) }
+            if recorded { return .promise(usual(input), nil) }
+            if let v = cache.pureStage(pipe, ev, scope: scope, site: site)?.value(input, recorded: false) { return .value(v) }
             guard isGroup else { return .promise(usual(input), nil) }
             let (promise, run) = ev.pipeline(pipe, plans: cache.plans(pipe, ev), input: input, scope: scope, site: site)
             if case .success(let v)? = promise.result { return .value(v) }

@@ -32,6 +32,9 @@ public final class StageCall: @unchecked Sendable {
     let resultIsPrinted: Bool
     /// For `json` followed by `pick`: that `pick` is the last stage of a printed statement.
     let pickResultIsPrinted: Bool
+    /// The call runs its stage directly, with no promise (`PureStage`), only where nothing
+    /// records the promises: what it hands on is never recorded, so it takes the quickest form.
+    let runsDirect: Bool
 
     /// The call of the stage `plan` describes, at `index` in the run `run` (whose site and
     /// input the call takes, and which keeps how to re-run its upstream: `PipelineRun.reruns`),
@@ -39,7 +42,7 @@ public final class StageCall: @unchecked Sendable {
     /// `pick` after it, is the last of a printed statement.
     init(
         plan: StagePlan, upstream: Promise<Value>?, scope: Scope, run: PipelineRun, index: Int,
-        printed: Bool = false, pickPrinted: Bool = false
+        printed: Bool = false, pickPrinted: Bool = false, direct: Bool = false
     ) {
         self.plan = plan
         self.upstream = upstream
@@ -49,7 +52,16 @@ public final class StageCall: @unchecked Sendable {
         self.place = UInt32(clamping: index)
         self.resultIsPrinted = printed
         self.pickResultIsPrinted = pickPrinted && plan.pickAhead != nil
+        self.runsDirect = direct
     }
+
+    /// True when the stage's value, for work of `items` items, is recorded as it is by an
+    /// observer (`PromiseObservation.records(items:)`), so it takes the form a trace shows
+    /// rather than a quicker one; never for a call that runs directly (`runsDirect`).
+    func records(items: Int) -> Bool { !runsDirect && PromiseObservation.records(items: items) }
+
+    /// True when an observer records every promise and the call does not run directly.
+    var recordsEveryPromise: Bool { !runsDirect && PromiseObservation.recordsEveryPromise }
 
     /// The input of the first stage (null at the start of a statement).
     public var pipelineInput: Value { run.input }
@@ -74,11 +86,11 @@ public final class StageCall: @unchecked Sendable {
     var feedsJSON: Bool { plan.feedsJSON }
     /// For `each json` followed by `where EXPR`: EXPR (`StagePlan.filterAhead`).
     var filterAhead: String? { plan.filterAhead }
-    /// False for `each` followed by `len` when nothing observes the promises (no trace, no
-    /// `--turns`, no page): the stage after it reads only how many results there are, so each
-    /// result stands as null in the list and what the inner stage made is freed as it settles
+    /// False for `each` followed by `len` when the items' promises are not `recorded` (no
+    /// trace, no `--turns`, no page; large work in the REPL): the stage after it reads only how
+    /// many results there are, so what the inner stage made is freed as it settles
     /// (`StagePlan.countedAhead`). True otherwise.
-    var keepsResults: Bool { !(plan.countedAhead && !PromiseObservation.isActive) }
+    func keepsResults(recorded: Bool) -> Bool { !(plan.countedAhead && !recorded) }
     /// The inner stage of `then X…`, `catch X…`, `each X…`, as the planner planned it.
     var innerPlan: StagePlan? { plan.inner }
     /// How many of the first positional arguments are expressions (`StageDefinition.expressionArguments`).

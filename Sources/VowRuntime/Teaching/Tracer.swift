@@ -45,6 +45,13 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         var nextJob = 1
         var keepsWholeRun = false
         var condensesEarlier = false
+        var sparesLargeWork = false
+        var wantsEveryPromise = false
+
+        /// Tells the promise core whether large work may go unrecorded now.
+        func apply() {
+            PromiseObservation.sparesLargeWork = sparesLargeWork && file == nil && !wantsEveryPromise
+        }
         /// The events of the statements before the current one, when the whole run is kept.
         var earlier: [Entry] = []
         var sequence = 0
@@ -72,6 +79,7 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
             try? $0.file?.close()
             $0.file = handle
             $0.path = path
+            $0.apply()
         }
     }
 
@@ -84,6 +92,7 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
             s.file = nil
             let path = s.path
             s.path = nil
+            s.apply()
             return path
         }
     }
@@ -203,6 +212,22 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         case .opaque(let o): return "a " + o.typeName
         default: return "a large value"
         }
+    }
+
+    /// When true, work too large to be drawn (over `PromiseObservation.smallWork` items) runs as
+    /// it would with no observer, making no promise an item, and is noted (`UnrecordedWork`):
+    /// the REPL records every statement for `:timeline`, and a large one should run as fast
+    /// there as in a script. Not while a trace file is written or `wantsEveryPromise`.
+    public var sparesLargeWork: Bool {
+        get { state.withLock { $0.sparesLargeWork } }
+        set { state.withLock { $0.sparesLargeWork = newValue; $0.apply() } }
+    }
+
+    /// When true, every promise is recorded even where `sparesLargeWork` (`:step`, which shows
+    /// each turn).
+    public var wantsEveryPromise: Bool {
+        get { state.withLock { $0.wantsEveryPromise } }
+        set { state.withLock { $0.wantsEveryPromise = newValue; $0.apply() } }
     }
 
     /// When true, `clearMemory` sets the events it forgets aside for `wholeRun` and the jobs'

@@ -135,10 +135,30 @@ extension CombinatorStage {
         combine(keys, values.map { Promise<Value>.resolve($0, on: ex) }, ex, cancels: false)
     }
 
+    /// How many elements the combinator's input has (a list's or a record's), or how many
+    /// are written as its argument; 0 for anything else.
+    static func elementCount(_ input: Value, _ call: StageCall) -> Int {
+        if let arg = call.positional.first {
+            switch arg.kind {
+            case .list(let ps): return ps.count
+            case .record(let fields): return fields.count
+            default: break
+            }
+        }
+        switch input {
+        case .list(let l): return l.count
+        case .record(let r): return r.count
+        default: return 0
+        }
+    }
+
     func apply(_ call: StageCall) throws -> Promise<Value> {
         call.chain { input in
-            let observed = PromiseObservation.isActive
+            // Under an observer that spares large work (the REPL's), a small input is recorded
+            // element by element and a large one is combined as with no observer.
+            let observed = PromiseObservation.records(items: Self.elementCount(input, call))
             if call.positional.isEmpty, !observed, let settled = self.combinePlainValues(input, call.executor) {
+                if PromiseObservation.isActive { UnrecordedWork.note(call.traceInfo, items: Self.elementCount(input, call)) }
                 return .promise(settled)
             }
             let (keys, elements) = try combinatorElements(

@@ -79,27 +79,32 @@ struct EachStage: StageDefinition, LooksAhead {
             let limit = try call.integer(Self.limit, default: 16, minimum: 1, input: input)
             let schedule = try call.plain(Self.rate).map(RateSchedule.init)
             if let stream = input.stream {
-                guard let inner = call.innerStageForStream() else { throw call.error(.type, "missing STAGE") }
+                // A stream's length is not known beforehand: it is large work.
+                let recorded = PromiseObservation.recordsEveryPromise
+                if !recorded, PromiseObservation.isActive { UnrecordedWork.note(call.traceInfo, items: nil) }
+                guard let inner = call.innerStageForStream(recorded: recorded) else { throw call.error(.type, "missing STAGE") }
                 // Under a rate limit every item waits for its slot: none runs directly.
                 let start = schedule.map { $0.pacing(inner.promise, on: ex) } ?? inner.promise
                 let direct = schedule == nil ? inner.direct : nil
                 return .promise(
                     StreamEachRunner(
                         stream: stream, limit: limit, inner: start, direct: direct, ex: ex, cancelsOthers: cancelsOthers,
-                        filter: direct == nil ? nil : call.filterAhead.map(Self.jsonFilter), keepsResults: call.keepsResults,
-                        tapeFor: direct == nil || PromiseObservation.isActive ? nil : call.pickAhead?.expression
+                        filter: direct == nil ? nil : call.filterAhead.map(Self.jsonFilter), keepsResults: call.keepsResults(recorded: recorded),
+                        tapeFor: direct == nil || recorded ? nil : call.pickAhead?.expression
                     ).start())
             }
             guard case .list(let items) = Pick.target(input) else {
                 throw call.error(.type, "expected a list, got \(input.typeName)")
             }
+            let recorded = PromiseObservation.records(items: items.count)
+            if !recorded, PromiseObservation.isActive { UnrecordedWork.note(call.traceInfo, items: items.count) }
             let inner: @Sendable (Value) -> InnerRun
             if let schedule {
                 guard let given = call.innerStagePromise() else { throw call.error(.type, "missing STAGE") }
                 let paced = schedule.pacing(given, on: ex)
                 inner = { .promise(paced($0), nil) }
             } else {
-                guard let runs = call.innerStageRuns() else { throw call.error(.type, "missing STAGE") }
+                guard let runs = call.innerStageRuns(recorded: recorded) else { throw call.error(.type, "missing STAGE") }
                 inner = runs
             }
             if items.isEmpty { return .value(.list([])) }
@@ -107,7 +112,7 @@ struct EachStage: StageDefinition, LooksAhead {
             return .promise(
                 EachRunner(
                     items: items, limit: limit, inner: inner, ex: ex, cancelsOthers: cancelsOthers, progress: progress,
-                    keepsResults: call.keepsResults
+                    keepsResults: call.keepsResults(recorded: recorded)
                 ).start())
         }
     }
@@ -210,7 +215,9 @@ final class EachRunner: IndexedSettlementReceiver, @unchecked Sendable {
         switch element {
         case .value(let v):
             // Taken in the turn the reaction to its fulfilled promise would run (`IndexedValueJob`).
-            enqueueDelivery(v, index: i, on: ex)
+            // A value comes only from work that is not recorded item by item (`innerStageRuns`):
+            // the job is not reported either.
+            enqueueDelivery(v, index: i, on: ex, quiet: true)
         case .promise(let p, let run):
             inFlight[i] = p
             if let run {

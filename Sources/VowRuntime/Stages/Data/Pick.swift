@@ -50,7 +50,7 @@ struct PickStage: ValueStage {
             switch picked.content {
             case .answer(let v): return .value(v)
             case .tape(let tape):
-                return .value(try Pick.search(expr, in: tape, keepingTape: call.resultIsPrinted && !PromiseObservation.isActive))
+                return .value(try Pick.search(expr, in: tape, keepingTape: call.resultIsPrinted && !call.recordsEveryPromise))
             }
         }
         return .value(try Pick.searchReadingText(expr, in: input, stage: "pick"))

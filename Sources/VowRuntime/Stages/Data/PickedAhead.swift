@@ -22,7 +22,15 @@ struct PickedAhead: OpaqueValue {
     /// What `json` was given (text, bytes or a response), for `document`.
     let source: Value
 
-    var typeName: String { shown.typeName }
+    /// The answer's type, or the document's, read from its tape's root (a record tracer
+    /// names a large value by its type, and building the document for that took longer than
+    /// reading it).
+    var typeName: String {
+        switch content {
+        case .answer(let v): return v.typeName
+        case .tape(let t): return JSONTapeValue(tape: t, result: t.root).typeName
+        }
+    }
     var displayText: String { JSONWriter.compact(shown) }
 
     /// The answer, or the whole document as values.

@@ -43,8 +43,12 @@ struct ReadStage: ValueStage, LooksAhead {
             return .value(.opaque(LineStream.start(fd: try Files.openForReading(path), label: "lines of \(path)", closing: true)))
         }
         let limit = try args.value(Self.maxSize).map { try byteCount($0, args: args) } ?? Self.defaultLimit
-        if call.feedsJSON, !PromiseObservation.isActive {
-            return .value(.opaque(FileText(bytes: try Files.read(path, limit: limit))))
+        if call.feedsJSON, !call.recordsEveryPromise {
+            // A small file read under an observer that spares large work (the REPL's) is handed
+            // on as text, as under any observer.
+            let bytes = try Files.read(path, limit: limit)
+            if call.records(items: bytes.count / 1024) { return .value(Files.text(bytes)) }
+            return .value(.opaque(FileText(bytes: bytes)))
         }
         return .value(try Files.contents(path, limit: limit))
     }
