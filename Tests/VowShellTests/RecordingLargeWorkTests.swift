@@ -159,6 +159,27 @@ final class RecordingLargeWorkTests: XCTestCase {
         XCTAssertFalse(strict.entries.contains { if case .fulfilled(_, let v as Value) = $0.event, case .opaque = v { return true } else { return false } })
     }
 
+    /// In a recording that condenses the statements before (the REPL's), a statement's events
+    /// after its first `Tracer.keptWhole` keep a large value as a sentence; the first ones whole.
+    func test_aLongStatementKeepsItsLateLargeValuesAsSentences() {
+        let run = Run(javaScript: false)
+        run.tracer.condensesEarlier = true
+        run.tracer.sparesLargeWork = true
+        let mark = run.tracer.mark()
+        XCTAssertEqual(run.run("range 1 3000 | each (echo 1 | then (range 1 300)) | len"), "3000\n")
+        let fulfilled = run.tracer.since(mark).enumerated().compactMap { i, e -> (Int, any Sendable)? in
+            if case .fulfilled(_, let v) = e.event { return (i, v) } else { return nil }
+        }
+        let large = fulfilled.filter { _, v in if case .list(let l)? = v as? Value { return l.count == 300 } else { return false } }
+        let sentences = fulfilled.filter { _, v in (v as? Tracer.LargeValue)?.description == "a list of 300 items" }
+        XCTAssertGreaterThan(large.count, 100)
+        XCTAssertGreaterThan(sentences.count, 1000)
+        // Counted from the statement's start, which a few events of the run before it precede.
+        let lastWhole = large.map(\.0).max() ?? 0, firstSentence = sentences.map(\.0).min() ?? 0
+        XCTAssertLessThan(lastWhole, firstSentence)
+        XCTAssertLessThan(abs(firstSentence - Tracer.keptWhole), 20)
+    }
+
     /// A large output written piece by piece reaches an observer that spares large work as its
     /// first 4,096 bytes and its size; a small one whole.
     func test_aLargeOutputIsNotedByItsStartAndSize() {
