@@ -3,17 +3,16 @@ import VowValue
 
 /// Work that ran as it does with no observer (a pure stage's items without a promise each, a
 /// group's value taken directly, the results only counted before `len`) while an observer was
-/// installed that spares large work (`PromiseObservation.sparesLargeWork`: the REPL's recording for `:timeline`): the stage,
-/// and how many items it ran (nil for the items of a stream). `:timeline` says it drew none of
-/// them, and how to record them.
+/// installed that spares large work (`PromiseObservation.sparesLargeWork`: the REPL's recording
+/// for `:timeline`): the stage, and how many items it ran (nil for the items of a stream).
+/// `:timeline` names it below the chart, and how to have every promise recorded.
 public struct UnrecordedWork: Sendable, CustomStringConvertible {
     /// The stage that ran the work.
     public let stage: StageTraceInfo
     /// How many items, or nil for a stream's (not known beforehand).
     public let items: Int?
 
-    /// Tells the observer, if one is installed, that `stage` ran `items` items without a
-    /// promise each.
+    /// Tells the observer, if one is installed, that `stage` ran `items` items as with none.
     static func note(_ stage: StageTraceInfo, items: Int?) {
         PromiseObservation.note(UnrecordedWork(stage: stage, items: items))
     }
@@ -31,5 +30,17 @@ public struct UnrecordedWork: Sendable, CustomStringConvertible {
             guard case .labelled(0, let attributes) = e.event, let work = attributes as? UnrecordedWork else { return nil }
             return work.description
         }
+    }
+}
+
+extension StageCall {
+    /// True when the `items` items of this stage's work (nil: a stream's, whose number is not
+    /// known beforehand, so large work) are to be recorded promise by promise
+    /// (`PromiseObservation.records(items:)`); when an installed observer spares them, it is
+    /// told (`UnrecordedWork`).
+    func recordsItems(_ items: Int?) -> Bool {
+        let recorded = items.map(PromiseObservation.records(items:)) ?? PromiseObservation.recordsEveryPromise
+        if !recorded, PromiseObservation.isActive { UnrecordedWork.note(traceInfo, items: items) }
+        return recorded
     }
 }

@@ -156,9 +156,10 @@ extension CombinatorStage {
         call.chain { input in
             // Under an observer that spares large work (the REPL's), a small input is recorded
             // element by element and a large one is combined as with no observer.
-            let observed = PromiseObservation.records(items: Self.elementCount(input, call))
+            let count = Self.elementCount(input, call)
+            let observed = PromiseObservation.records(items: count)
             if call.positional.isEmpty, !observed, let settled = self.combinePlainValues(input, call.executor) {
-                if PromiseObservation.isActive { UnrecordedWork.note(call.traceInfo, items: Self.elementCount(input, call)) }
+                if PromiseObservation.isActive { UnrecordedWork.note(call.traceInfo, items: count) }
                 return .promise(settled)
             }
             let (keys, elements) = try combinatorElements(

@@ -79,9 +79,7 @@ struct EachStage: StageDefinition, LooksAhead {
             let limit = try call.integer(Self.limit, default: 16, minimum: 1, input: input)
             let schedule = try call.plain(Self.rate).map(RateSchedule.init)
             if let stream = input.stream {
-                // A stream's length is not known beforehand: it is large work.
-                let recorded = PromiseObservation.recordsEveryPromise
-                if !recorded, PromiseObservation.isActive { UnrecordedWork.note(call.traceInfo, items: nil) }
+                let recorded = call.recordsItems(nil)
                 guard let inner = call.innerStageForStream(recorded: recorded) else { throw call.error(.type, "missing STAGE") }
                 // Under a rate limit every item waits for its slot: none runs directly.
                 let start = schedule.map { $0.pacing(inner.promise, on: ex) } ?? inner.promise
@@ -96,8 +94,7 @@ struct EachStage: StageDefinition, LooksAhead {
             guard case .list(let items) = Pick.target(input) else {
                 throw call.error(.type, "expected a list, got \(input.typeName)")
             }
-            let recorded = PromiseObservation.records(items: items.count)
-            if !recorded, PromiseObservation.isActive { UnrecordedWork.note(call.traceInfo, items: items.count) }
+            let recorded = call.recordsItems(items.count)
             let inner: @Sendable (Value) -> InnerRun
             if let schedule {
                 guard let given = call.innerStagePromise() else { throw call.error(.type, "missing STAGE") }
