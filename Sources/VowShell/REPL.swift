@@ -30,6 +30,7 @@ public final class REPL: @unchecked Sendable {
     enum Event {
         case report(String, toStderr: Bool)
         case interrupt
+        case terminate
     }
 
     /// The REPL that libedit's C callbacks talk to.
@@ -87,6 +88,13 @@ public final class REPL: @unchecked Sendable {
         }
     }
 
+    /// SIGTERM: cancels the running statement and every job, then ends the REPL as Ctrl-D does
+    /// (the terminal restored, `defer`'s clean-up run), with status 143.
+    public func terminate() {
+        if runner.isRunning { runner.terminate() }
+        post(.terminate)
+    }
+
     private func post(_ e: Event) {
         events.withLock { $0.append(e) }
         var b: UInt8 = 1
@@ -118,7 +126,7 @@ public final class REPL: @unchecked Sendable {
         rl_callback_handler_remove()
     }
 
-    /// Runs until Ctrl-D or `:quit`; returns the exit status (0).
+    /// Runs until Ctrl-D, `:quit` or SIGTERM; returns the exit status (0, or 143 after SIGTERM).
     public func run() -> Int32 {
         REPL.current = self
         // libedit needs a UTF-8 locale for the `…>` prompt and for editing non-ASCII text.
@@ -191,6 +199,9 @@ public final class REPL: @unchecked Sendable {
                         removeHandler()
                         FileHandle.standardOutput.write(Data("^C\n".utf8))
                         installHandler()
+                    case .terminate:
+                        FileHandle.standardOutput.write(Data("\n".utf8))
+                        return terminated()
                     }
                 }
             }
@@ -216,11 +227,19 @@ public final class REPL: @unchecked Sendable {
             }
             eofWarned = false
             if handle(line) == .quit { return ExitStatus.ok }
+            // SIGTERM cancelled the statement: no prompt after it.
+            if runner.terminated.load(ordering: .relaxed) { return terminated() }
             installHandler()
         }
     }
 
     enum Outcome { case next, quit }
+
+    /// The end after SIGTERM: every job cancelled; the status to exit with (143).
+    private func terminated() -> Int32 {
+        for j in runner.session.jobs.all where j.promise.isPending { j.promise.cancel(reason: "cancelled: vow was terminated") }
+        return ExitStatus.terminated
+    }
 
     /// The turns of the last `:step` not shown yet.
     var stepping: ArraySlice<RecordedTurns.Turn> = []

@@ -135,9 +135,11 @@ public final class Runner: @unchecked Sendable {
         awaitedJob.withLock { $0 }?.cancel(reason: "cancelled: interrupted")
     }
 
-    /// Parses, checks and runs `text`; returns the exit status.
+    /// Parses, checks and runs `text`; returns the exit status. An interrupt that came before
+    /// (a script's Ctrl-C while vow started) stops it before its first statement; one that came
+    /// during it is spent when it ends, and SIGTERM stops every run after it too.
     public func run(_ text: String, name: String) -> Int32 {
-        interrupted.store(false, ordering: .relaxed)
+        defer { if !terminated.load(ordering: .relaxed) { interrupted.store(false, ordering: .relaxed) } }
         let source = SourceText(text, name: name)
         let program: Program
         do {

@@ -70,7 +70,7 @@ struct Vow {
             try startTrace(runner)
             runner.enableTracing()
             let repl = REPL(runner: runner)
-            installInterrupt { repl.interrupt() }
+            Signals.take(interrupt: { repl.interrupt() }, terminate: { repl.terminate() })
             let status = repl.run()
             runner.tracer?.stopFile()
             runner.session.http.shutdown(within: 0.1)
@@ -90,7 +90,7 @@ struct Vow {
         session.autoProgress = isatty(2) == 1 && !turns
         let runner = Runner(session: session, renderer: Renderer(colors: colors, jsonLines: json, terminal: tty))
         runner.keepsWhatItRanUntilExit = true
-        installInterrupt({ runner.interrupt() }, terminate: { runner.terminate() })
+        Signals.take(interrupt: { runner.interrupt() }, terminate: { runner.terminate() })
         try startTrace(runner)
         // --html draws the whole run: every statement's events are kept.
         if html != nil { runner.enableTracing().keepsWholeRun = true }
@@ -119,27 +119,9 @@ struct Vow {
     }
 }
 
-nonisolated(unsafe) var interruptSource: DispatchSourceSignal?
-
-nonisolated(unsafe) var terminateSource: DispatchSourceSignal?
-
-/// Ctrl-C cancels the running statement instead of killing vow; for a script, SIGTERM is
-/// `terminate` (the statement cancelled, `defer`'s clean-up run, status 143).
-func installInterrupt(_ handler: @escaping @Sendable () -> Void, terminate: (@Sendable () -> Void)? = nil) {
-    signal(SIGINT, SIG_IGN)
-    let src = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-    src.setEventHandler(handler: handler)
-    src.resume()
-    interruptSource = src
-    guard let terminate else { return }
-    signal(SIGTERM, SIG_IGN)
-    let term = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
-    term.setEventHandler(handler: terminate)
-    term.resume()
-    terminateSource = term
-}
 /// Reads the command line and runs what it asks for.
 func main() -> Never {
+    Signals.hold()
     OutputFailure.reserveClosedStreams()
     let parsed: (CommandLineOptions, CommandLineOptions.Request)
     do {
@@ -156,6 +138,7 @@ func main() -> Never {
         print(CommandLineOptions.version, terminator: "")
         exit(0)
     case .run:
+        Signals.listen()
         var status: Int32
         do {
             try Vow(options: parsed.0).run()
