@@ -39,7 +39,27 @@ struct Evaluator: Sendable {
         let plans = plans ?? Planner(session: session).plan(stages)
         run.entries.reserveCapacity(run.entries.count + stages.count)
         var current: Promise<Value>? = nil
-        for offset in 0..<stages.count {
+        // A printed statement's last two stages may hand the printer a tape: never in a stretch.
+        let stretchEnd = printed ? stages.count - 2 : stages.count
+        var offset = 0
+        while offset < stages.count {
+            defer { offset += 1 }
+            // A stretch of pure stages after the first, while nothing records promises: one
+            // promise for all of them, settled in the turn the last would settle.
+            if let upstream = current, !nullEnds, !PromiseObservation.isActive {
+                let length = PureStretch.length(plans, from: offset, to: stretchEnd)
+                if length >= PureStretch.fewest {
+                    let stretch = PureStretch(
+                        plans: plans[offset..<(offset + length)], firstIndex: run.entries.count, scope: scope, run: run, evaluator: self)
+                    let promise = stretch.chain(on: upstream)
+                    for k in offset..<(offset + length) {
+                        run.entries.append(.init(plan: plans[k], promise: promise, span: stages[stages.startIndex + k].span))
+                    }
+                    current = promise
+                    offset += length - 1
+                    continue
+                }
+            }
             // Only the node's span is read: the node itself is not copied out.
             let span = stages[stages.startIndex + offset].span
             let i = run.entries.count
@@ -89,7 +109,7 @@ struct Evaluator: Sendable {
     }
 
     /// Applies one resolved stage to the upstream promise.
-    private func execute(
+    func execute(
         _ plan: StagePlan, upstream: Promise<Value>?, input: Value,
         scope: Scope, site: Site, run: PipelineRun, index: Int, printed: Bool = false, pickPrinted: Bool = false
     ) -> Promise<Value> {

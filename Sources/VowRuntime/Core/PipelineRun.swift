@@ -65,7 +65,7 @@ final class PipelineRun: @unchecked Sendable {
     /// The error as a `VowError`, its origin found when missing: the stage that started the final
     /// streak of rejections before `index`.
     func annotate(_ error: any Error, before index: Int? = nil) -> VowError {
-        var e = toVowError(error)
+        let e = toVowError(error)
         if e.origin != nil { return e }
         let limit = min(index ?? entries.count, entries.count)
         guard limit > 0 else { return e }
@@ -76,7 +76,14 @@ final class PipelineRun: @unchecked Sendable {
         {
             j -= 1
         }
-        var stageInput: Value? = j == 0 ? (input.isNull ? nil : input) : (try? entries[j - 1].promise.result?.get())
+        let stageInput: Value? = j == 0 ? (input.isNull ? nil : input) : (try? entries[j - 1].promise.result?.get())
+        return annotate(e, at: j, input: stageInput)
+    }
+
+    /// `error` given its origin: the stage at `j`, which got `input`.
+    func annotate(_ error: any Error, at j: Int, input: Value?) -> VowError {
+        var e = toVowError(error)
+        var stageInput = input
         // A `pick` after `json` got the part of the document it needed; its input is the document.
         if case .opaque(let picked as PickedAhead)? = stageInput { stageInput = picked.document }
         e.origin = origin(for: j, input: stageInput)

@@ -73,10 +73,7 @@ final class PureStage: @unchecked Sendable {
     /// The direct form of the one stage `plan`, or nil when the stage is not pure or an argument
     /// reads a variable or runs a pipeline.
     init?(_ plan: StagePlan, session: Session, scope: Scope, site: Site) {
-        guard case .builtin(let def, let positional, let flags) = plan.kind, def.isPure,
-            !plan.isHandler, let stage = def.valueStage(),
-            positional.allSatisfy(Self.needsOnlyInput),
-            flags.values.allSatisfy({ $0.allSatisfy { $0.map(Self.needsOnlyInput) ?? true } })
+        guard Self.hasDirectForm(plan), case .builtin(let def, let positional, let flags) = plan.kind, let stage = def.valueStage()
         else { return nil }
         self.stage = stage
         // `json` before `pick` builds only what the pick can look at, as in the pipeline
@@ -130,6 +127,15 @@ final class PureStage: @unchecked Sendable {
         var base = StageArguments(positional: [], flags: [:], stage: plan.name)
         base.writtenIn = plan
         slots = Slots(positional: positionalSlots, flags: flagSlots, base: base)
+    }
+
+    /// True when the stage `plan` describes has a direct form: it is pure, takes one input
+    /// (`ValueStage`), and its arguments read nothing but the input (no variable, no pipeline).
+    static func hasDirectForm(_ plan: StagePlan) -> Bool {
+        guard case .builtin(let def, let positional, let flags) = plan.kind, def.isPure, !plan.isHandler,
+            def.valueStage() != nil
+        else { return false }
+        return positional.allSatisfy(needsOnlyInput) && flags.values.allSatisfy({ $0.allSatisfy { $0.map(needsOnlyInput) ?? true } })
     }
 
     /// True for an argument whose value is the same for every input and every state of the

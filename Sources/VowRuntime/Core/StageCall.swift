@@ -183,8 +183,8 @@ public final class StageCall: @unchecked Sendable {
     }
 
     /// What the handler `chain(running:)` attaches does with the upstream's value: `chain`'s
-    /// handler, for a stage that takes one input.
-    private func react(_ input: Value) throws -> Resolution<Value> {
+    /// handler, for a stage that takes one input (and what `PureStretch` runs, stage by stage).
+    func react(_ input: Value) throws -> Resolution<Value> {
         // Only a value stage's call comes here (`ValueStage.apply`), so its plan is a built-in's.
         guard let def = plan.definition else { throw error(.type, "does not run on its upstream's value this way") }
         return labelling(try handled(def, input))

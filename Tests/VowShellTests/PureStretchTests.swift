@@ -1,0 +1,129 @@
+import Dispatch
+import Foundation
+import VowPromises
+import VowSyntax
+import VowValue
+import XCTest
+
+@testable import VowRuntime
+
+/// A stretch of pure stages runs with one promise (`PureStretch`), settled in the turn the chain
+/// of its stages would settle: programs with stretches of every length beside jobs that print in
+/// every turn print what their JavaScript twins print under node, and a stage that fails in a
+/// stretch is reported as it is when every promise is recorded (`--trace`).
+final class PureStretchTests: XCTestCase {
+    /// The stages of `source`'s one pipeline and their promises, once it has settled.
+    private func stages(_ source: String) throws -> [(text: String, promise: Promise<Value>)] {
+        let session = Session(output: OutputSink { _ in }, diagnostics: OutputSink { _ in }, options: SessionOptions())
+        defer { session.http.shutdown() }
+        let text = SourceText(source, name: "<test>")
+        let program = try Parser.parse(text)
+        guard case .pipeline(let promise, let run) = StatementStarter(session: session).start(program.statements[0], in: text) else {
+            throw VowError(.syntax, "not a pipeline")
+        }
+        let done = DispatchSemaphore(value: 0)
+        promise.whenSettled { _ in done.signal() }
+        done.wait()
+        return run.stages
+    }
+
+    func test_aStretchOfThreeOrMorePureStagesSharesOnePromise() throws {
+        // The last two stages of a printed statement are never in a stretch (they may hand the
+        // printer a tape).
+        let s = try stages("echo {a: {b: 2}} | pick a | pick b | pick '@ + `1`' | format \"n={}\" | pick @ | pick @")
+        XCTAssertEqual(s.count, 7)
+        XCTAssertEqual(try s[6].promise.result?.get(), .string("n=3"))
+        // The four stages after the first are one stretch: one promise.
+        for k in 2...4 { XCTAssertTrue(s[k].promise === s[1].promise, s[k].text) }
+        XCTAssertFalse(s[0].promise === s[1].promise)
+        XCTAssertFalse(s[5].promise === s[4].promise)
+        // Two pure stages are no stretch (the adoption that gives a stretch its turn takes two).
+        let two = try stages("echo 1 | pick @ | pick @ | delay 1ms | pick @ | pick @ | len")
+        XCTAssertEqual(Set(two.map { ObjectIdentifier($0.promise) }).count, 7)
+        // A stage that waits or reads a variable ends a stretch.
+        let split = try stages("echo 1 | pick @ | pick @ | pick @ | delay 1ms | pick @ | pick @ | pick @ | len | len")
+        XCTAssertEqual(Set(split.map { ObjectIdentifier($0.promise) }).count, 6)
+    }
+
+    /// Generated programs: stretches of 1 to 12 pure stages (a pick, an arithmetic pick, a
+    /// to-json and json), some failing part-way, in foreground and background pipelines, beside
+    /// chains that print in each turn; vow's output and status against node's run of the twin.
+    func test_generatedStretchesPrintWhatTheirTwinsPrint() throws {
+        var rng = SplitMix64(seed: 2811)
+        let steps = ["pick @", "pick '@ + `1`'", "to-json", "json", "pick '[@][0]'", "pick '@ * `2`'"]
+        for round in 0..<12 {
+            var lines: [String] = []
+            let printers = Int.random(in: 1...2, using: &rng)
+            for p in 0..<printers {
+                let n = Int.random(in: 3...14, using: &rng)
+                lines.append("resolve 0" + (1...n).map { " | then print \"p\(p)-\($0)\"" }.joined() + " &")
+            }
+            for s in 0..<Int.random(in: 2...4, using: &rng) {
+                var stages: [String] = []
+                var text = false
+                for _ in 0..<Int.random(in: 1...12, using: &rng) {
+                    var step = steps.randomElement(using: &rng)!
+                    if text && step != "json" { step = "json" }
+                    if !text && step == "json" { step = "pick @" }
+                    text = step == "to-json"
+                    stages.append(step)
+                }
+                if text { stages.append("json") }
+                // One in three fails part-way (length of a number), caught or not.
+                if Int.random(in: 0..<3, using: &rng) == 0 {
+                    stages.insert("pick 'length(@)'", at: Int.random(in: 0...stages.count, using: &rng))
+                    // The twin's JMESPath words its errors otherwise: the handler says only that it ran.
+                    if Bool.random(using: &rng) { stages.append("catch echo failed") }
+                }
+                let background = Bool.random(using: &rng)
+                lines.append("echo \(s) | " + stages.joined(separator: " | ") + " | print \"s\(s)={}\"" + (background ? " &" : ""))
+            }
+            let program = lines.joined(separator: "\n")
+            let vow = try runCommand(REPLTests.binary, ["-c", program])
+            let twin = try runTwinOfBinary(program)
+            XCTAssertEqual(vow.out, twin.out, "round \(round): \(program)\n\(twin.err)")
+            XCTAssertEqual(vow.status, twin.status, "round \(round): \(program)")
+        }
+    }
+
+    /// A stage that fails in a stretch is named, with its input and the stages it skipped, as
+    /// when every promise is recorded.
+    func test_aFailureInAStretchIsReportedAsInTheChain() throws {
+        for program in [
+            "echo {a: 1} | pick a | pick @ | pick 'length(@)' | pick @ | pick @",
+            "echo 1 | pick 'length(@)' | pick @ | pick @ | pick @",
+            "echo {a: 1} | pick a | pick @ | pick @ | pick @ | pick 'length(@)'",
+            "echo 'x' | pick @ | json | pick @ | pick @",
+            "echo '{\"a\": [1]}' | json | pick a | pick 'length(@[0])' | pick @ | len",
+        ] {
+            let plain = try runWithInput(REPLTests.binary, ["-c", program], input: "")
+            let traced = try runWithInput(REPLTests.binary, ["--trace", "/dev/null", "-c", program], input: "")
+            XCTAssertEqual(plain.err, traced.err, program)
+            XCTAssertTrue(plain.err.contains("rejected here"), plain.err)
+            XCTAssertEqual(plain.status, 1, program)
+            XCTAssertEqual(plain.status, traced.status, program)
+        }
+    }
+
+    /// A stretch whose input is a stream runs the ordinary way on it; a timeout after a stretch
+    /// still stops what runs before it. Each as when every promise is recorded.
+    func test_aStreamIntoAStretchAndATimeoutAfterOne() throws {
+        let file = NSTemporaryDirectory() + "vow-stretch-\(UUID().uuidString).ndjson"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try "{\"a\":1}\n{\"a\":2}\n".write(toFile: file, atomically: true, encoding: .utf8)
+        for program in [
+            "read \(file) --stream | text | pick @ | pick @ | lines | len",
+            "read \(file) --stream | pick @ | pick @ | pick 'length(@)' | pick @",
+            "read \(file) --stream | text | pick @ | pick @ | pick @ | pick 'length(@)'",
+            "delay 5s 1 | pick @ | pick @ | pick @ | timeout 100ms | catch pick message",
+        ] {
+            let plain = try runWithInput(REPLTests.binary, ["-c", program], input: "")
+            let traced = try runWithInput(REPLTests.binary, ["--trace", "/dev/null", "-c", program], input: "")
+            XCTAssertEqual(plain.out, traced.out, program)
+            XCTAssertEqual(plain.err, traced.err, program)
+            XCTAssertEqual(plain.status, traced.status, program)
+        }
+        let timed = try runCommand(REPLTests.binary, ["-c", "delay 5s 1 | pick @ | pick @ | pick @ | timeout 100ms | catch pick message"])
+        XCTAssertEqual(timed.out, "timed out after 100ms\n")
+    }
+}
