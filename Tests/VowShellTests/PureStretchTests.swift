@@ -86,6 +86,18 @@ final class PureStretchTests: XCTestCase {
         }
     }
 
+    /// `vow -c program` against `vow --trace /dev/null -c program`, which records every promise
+    /// and so runs no stretch: the same output, errors and status. Returns the first run.
+    @discardableResult
+    private func assertAsTraced(_ program: String, line: UInt = #line) throws -> (out: String, err: String, status: Int32) {
+        let plain = try runWithInput(REPLTests.binary, ["-c", program], input: "")
+        let traced = try runWithInput(REPLTests.binary, ["--trace", "/dev/null", "-c", program], input: "")
+        XCTAssertEqual(plain.out, traced.out, program, line: line)
+        XCTAssertEqual(plain.err, traced.err, program, line: line)
+        XCTAssertEqual(plain.status, traced.status, program, line: line)
+        return plain
+    }
+
     /// A stage that fails in a stretch is named, with its input and the stages it skipped, as
     /// when every promise is recorded.
     func test_aFailureInAStretchIsReportedAsInTheChain() throws {
@@ -96,12 +108,9 @@ final class PureStretchTests: XCTestCase {
             "echo 'x' | pick @ | json | pick @ | pick @",
             "echo '{\"a\": [1]}' | json | pick a | pick 'length(@[0])' | pick @ | len",
         ] {
-            let plain = try runWithInput(REPLTests.binary, ["-c", program], input: "")
-            let traced = try runWithInput(REPLTests.binary, ["--trace", "/dev/null", "-c", program], input: "")
-            XCTAssertEqual(plain.err, traced.err, program)
+            let plain = try assertAsTraced(program)
             XCTAssertTrue(plain.err.contains("rejected here"), plain.err)
             XCTAssertEqual(plain.status, 1, program)
-            XCTAssertEqual(plain.status, traced.status, program)
         }
     }
 
@@ -117,11 +126,7 @@ final class PureStretchTests: XCTestCase {
             "read \(file) --stream | text | pick @ | pick @ | pick @ | pick 'length(@)'",
             "delay 5s 1 | pick @ | pick @ | pick @ | timeout 100ms | catch pick message",
         ] {
-            let plain = try runWithInput(REPLTests.binary, ["-c", program], input: "")
-            let traced = try runWithInput(REPLTests.binary, ["--trace", "/dev/null", "-c", program], input: "")
-            XCTAssertEqual(plain.out, traced.out, program)
-            XCTAssertEqual(plain.err, traced.err, program)
-            XCTAssertEqual(plain.status, traced.status, program)
+            try assertAsTraced(program)
         }
         let timed = try runCommand(REPLTests.binary, ["-c", "delay 5s 1 | pick @ | pick @ | pick @ | timeout 100ms | catch pick message"])
         XCTAssertEqual(timed.out, "timed out after 100ms\n")
