@@ -1,4 +1,5 @@
 import VowPromises
+import VowSyntax
 import VowValue
 
 /// What a combinator waits on: the elements of a list or record literal argument (their
@@ -12,7 +13,14 @@ func combinatorElements(_ call: StageCall, _ input: Value, stage: String, keepin
         switch arg.kind {
         case .list(let ps):
             var elements = CombinatorElements(count: ps.count, keepingFulfilled: keepingFulfilled)
-            for (i, p) in ps.enumerated() { elements.append(call.runPipeline(p, input: input, at: .element(i + 1, of: stage)), on: ex) }
+            let evaluator = Evaluator(session: call.session)
+            for (i, p) in ps.enumerated() {
+                if keepingFulfilled, case .fulfilled = elements, let v = resolvedLiteral(p, call, evaluator) {
+                    elements.append(fulfilledWith: v)
+                } else {
+                    elements.append(call.runPipeline(p, input: input, at: .element(i + 1, of: stage)), on: ex)
+                }
+            }
             return (nil, elements)
         case .record(let fields):
             var elements = CombinatorElements(count: fields.count, keepingFulfilled: keepingFulfilled)
@@ -27,6 +35,31 @@ func combinatorElements(_ call: StageCall, _ input: Value, stage: String, keepin
     }
     let (keys, promises) = try combinatorInputs(fromValue: input, stage: stage, ex: ex)
     return (keys, .promises(promises))
+}
+
+/// The value of an element written as `resolve` and one plain literal (`all [resolve 1, resolve
+/// 2, …]`), given without running its pipeline: such an element is a promise already fulfilled
+/// with the literal (`Promise.resolve(1)`), whose value a combinator that keeps fulfilled
+/// elements as values reads at once (`CombinatorElements.fulfilled`). Nil for any other
+/// element, and for a `resolve` that is a `def`'s.
+func resolvedLiteral(_ p: Pipeline, _ call: StageCall, _ evaluator: Evaluator) -> Value? {
+    guard p.stages.count == 1, case .named(let name, _) = p.stages[0].head, name == ResolveStage.name,
+        p.stages[0].arguments.count == 1
+    else { return nil }
+    let argument = p.stages[0].arguments[0]
+    switch argument.kind {
+    case .number, .boolean, .null, .rawString: break
+    case .word(let t), .string(let t): guard t.isLiteral else { return nil }
+    default: return nil
+    }
+    // The stage is the built-in `resolve` given no flag: known from the plan of the element
+    // before, when this one is written as it is, with no plan made.
+    let alike = call.session.lastOneStagePlan.map { $0.writtenAlike(p.stages[0]) } ?? false
+    let plan = alike ? call.session.lastOneStagePlan! : evaluator.plans(p)[0]
+    guard case .builtin(let def, _, let flags) = plan.kind, ObjectIdentifier(def) == ObjectIdentifier(ResolveStage.self), flags.isEmpty,
+        case .value(let v)? = try? evaluator.argument(argument, input: .null, scope: call.scope, site: call.site)
+    else { return nil }
+    return v
 }
 
 /// The elements of a combinator, run: their promises, or the values of elements that all
@@ -70,6 +103,15 @@ enum CombinatorElements {
             promises.append(promise)
             self = .promises(promises)
         }
+    }
+
+    /// Adds the value of an element that fulfilled as it ran, while every element so far has.
+    mutating func append(fulfilledWith value: Value) {
+        guard case .fulfilled(var values) = self else { return }
+        // Taken out of `self` first, so that the list is appended to in place.
+        self = .promises([])
+        values.append(value)
+        self = .fulfilled(values)
     }
 
     /// The elements as promises (a fulfilled value as a promise fulfilled with it).
