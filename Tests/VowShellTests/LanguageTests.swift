@@ -228,6 +228,18 @@ func runCommand(_ program: String, _ arguments: [String]) throws -> (out: String
     return (String(decoding: data, as: UTF8.self), p.terminationStatus)
 }
 
+/// `vow -c source` started, its output and errors discarded: for a test that signals it or
+/// runs many at once.
+func startVow(_ source: String) throws -> Process {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: REPLTests.binary)
+    p.arguments = ["-c", source]
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    return p
+}
+
 /// Runs a JavaScript program with node; its stdout and exit status.
 func runNode(_ program: String) throws -> (out: String, status: Int32) {
     let path = NSTemporaryDirectory() + "vow-twin-\(UUID().uuidString).js"

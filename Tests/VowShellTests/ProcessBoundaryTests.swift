@@ -37,12 +37,7 @@ final class ProcessBoundaryTests: BoundaryTestCase {
             (SIGTERM, Int32(143), "sh -c 'trap \"\" TERM; sleep MARK; echo done'"),
         ] {
             let m = marker()
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: REPLTests.binary)
-            p.arguments = ["-c", "run " + program.replacingOccurrences(of: "MARK", with: m)]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
+            let p = try startVow("run " + program.replacingOccurrences(of: "MARK", with: m))
             // The sleep itself (vow's and sh's command lines name it too).
             XCTAssertTrue(try waitStarted("^sleep \(m)"), "the child never started")
             kill(p.processIdentifier, signal)
@@ -62,12 +57,7 @@ final class ProcessBoundaryTests: BoundaryTestCase {
         for attempt in 0..<150 {
             let signal = attempt % 2 == 0 ? SIGTERM : SIGINT
             let m = marker()
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: REPLTests.binary)
-            p.arguments = ["-c", "run sh -c 'sleep \(m); echo done'"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
+            let p = try startVow("run sh -c 'sleep \(m); echo done'")
             // From at once to 15 ms later: before main(), while vow sets itself up, as it runs.
             let start = DispatchTime.now().uptimeNanoseconds
             while DispatchTime.now().uptimeNanoseconds - start < UInt64(attempt) * 100_000 {}

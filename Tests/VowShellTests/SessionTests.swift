@@ -39,13 +39,7 @@ final class SessionTests: ServerTestCase {
     func test_concurrentRunsLoseNoUpdate() throws {
         var runs: [Process] = []
         for i in 0..<20 {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: REPLTests.binary)
-            p.arguments = ["-c", "fetch \"\(base)/cookies/set?c\(i)=v\(i)\" --session shared | status"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            runs.append(p)
+            runs.append(try startVow("fetch \"\(base)/cookies/set?c\(i)=v\(i)\" --session shared | status"))
         }
         for p in runs {
             p.waitUntilExit()

@@ -57,7 +57,7 @@ struct PureStretch: Sendable {
         // is (`StagePlan.plansAlike`): one call and its arguments evaluated once for all of them.
         var direct: (plan: StagePlan, form: PureStage)? = nil
         for (k, plan) in plans.enumerated() {
-            if value.stream != nil { return ordinary(from: k, on: .resolve(value, on: ex), input: value) }
+            if value.stream != nil { return ordinary(from: k, waiting: nil, input: value) }
             if let d = direct {
                 if plan.plansAlike(d.plan), let next = d.form.value(value) {
                     value = next
@@ -75,7 +75,7 @@ struct PureStretch: Sendable {
             do {
                 switch try call.react(value) {
                 case .value(let next): value = next
-                case .promise(let waiting): return ordinary(from: k + 1, on: waiting, input: .null)
+                case .promise(let waiting): return ordinary(from: k, waiting: waiting, input: value)
                 }
             } catch {
                 return .settling(.failure(run.annotate(error, at: firstIndex + k, input: value)), afterTurns: turns, on: ex)
@@ -84,17 +84,19 @@ struct PureStretch: Sendable {
         return .settling(.success(value), afterTurns: turns, on: ex)
     }
 
-    /// The stages from the `k`th on, chained the ordinary way on `start` (which gives `input`,
-    /// when known), their errors given their origins in a run of their own: the stretch's
-    /// entries all hold its one promise.
-    private func ordinary(from k: Int, on start: Promise<Value>, input: Value) -> Promise<Value> {
-        guard k < plans.count else { return start }
+    /// The stages from the `k`th on, chained the ordinary way on `input` (the `k`th stage's),
+    /// or after the `k`th stage's promise when it waits: their errors given their origins in a
+    /// run of their own (the stretch's entries all hold its one promise), the waiting stage its
+    /// first entry.
+    private func ordinary(from k: Int, waiting: Promise<Value>?, input: Value) -> Promise<Value> {
         let rest = PipelineRun(site: run.site, input: input)
-        var current = start
-        for (offset, plan) in plans.enumerated().dropFirst(k) {
+        func span(_ offset: Int) -> SourceSpan { run.entries[firstIndex + offset].span }
+        var current = waiting ?? .resolve(input, on: evaluator.session.executor)
+        if let waiting { rest.entries.append(.init(plan: plans[plans.startIndex + k], promise: waiting, span: span(k))) }
+        for (offset, plan) in plans.enumerated().dropFirst(waiting == nil ? k : k + 1) {
             let index = rest.entries.count
             current = evaluator.execute(plan, upstream: current, input: input, scope: scope, site: run.site, run: rest, index: index)
-            rest.entries.append(.init(plan: plan, promise: current, span: run.entries[firstIndex + offset].span))
+            rest.entries.append(.init(plan: plan, promise: current, span: span(offset)))
         }
         return current.recover(on: evaluator.session.executor) { (error: any Error) throws -> Value in throw rest.annotate(error) }
     }

@@ -87,14 +87,13 @@ enum CombinatorElements {
     /// else the promise, the values before it made promises again.
     mutating func append(_ promise: Promise<Value>, on ex: any PromiseExecutor) {
         switch self {
-        case .fulfilled(var values):
+        case .fulfilled:
+            // No binding of the list is alive while it is appended to: it stays unshared.
             if case .success(let v)? = promise.result {
-                // Taken out of `self` first, so that the list is appended to in place.
-                self = .promises([])
-                values.append(v)
-                self = .fulfilled(values)
+                append(fulfilledWith: v)
                 return
             }
+            guard case .fulfilled(let values) = self else { return }
             var promises = values.map { Promise<Value>.resolve($0, on: ex) }
             promises.append(promise)
             self = .promises(promises)
