@@ -130,6 +130,9 @@ final class ProgramRun: @unchecked Sendable {
     /// Waits for a foreground pipeline's promise, then prints its outcome and goes on.
     private func wait(for p: Promise<Value>, _ run: StatementRun) {
         runner.running.withLock { $0 = (p, run, Date()) }
+        // An interrupt that came after the statement was started, before it was set as the one
+        // running, found nothing to cancel: the flag it left is read here (as for a job below).
+        if interrupted { p.cancel(reason: "cancelled: interrupted") }
         p.whenSettled(on: ex, bookkeeping: true) { [self] r in
             runner.running.withLock { $0 = nil }
             if interrupted {
@@ -148,6 +151,7 @@ final class ProgramRun: @unchecked Sendable {
     /// A stream prints item by item, as the items arrive.
     private func printItems(of stream: ValueStream, _ run: StatementRun) {
         runner.streaming.withLock { $0 = stream }
+        if interrupted { stream.cancel() }
         stream.forEach(on: ex) { [self] item in
             runner.clearSpinner { session.output.emit(runner.renderer.value(item) + "\n") }
             return Promise.resolve((), on: ex)
