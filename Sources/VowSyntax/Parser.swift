@@ -12,7 +12,7 @@ public enum Parser {
     public static func parse(_ source: SourceText) throws(SyntaxError) -> Program {
         var p = ParserState(source)
         let statements = try p.program()
-        return Program(statements: statements, source: source, stageNames: p.stageNames)
+        return Program(statements: statements, source: source, stageNames: p.memory.stageNames, listsHoldLoneWords: p.memory.listsHoldLoneWords)
     }
 
     /// Parses one pipeline (for `:explain PIPELINE`).

@@ -49,6 +49,7 @@ extension ParserState {
         while peek != RBRACK {
             if atEnd { throw error("unclosed '[' (expected ']')", at: start, incomplete: true) }
             elements.append(try pipeline(inBrackets: true, context: .list))
+            if !memory.listsHoldLoneWords { memory.listsHoldLoneWords = Self.isLoneWord(elements) }
             skipBlank(newlines: true)
             if peek == COMMA {
                 pos += 1
@@ -61,6 +62,16 @@ extension ParserState {
         pos += 1
         depth -= 1
         return Argument(kind: .list(elements), span: SourceSpan(start: start, end: pos))
+    }
+
+    /// True when the last of `elements` is one plain word (`[len, x]`). Out of line: the
+    /// parser's recursion through nested lists keeps its frames small (`Parser.maxDepth`).
+    @inline(never)
+    static func isLoneWord(_ elements: [Pipeline]) -> Bool {
+        guard let element = elements.last, element.stages.count == 1, case .value(let a) = element.stages[0].head,
+            case .word(let t) = a.kind
+        else { return false }
+        return t.isLiteral
     }
 
     /// `{key: value, …}`: fields separated by commas (pos at the `{`).
@@ -184,10 +195,10 @@ extension ParserState {
             // The word read last, written again: its kind, as `literalWord` gave it. Not for a
             // number, rarely the same twice running (`resolve 1, resolve 2, …`).
             let numeric = isDigit(b[start]) || b[start] == DASH
-            if !numeric, let same = recentWord.lookup(b, start, e) { return Argument(kind: same, span: span) }
+            if !numeric, let same = memory.recentWord.lookup(b, start, e) { return Argument(kind: same, span: span) }
             let lit = text(start, e)
             let made = literalWord(lit, span: span) { Template(parts: [.literal(lit)]) }
-            if !numeric { recentWord.keep(made.kind, start, e) }
+            if !numeric { memory.recentWord.keep(made.kind, start, e) }
             return made
         }
         let t = try word(context: context)
@@ -197,12 +208,12 @@ extension ParserState {
     }
 
     /// A word with no interpolation: a constant or a number, or else a word, shared with the
-    /// same word written before (`sharedWords`); `template` is its template when it is new.
+    /// same word written before (`ParserMemory.sharedWords`); `template` is its template when it is new.
     private mutating func literalWord(_ lit: String, span: SourceSpan, template: () -> Template) -> Argument {
         if let kind = literal(lit) { return Argument(kind: kind, span: span) }
-        if let shared = sharedWords[lit] { return Argument(kind: shared, span: span) }
+        if let shared = memory.sharedWords[lit] { return Argument(kind: shared, span: span) }
         let kind = ArgumentKind.word(template())
-        if sharedWords.count < Self.sharedWordLimit { sharedWords[lit] = kind }
+        if memory.sharedWords.count < Self.sharedWordLimit { memory.sharedWords[lit] = kind }
         return Argument(kind: kind, span: span)
     }
 

@@ -30,11 +30,11 @@ extension ParserState {
             var e = pos
             while e < b.count && (isIdent(b[e]) || b[e] == DASH) { e += 1 }
             let name: String
-            if let same = recentName.lookup(b, pos, e) {
+            if let same = memory.recentName.lookup(b, pos, e) {
                 name = same
             } else {
                 name = text(pos, e)
-                recentName.keep(name, pos, e)
+                memory.recentName.keep(name, pos, e)
             }
             let endsWord: Bool
             if e >= b.count {
@@ -54,9 +54,9 @@ extension ParserState {
                 pos = e
                 // A name not one of the last two read may be new (a pipeline repeats its names,
                 // and `then (pick @) | …` alternates two).
-                if name != lastStageNames.0 && name != lastStageNames.1 {
-                    lastStageNames = (name, lastStageNames.0)
-                    stageNames.insert(name)
+                if name != memory.lastStageNames.0 && name != memory.lastStageNames.1 {
+                    memory.lastStageNames = (name, memory.lastStageNames.0)
+                    memory.stageNames.insert(name)
                 }
                 let nameSpan = SourceSpan(start: start, end: e)
                 var args: [Argument] = []

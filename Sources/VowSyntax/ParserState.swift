@@ -30,18 +30,11 @@ struct ParserState {
     var pos = 0
     /// How many brackets, groups and literals enclose `pos` (at most `Parser.maxDepth`).
     var depth = 0
-    /// The kind of each literal word read so far, by its text (up to `sharedWordLimit` of them):
-    /// a word written again shares the first one's (a long pipeline of `pick @` holds one).
-    var sharedWords: [String: ArgumentKind] = [:]
-    /// How many words `sharedWords` keeps.
+    /// What the parser remembers of what it read (`ParserMemory`): out of line, so that the
+    /// state is a few words, which a debug build copies in every frame of the recursion.
+    let memory = ParserMemory()
+    /// How many words `ParserMemory.sharedWords` keeps.
     static let sharedWordLimit = 4096
-    /// The stage names read last, and the plain words read last with their kinds (`RecentBytes`).
-    var recentName = RecentBytes<String>()
-    var recentWord = RecentBytes<ArgumentKind>()
-    /// Every name a stage is written with, so far (`Program.stageNames`), and the last two
-    /// put in, newest first.
-    var stageNames: Set<String> = []
-    var lastStageNames = ("", "")
 
     /// A parser at the start of `source`.
     init(_ source: SourceText) {

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A range of the source, as UTF-8 byte offsets (start inclusive, end exclusive).
 ///
 /// Kept in eight bytes (two 32-bit offsets): every stage and argument of a program holds one, and
@@ -32,9 +34,31 @@ public final class SourceText: Sendable {
         self.text = text
         self.name = name
         self.bytes = Array(text.utf8)
+        self.lineStarts = Self.lineStarts(of: bytes)
+    }
+
+    /// The offset of each line's first byte: 0 and the offset after each newline, found with
+    /// `memchr` (a byte-by-byte loop took 2% of parsing a long program).
+    private static func lineStarts(of bytes: [UInt8]) -> [Int] {
         var starts = [0]
-        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") { starts.append(i + 1) }
-        self.lineStarts = starts
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var at = 0
+            while at < buffer.count, let found = memchr(base + at, Int32(UInt8(ascii: "\n")), buffer.count - at) {
+                let offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                starts.append(offset + 1)
+                at = offset + 1
+            }
+        }
+        return starts
+    }
+
+    /// True when `byte` is one of the text's bytes (`memchr`).
+    public func contains(byte: UInt8) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            return memchr(base, Int32(byte), buffer.count) != nil
+        }
     }
 
     /// The 1-based line and column (in characters) of a byte offset.
@@ -69,6 +93,10 @@ public struct Program: Sendable {
     /// groups, list elements, record fields), as the parser read them: whether a program has a
     /// stage of a name is a look-up, not a walk of its tree (`containsStage(named:)`).
     public let stageNames: Set<String>
+    /// True when an element of a list literal anywhere in the program is one plain word
+    /// (`[len, x]`), as the parser found: what a warning about a stage's name written alone in a
+    /// list looks for (`Planner.mayWarn`).
+    public let listsHoldLoneWords: Bool
 }
 
 /// One statement.

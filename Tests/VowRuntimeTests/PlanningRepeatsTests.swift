@@ -1,7 +1,8 @@
 // Two shortcuts of planning, each against the long way round. Generated, seeded:
-// - the warnings of a program without `[`, `"` or `'` are not looked for (`Planner.mayWarn`):
-//   on programs with and without those bytes, `warnings(in:)` must say what the walk of every
-//   stage says (`allWarnings(in:)`), and the walk must find nothing where the bytes are missing;
+// - the warnings of a program without `"` or `'`, without both `(` and `[`, and without a lone
+//   word in a list are not looked for (`Planner.mayWarn`): on programs with and without those,
+//   `warnings(in:)` must say what the walk of every stage says (`allWarnings(in:)`), and the walk
+//   must find nothing where they are missing;
 // - a name that repeats is resolved once per list of stages (`ResolvedNames`): the plans of a
 //   pipeline that repeats and alternates names must be those of each stage planned alone;
 // - a stage written as the one before it takes that one's plan again (`StagePlan.again`): the
@@ -22,7 +23,7 @@ final class PlanningRepeatsTests: XCTestCase {
         "pick @", "pick a.b", "pick 'a == \"Oslo\"'", "pick \"items(@)[]\"", "pick items(@)[*]", "where a==b",
         "format '{a}'", "format \"{a}\"", "format plain", "echo [len, x]", "echo [(len), x]", "echo [1, 2]",
         "each (pick @)", "then pick @", "nosuch @", "len", "keys", "sort-by a", "echo {type: text}", "catch 1",
-        "pick `1`", "echo \"a\"", "def2", "where 'x'",
+        "pick `1`", "echo \"a\"", "def2", "where 'x'", "all [resolve 1, resolve 2]", "pick a[0]", "echo [x]",
     ]
 
     private func program(_ rng: inout SplitMix64) -> String {
@@ -35,22 +36,24 @@ final class PlanningRepeatsTests: XCTestCase {
 
     func test_warningsAreLookedForWhereTheyCanBeWritten() throws {
         var rng = SplitMix64(seed: 44)
-        var warned = 0, unwalked = 0
+        var warned = 0, unwalked = 0, unwalkedWithAList = 0
         for _ in 0..<1500 {
             let text = program(&rng)
             guard let parsed = try? Parser.parse(SourceText(text)) else { continue }
             let planner = Planner.checking(parsed, registry: .builtins, defs: [:])
             let walked = planner.allWarnings(in: parsed).map(\.message)
             XCTAssertEqual(planner.warnings(in: parsed).map(\.message), walked, text)
-            if !Planner.mayWarn(parsed.source.bytes) {
+            if !Planner.mayWarn(parsed) {
                 XCTAssertEqual(walked, [], text)
                 unwalked += 1
+                if text.contains("[") { unwalkedWithAList += 1 }
             }
             if !walked.isEmpty { warned += 1 }
         }
         // Both kinds of program are made, and the warnings do fire.
         XCTAssertGreaterThan(warned, 300)
         XCTAssertGreaterThan(unwalked, 100)
+        XCTAssertGreaterThan(unwalkedWithAList, 30)
     }
 
     func test_aRepeatedNameIsPlannedAsItIsAlone() throws {

@@ -28,6 +28,8 @@ extension Evaluator {
             return try template(t, input: input, scope: scope)
         case .rawString(let s): return .value(.string(s))
         case .number(let d, let isInteger, let text):
+            // A whole number below 2^53 is exact as the double read (no text read again).
+            if isInteger, d.magnitude < 9_007_199_254_740_992 { return .value(.int(Int(d))) }
             if isInteger, let i = Int(text) { return .value(.int(i)) }
             return .value(.double(d))
         case .boolean(let b): return .value(.bool(b))
