@@ -1,5 +1,3 @@
-import Glibc
-
 /// What the parser made last, at one place, of a few runs of the source's bytes (stage names,
 /// plain words), kept with where those bytes are: a long pipeline repeats a few names and words
 /// (`pick @ | pick @ | …`, or `then (pick @) | then (pick @) | …`, whose names alternate), and
@@ -14,9 +12,13 @@ struct RecentBytes<Made> {
 
         /// What was made of `s..<e` of `bytes` when those bytes are this slot's.
         func lookup(_ bytes: [UInt8], _ s: Int, _ e: Int) -> Made? {
-            guard let made, e - s == end - start, s >= 0, e <= bytes.count, start >= 0, end <= bytes.count else { return nil }
-            let same = bytes.withUnsafeBufferPointer { b in memcmp(b.baseAddress! + s, b.baseAddress! + start, e - s) == 0 }
-            return same ? made : nil
+            guard let made, e - s == end - start else { return nil }
+            var i = 0
+            while i < e - s {
+                if bytes[s + i] != bytes[start + i] { return nil }
+                i += 1
+            }
+            return made
         }
     }
 
