@@ -138,9 +138,15 @@ public final class Runner: @unchecked Sendable {
     /// Parses, checks and runs `text`; returns the exit status. An interrupt that came before
     /// (a script's Ctrl-C while vow started) stops it before its first statement; one that came
     /// during it is spent when it ends, and SIGTERM stops every run after it too.
-    public func run(_ text: String, name: String) -> Int32 {
+    /// The text is taken (`consuming`): a caller that gives it up (`consume`) has a long program
+    /// held once while it runs, as its `SourceText`'s bytes.
+    public func run(_ text: consuming String, name: String) -> Int32 {
+        run(SourceText(consume text, name: name))
+    }
+
+    /// `run(_:name:)` of a text already read into its `SourceText`.
+    public func run(_ source: SourceText) -> Int32 {
         defer { if !terminated.load(ordering: .relaxed) { interrupted.store(false, ordering: .relaxed) } }
-        let source = SourceText(text, name: name)
         let program: Program
         do {
             program = try Parser.parse(source)

@@ -21,8 +21,9 @@ public struct SourceSpan: Sendable, Equatable, Hashable {
 
 /// A program's text and name, with line lookup for diagnostics.
 public final class SourceText: Sendable {
-    /// The whole text.
-    public let text: String
+    /// The whole text (made from `bytes` when asked: only they are kept, so that a long program
+    /// is held once while it runs).
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
     /// The file name, or `<command>` for `-c`, `<stdin>`, `<repl>`.
     public let name: String
     /// The text as UTF-8 bytes.
@@ -31,7 +32,6 @@ public final class SourceText: Sendable {
 
     /// Wraps `text` named `name`.
     public init(_ text: String, name: String = "<command>") {
-        self.text = text
         self.name = name
         self.bytes = Array(text.utf8)
         self.lineStarts = Self.lineStarts(of: bytes)

@@ -95,17 +95,20 @@ struct Vow {
         // --html draws the whole run: every statement's events are kept.
         if html != nil { runner.enableTracing().keepsWholeRun = true }
         var status: Int32
+        // The text is kept after the run only for the page's twin; else the run holds it once,
+        // as its SourceText's bytes (a script of a million stages is 9 MB of text).
+        let pageText = html != nil ? text : nil
         if turns {
             // The program's output is shown in the turns it was written in.
             let shown = runner.runShowingTurns(text, name: name)
             status = shown.status
             StandardOutputBuffer.writeAll(Array(TurnView.render(shown.turns, colors: colors).utf8), to: 1)
         } else {
-            status = runner.run(text, name: name)
+            status = runner.run(consume text, name: name)
         }
-        if let html, let tracer = runner.tracer {
+        if let html, let pageText, let tracer = runner.tracer {
             do {
-                try HTMLPage.write(tracer.wholeRun, title: command ?? name, twin: Runner.twinForPage(text, name: name), to: html)
+                try HTMLPage.write(tracer.wholeRun, title: command ?? name, twin: Runner.twinForPage(pageText, name: name), to: html)
             } catch {
                 let error = toVowError(error)
                 OutputSink.writeError("error[\(error.kind.rawValue)]: \(error.message)\n")
