@@ -5,7 +5,10 @@
 //   must find nothing where they are missing;
 // - a name that repeats is resolved once per list of stages (`ResolvedNames`): the plans of a
 //   pipeline that repeats and alternates names must be those of each stage planned alone;
-// - a stage written as the one before it takes that one's plan again (`StagePlan.again`): the
+// - a stage written as the one before it takes that one's plan again (`StagePlan.again`), and
+//   knows it plans alike to it when every argument is the very same (`alikeBefore`): what
+//   `plansAlike(before:)` and `hasDirectForm(after:)` answer from that must be what comparing
+//   the plans answers; the
 //   plans of pipelines of runs of the same stage must be those of each stage planned alone, to
 //   the arguments' places (and, for a stage that takes plain values, written so up to their
 //   texts: `resolve 1 | resolve 2`); and the check's walk, which does the same across the one-stage
@@ -95,7 +98,7 @@ final class PlanningRepeatsTests: XCTestCase {
         let defBody = try Parser.parsePipeline(SourceText("pick @"))
         let defs = ["def2": UserStage(name: "def2", params: [], body: defBody, source: SourceText("pick @"))]
         let described = Self.described
-        var compared = 0, again = 0
+        var compared = 0, again = 0, alikeBefore = 0
         for _ in 0..<300 {
             // Runs of one stage, one to four long, of the stages above.
             var stages: [String] = []
@@ -113,12 +116,21 @@ final class PlanningRepeatsTests: XCTestCase {
                 for i in together.indices.dropFirst() where together[i - 1].again(pipeline.stages[i], place: (pipeline.stages, i)) != nil {
                     again += 1
                 }
+                // What planning knew of a stage and the one before it is what comparing them says.
+                for i in together.indices.dropFirst() {
+                    XCTAssertEqual(together[i].plansAlike(before: together[i - 1]), together[i].plansAlike(together[i - 1]), text)
+                    if PureStage.hasDirectForm(together[i - 1]) {
+                        XCTAssertEqual(together[i].hasDirectForm(after: together[i - 1]), PureStage.hasDirectForm(together[i]), text)
+                    }
+                    if together[i].alikeBefore { alikeBefore += 1 }
+                }
                 compared += together.count
             }
         }
         XCTAssertGreaterThan(compared, 5000)
         // The shortcut is taken often: the test would pass without it.
         XCTAssertGreaterThan(again, 1000)
+        XCTAssertGreaterThan(alikeBefore, 500)
     }
 
     /// A plan, to its arguments' places and the texts of what it holds.

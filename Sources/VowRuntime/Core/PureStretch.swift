@@ -37,7 +37,11 @@ struct PureStretch: Sendable {
     /// the other.
     static func length(_ plans: [StagePlan], from offset: Int, to end: Int) -> Int {
         var n = 0
-        while offset + n < end, PureStage.hasDirectForm(plans[offset + n]) { n += 1 }
+        while offset + n < end,
+            n == 0 ? PureStage.hasDirectForm(plans[offset]) : plans[offset + n].hasDirectForm(after: plans[offset + n - 1])
+        {
+            n += 1
+        }
         return n
     }
 
@@ -59,13 +63,14 @@ struct PureStretch: Sendable {
         for (k, plan) in plans.enumerated() {
             if value.stream != nil { return ordinary(from: k, waiting: nil, input: value) }
             if let d = direct {
-                if plan.plansAlike(d.plan), let next = d.form.value(value) {
+                // The plan before is `d.plan` or plans alike to it (or `direct` would be nil).
+                if plan.plansAlike(before: plans[plans.startIndex + k - 1]), let next = d.form.value(value) {
                     value = next
                     continue
                 }
                 direct = nil
             }
-            if k + 1 < plans.count, plans[plans.startIndex + k + 1].plansAlike(plan),
+            if k + 1 < plans.count, plans[plans.startIndex + k + 1].plansAlike(before: plan),
                 let form = PureStage(plan, session: evaluator.session, scope: scope, site: run.site)
             {
                 direct = (plan, form)

@@ -58,6 +58,10 @@ final class StagePlan: @unchecked Sendable {
     /// What the stage does with a rejection that reaches it (its definition's `onRejection`,
     /// kept when the stage cannot start, so that it is still not listed as skipped).
     var onRejection = RejectionRole.skipped
+    /// True when `again` made this plan from the plan of the stage just before it, every argument
+    /// the very same (`sameKind`): the two plan alike (`plansAlike(before:)`), known without
+    /// comparing them again. One byte, beside `onRejection`, in what was padding.
+    private(set) var alikeBefore = false
     /// What the stage is.
     let kind: Kind
     /// `catch` and `finally`: handlers that run only on a rejection or on either outcome.
@@ -160,10 +164,30 @@ final class StagePlan: @unchecked Sendable {
     /// what a group holds (its stages are planned when it runs, and by the check's walk). Nil
     /// otherwise; the caller plans `node` itself.
     func again(_ node: __shared StageNode, place: (nodes: [StageNode], index: Int)) -> StagePlan? {
-        guard writtenAlike(node), case .builtin(let def, _, _) = kind else { return nil }
+        var identical = true
+        guard writtenAlike(node, identical: &identical), case .builtin(let def, _, _) = kind else { return nil }
         let made = StagePlan(node: node, place: place, kind: .builtin(def, node.arguments, [:]))
         made.onRejection = onRejection
+        made.alikeBefore = identical
         return made
+    }
+
+    /// `plansAlike(before)`, where `before` is the plan of the stage just before this one in
+    /// its pipeline: answered at once when `again` found their arguments the very same
+    /// (`alikeBefore`) and neither plan has been given anything of its own since (a look-ahead).
+    @inline(__always)
+    func plansAlike(before: StagePlan) -> Bool {
+        if alikeBefore, rare == nil, before.rare == nil { return true }
+        return plansAlike(before)
+    }
+
+    /// `PureStage.hasDirectForm(self)`, where `before`, the plan of the stage just before this
+    /// one, has one: answered at once when the two plan alike by `alikeBefore` (the same stage,
+    /// the very same arguments, the same role with a rejection).
+    @inline(__always)
+    func hasDirectForm(after before: StagePlan) -> Bool {
+        if alikeBefore, rare == nil, before.rare == nil { return true }
+        return PureStage.hasDirectForm(self)
     }
 
     /// True when `again` gives a plan of `node`: `node` is written as this plan's stage is, and
@@ -171,6 +195,13 @@ final class StagePlan: @unchecked Sendable {
     /// this alone, without making the plan: such a stage has no problem of its own, only those
     /// of the groups among its arguments.
     func writtenAlike(_ node: __shared StageNode) -> Bool {
+        var identical = true
+        return writtenAlike(node, identical: &identical)
+    }
+
+    /// `writtenAlike(_:)`; `identical` is set false when an argument is not the very same as
+    /// this plan's (`sameKind`).
+    func writtenAlike(_ node: __shared StageNode, identical: inout Bool) -> Bool {
         // The cheapest tests first: most stages are not written as the one before them.
         guard rare == nil, !nodes.isEmpty, case .builtin(let def, let positional, let flags) = kind,
             node.arguments.count == positional.count, flags.isEmpty,
@@ -178,6 +209,7 @@ final class StagePlan: @unchecked Sendable {
         else { return false }
         let arguments = node.arguments
         for i in arguments.indices where !Self.sameKind(arguments[i], positional[i]) {
+            identical = false
             // A stage that takes plain values (`resolve 1`, `resolve 2`: no expression, no inner
             // stage) plans alike given any plain literals of the same kinds: what its planning
             // gives or refuses (an unknown name, a flag, too many arguments) depends only on its
