@@ -66,7 +66,7 @@ final class AcceptanceTests: XCTestCase {
     }
 
     func test_raceFirstToSettle() {
-        XCTAssertEqual(runVow("race [delay 50ms slow, delay 10ms fast]").out, "fast\n")
+        XCTAssertEqual(runVow("race [delay 300ms slow, delay 10ms fast]").out, "fast\n")
     }
 
     func test_anyAllRejectIsAggregateNamingEveryReason() {
