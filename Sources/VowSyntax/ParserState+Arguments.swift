@@ -64,14 +64,11 @@ extension ParserState {
         return Argument(kind: .list(elements), span: SourceSpan(start: start, end: pos))
     }
 
-    /// True when the last of `elements` is one plain word (`[len, x]`). Out of line: the
-    /// parser's recursion through nested lists keeps its frames small (`Parser.maxDepth`).
+    /// True when the last of `elements` is one plain word (`Pipeline.loneWord`). Out of line:
+    /// the parser's recursion through nested lists keeps its frames small (`Parser.maxDepth`).
     @inline(never)
     static func isLoneWord(_ elements: [Pipeline]) -> Bool {
-        guard let element = elements.last, element.stages.count == 1, case .value(let a) = element.stages[0].head,
-            case .word(let t) = a.kind
-        else { return false }
-        return t.isLiteral
+        elements.last?.loneWord != nil
     }
 
     /// `{key: value, …}`: fields separated by commas (pos at the `{`).

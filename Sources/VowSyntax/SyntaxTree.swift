@@ -135,6 +135,16 @@ public struct Pipeline: Sendable {
         self.stages = stages
         self.span = span
     }
+
+    /// The text and place of the pipeline when it is one plain word and nothing else (an
+    /// element `len` of `[len, x]`: text, though a stage may have that name); nil otherwise.
+    /// The parser notes a list holding one (`Program.listsHoldLoneWords`) and the warnings
+    /// look for it with this one test.
+    public var loneWord: (text: String, span: SourceSpan)? {
+        guard stages.count == 1, case .value(let a) = stages[0].head, case .word(let t) = a.kind, let text = t.literalText
+        else { return nil }
+        return (text, a.span)
+    }
 }
 
 /// One stage: a named stage with arguments, or a value (`$x`, `%2`, `[…]`, `(…)`).

@@ -57,14 +57,14 @@ struct PureStretch: Sendable {
     private func settled(_ input: Value, on ex: SerialPromiseExecutor) -> Promise<Value> {
         let turns = plans.count - 2
         var value = input
-        // The direct form of the stage before, kept while the stages after it are written as it
-        // is (`StagePlan.plansAlike`): one call and its arguments evaluated once for all of them.
-        var direct: (plan: StagePlan, form: PureStage)? = nil
+        // The direct form of the stage before, kept while each stage after it plans alike to the
+        // one before it (`StagePlan.plansAlike(before:)`), so to the stage it was made of: one
+        // call and its arguments evaluated once for all of them.
+        var direct: PureStage? = nil
         for (k, plan) in plans.enumerated() {
             if value.stream != nil { return ordinary(from: k, waiting: nil, input: value) }
-            if let d = direct {
-                // The plan before is `d.plan` or plans alike to it (or `direct` would be nil).
-                if plan.plansAlike(before: plans[plans.startIndex + k - 1]), let next = d.form.value(value) {
+            if let form = direct {
+                if plan.plansAlike(before: plans[plans.startIndex + k - 1]), let next = form.value(value) {
                     value = next
                     continue
                 }
@@ -73,7 +73,7 @@ struct PureStretch: Sendable {
             if k + 1 < plans.count, plans[plans.startIndex + k + 1].plansAlike(before: plan),
                 let form = PureStage(plan, session: evaluator.session, scope: scope, site: run.site)
             {
-                direct = (plan, form)
+                direct = form
             }
             // A stage that throws in its direct form runs here, so that its error is its call's.
             let call = StageCall(plan: plan, upstream: nil, scope: scope, run: run, index: firstIndex + k)

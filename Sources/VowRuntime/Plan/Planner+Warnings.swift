@@ -28,13 +28,11 @@ extension Planner {
     func allWarnings(in program: Program) -> [PlanProblem] {
         var found: [PlanProblem] = []
         func element(_ p: Pipeline) {
-            guard p.stages.count == 1, case .value(let a) = p.stages[0].head, case .word(let t) = a.kind,
-                let word = t.literalText, defs[word] != nil || registry.stage(named: word) != nil
-            else { return }
+            guard let (word, span) = p.loneWord, defs[word] != nil || registry.stage(named: word) != nil else { return }
             let what = defs[word] != nil ? "a def" : "a stage"
             found.append(PlanProblem(
                 "in a list, \(word) is the text \"\(word)\", though \(what) of that name exists; write (\(word)) to run it",
-                span: a.span, beforeRun: false))
+                span: span, beforeRun: false))
         }
         // The stage looked up last: a long pipeline repeats a few names.
         var names = ResolvedNames()

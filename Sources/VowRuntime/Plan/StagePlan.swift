@@ -177,8 +177,7 @@ final class StagePlan: @unchecked Sendable {
     /// (`alikeBefore`) and neither plan has been given anything of its own since (a look-ahead).
     @inline(__always)
     func plansAlike(before: StagePlan) -> Bool {
-        if alikeBefore, rare == nil, before.rare == nil { return true }
-        return plansAlike(before)
+        knownAlike(to: before) || plansAlike(before)
     }
 
     /// `PureStage.hasDirectForm(self)`, where `before`, the plan of the stage just before this
@@ -186,8 +185,14 @@ final class StagePlan: @unchecked Sendable {
     /// the very same arguments, the same role with a rejection).
     @inline(__always)
     func hasDirectForm(after before: StagePlan) -> Bool {
-        if alikeBefore, rare == nil, before.rare == nil { return true }
-        return PureStage.hasDirectForm(self)
+        knownAlike(to: before) || PureStage.hasDirectForm(self)
+    }
+
+    /// True when planning found this plan alike to `before`, the plan of the stage just before
+    /// it (`alikeBefore`), and neither has been given anything of its own since (a look-ahead).
+    @inline(__always)
+    private func knownAlike(to before: StagePlan) -> Bool {
+        alikeBefore && rare == nil && before.rare == nil
     }
 
     /// True when `again` gives a plan of `node`: `node` is written as this plan's stage is, and
