@@ -40,8 +40,8 @@ extension ParserState {
             switch s {
             case "true": return .boolean(true)
             case "false": return .boolean(false)
-            case "null": return .null
-            case "undefined": return .undefined
+            case "null": return .null(())
+            case "undefined": return .undefined(())
             default: return nil
             }
         }

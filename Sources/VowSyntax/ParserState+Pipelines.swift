@@ -59,16 +59,17 @@ extension ParserState {
                     memory.stageNames.insert(name)
                 }
                 let nameSpan = SourceSpan(start: start, end: e)
-                var args: [Argument] = []
+                // Most stages take one argument, which the list keeps in place.
+                var args = ArgumentList()
+                var end = e
                 while true {
                     skipBlank(newlines: inBrackets)
                     if atEnd || endOfStage(context: context) { break }
                     let arg = try argument(context: context, inBrackets: inBrackets)
-                    // The first argument makes a list of one (most stages take one), where an
-                    // append to the empty list went through the path that grows a list.
-                    if args.isEmpty { args = [arg] } else { args.append(arg) }
+                    end = arg.span.end
+                    args.append(arg)
                 }
-                return StageNode(head: .named(name, nameSpan), arguments: args, span: SourceSpan(start: start, end: args.last?.span.end ?? e))
+                return StageNode(head: .named(name, nameSpan), arguments: args, span: SourceSpan(start: start, end: end))
             }
         }
         let v = try argument(context: context, inBrackets: inBrackets)

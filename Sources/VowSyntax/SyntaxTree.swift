@@ -158,12 +158,12 @@ public struct StageNode: Sendable {
     }
     /// The head.
     public let head: Head
-    /// The arguments after the name, flags included, in order.
-    public let arguments: [Argument]
+    /// The arguments after the name, flags included, in order (one kept in place).
+    public let arguments: ArgumentList
     /// The whole stage.
     public let span: SourceSpan
     /// Makes a stage.
-    public init(head: Head, arguments: [Argument], span: SourceSpan) {
+    public init(head: Head, arguments: ArgumentList, span: SourceSpan) {
         self.head = head
         self.arguments = arguments
         self.span = span
@@ -177,6 +177,12 @@ public struct StageNode: Sendable {
 }
 
 /// What an argument is.
+///
+/// Every case has a payload, boxed (`null` and `undefined` an empty one, which Swift shares and
+/// never allocates): a copy of a kind is then one retain of its box, where a kind with cases
+/// of no payload was copied by a call that told its sixteen cases apart, dearer than the retain.
+/// A long pipeline copies its arguments' kinds millions of times (`ArgumentList`, plans).
+/// `case .null` still matches; one is made as `.null(())`.
 public indirect enum ArgumentKind: Sendable {
     /// A bare word (URL, path, JMESPath); interpolates `{}` and `$name`.
     case word(Template)
@@ -188,10 +194,10 @@ public indirect enum ArgumentKind: Sendable {
     case number(Double, isInteger: Bool, text: String)
     /// `true` / `false`.
     case boolean(Bool)
-    /// `null`.
-    case null
-    /// `undefined`: JavaScript's, apart from null (`Value.undefined`).
-    case undefined
+    /// `null` (its payload empty: see above).
+    case null(Void)
+    /// `undefined`: JavaScript's, apart from null (`Value.undefined`) (its payload empty).
+    case undefined(Void)
     /// `250ms`, `2s`, `1.5m`, `1h`: in seconds.
     case duration(seconds: Double, text: String)
     /// `[a, b]`: elements are pipelines.

@@ -41,10 +41,11 @@ final class PlannerTests: XCTestCase {
 
     func test_flagsAreBoundAndTheInnerStageKeepsItsOwn() throws {
         let p = try plans("echo [1] | each fetch http://x --header a:b --limit 2")
-        guard case .builtin(_, let positional, let flags) = p[1].kind else { return XCTFail() }
+        guard case .builtin(_, let positional) = p[1].kind else { return XCTFail() }
+        let flags = p[1].flags
         XCTAssertEqual(flags.keys.sorted(), ["limit"])
         XCTAssertEqual(positional.count, 4)  // fetch http://x --header a:b
-        guard case .builtin(let inner, _, let innerFlags)? = p[1].inner?.kind else { return XCTFail("each plans its inner stage") }
+        guard case .builtin(let inner, _)? = p[1].inner?.kind, let innerFlags = p[1].inner?.flags else { return XCTFail("each plans its inner stage") }
         XCTAssertTrue(inner == FetchStage.self)
         XCTAssertEqual(innerFlags.keys.sorted(), ["header"])
     }

@@ -66,7 +66,7 @@ final class PlanningRepeatsTests: XCTestCase {
         func described(_ p: StagePlan) -> String {
             switch p.kind {
             case .value: return "value"
-            case .builtin(let def, let positional, let flags): return "\(def.name) \(positional.count) \(flags.keys.sorted())"
+            case .builtin(let def, let positional): return "\(def.name) \(positional.count) \(p.flags.keys.sorted())"
             case .user(let user): return "def \(user.name)"
             case .refused(let problem): return "refused \(problem.message)"
             }
@@ -139,8 +139,9 @@ final class PlanningRepeatsTests: XCTestCase {
         let what: String
         switch p.kind {
         case .value(let a): what = "value \(a.span.start)"
-        case .builtin(let def, let positional, let flags):
-            what = "\(def.name) [\(spans(positional))] \(flags.keys.sorted()) \(flags.values.map { spans($0.compactMap { $0 }) })"
+        case .builtin(let def, let positional):
+            let flags = p.flags
+            what = "\(def.name) [\(spans(positional.array))] \(flags.keys.sorted()) \(flags.values.map { spans($0.compactMap { $0 }) })"
         case .user(let user): what = "def \(user.name)"
         case .refused(let problem): what = "refused \(problem.message) \(problem.span.start)"
         }

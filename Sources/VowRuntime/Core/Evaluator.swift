@@ -145,7 +145,7 @@ struct Evaluator: Sendable {
             }
         case .user(let user):
             promise = applyUser(user, plan: plan, upstream: upstream, input: input, scope: scope, site: site, run: run, index: index)
-        case .builtin(let def, _, _):
+        case .builtin(let def, _):
             let call = StageCall(
                 plan: plan, upstream: upstream, scope: scope, run: run, index: index, printed: printed, pickPrinted: pickPrinted)
             do {

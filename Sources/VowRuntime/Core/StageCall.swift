@@ -72,9 +72,9 @@ public final class StageCall: @unchecked Sendable {
     /// The syntax node.
     public var node: StageNode { plan.node }
     /// The argument nodes as the plan bound them (`StagePlan.argumentNodes`).
-    var argumentNodes: (positional: [Argument], flags: [String: [Argument?]]) { plan.argumentNodes }
+    var argumentNodes: (positional: ArgumentList, flags: [String: [Argument?]]) { plan.argumentNodes }
     /// Positional argument nodes (flags removed).
-    public var positional: [Argument] { argumentNodes.positional }
+    public var positional: ArgumentList { argumentNodes.positional }
     /// Flag nodes by name: each value node, or nil for a switch.
     public var flagNodes: [String: [Argument?]] { argumentNodes.flags }
     /// Labels the promise the stage's handler returns with this stage (for traces and the

@@ -122,7 +122,7 @@ public protocol StageDefinition: Sendable {
     /// True when the stage, called with these positional arguments, takes a stream as it is
     /// (`take`, `write`, `each`, `print` with no argument); any other stage gets a stream's items
     /// as a list, once it has ended (docs/streams.md). The evaluator and the twin both ask it.
-    static func takesStream(_ positional: [Argument]) -> Bool
+    static func takesStream(_ positional: ArgumentList) -> Bool
     /// True for a stage that runs again what is upstream of it (`retry`, `until`): the
     /// evaluator hands it a way to (`StageCall.rerunUpstream`), the twin makes its upstream a
     /// function.
@@ -224,7 +224,7 @@ extension StageDefinition {
     /// Arguments are values by default.
     public static var argumentStyle: ArgumentStyle { .values }
     /// A stream is collected into a list first, by default.
-    public static func takesStream(_ positional: [Argument]) -> Bool { false }
+    public static func takesStream(_ positional: ArgumentList) -> Bool { false }
     /// Does not run its upstream again, by default.
     public static var rerunsUpstream: Bool { false }
     /// Skipped by a rejection, by default.

@@ -4,7 +4,7 @@ import VowSyntax
 struct FlagBinding {
     /// The positional arguments, in order (for a stage that takes an inner stage, the inner
     /// stage's name and arguments, its flags included).
-    var positional: [Argument] = []
+    var positional: ArgumentList = []
     /// The flags by name: each value node, or nil for a switch given without a word.
     var flags: [String: [Argument?]] = [:]
 

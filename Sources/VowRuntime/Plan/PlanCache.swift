@@ -25,8 +25,17 @@ final class PlanCache: @unchecked Sendable {
     /// where its stage is written does not matter.
     func pureStage(_ pipeline: Pipeline, _ evaluator: Evaluator, scope: Scope, site: Site) -> PureStage? {
         if let pure { return pure }
-        let plans = plans(pipeline, evaluator)
         let session = evaluator.session
+        // A stage written as the last one's, every argument the very same (a `then (pick @)`
+        // hop): that one's direct form, without planning this one at all (a plan a hop, made
+        // and kept only to be compared).
+        if plans == nil, pipeline.stages.count == 1, let last = session.lastPureStage, last.scope === scope,
+            last.plan.writtenIdentically(pipeline.stages[0])
+        {
+            pure = .some(last.pure)
+            return last.pure
+        }
+        let plans = plans(pipeline, evaluator)
         if plans.count == 1, let last = session.lastPureStage, last.scope === scope, last.plan.plansAlike(plans[0]) {
             pure = .some(last.pure)
             return last.pure

@@ -87,7 +87,7 @@ struct Planner: Sendable {
                 let innerDef = innerUser == nil ? registry.stage(named: inner) : nil
                 if innerUser != nil || innerDef?.argumentStyle == .values {
                     let rewritten = StageNode(
-                        head: .named(inner, first.span), arguments: Array(node.arguments.dropFirst()),
+                        head: .named(inner, first.span), arguments: ArgumentList(node.arguments.dropFirst()),
                         span: SourceSpan(start: first.span.start, end: node.span.end))
                     let p = named(inner, rewritten, place: nil, user: innerUser, builtin: innerDef, outerFlags: outerFlags)
                     p.nameAsWritten = name
@@ -142,7 +142,8 @@ struct Planner: Sendable {
                     "tap waits only for a promise, and a thenable is none: its then would never be called; write tap (thenable …), a group, which is a promise",
                     span: inner.node.span, beforeRun: true)))
             } else {
-                plan = StagePlan(node: node, place: place, kind: .builtin(def, bound.positional, bound.flags))
+                plan = StagePlan(node: node, place: place, kind: .builtin(def, bound.positional))
+                if !bound.flags.isEmpty { plan.flags = bound.flags }
                 // Set only when there is one: it is kept with the fields few plans have.
                 if let inner { plan.inner = inner }
             }
@@ -155,7 +156,7 @@ struct Planner: Sendable {
 
     /// The problem of a stage given more positional arguments than it takes, pointing at the
     /// first one too many; for an expression stage, the expression to write quoted.
-    static func tooManyArguments(_ def: any StageDefinition.Type, _ positional: [Argument]) -> PlanProblem {
+    static func tooManyArguments(_ def: any StageDefinition.Type, _ positional: ArgumentList) -> PlanProblem {
         let limit = def.positionalLimit ?? 0
         let extra = positional[limit]
         let span = SourceSpan(start: extra.span.start, end: positional.last!.span.end)
@@ -200,7 +201,7 @@ struct Planner: Sendable {
     /// An expression argument (`pick .name`, `where 'a >'`) that does not parse, found before
     /// anything runs (the request is never sent); nil when every one parses. Expressions are
     /// compiled once and cached, so the stage finds it compiled.
-    static func unreadableExpression(_ def: any StageDefinition.Type, _ positional: [Argument], flags: [String: [Argument?]] = [:]) -> PlanProblem? {
+    static func unreadableExpression(_ def: any StageDefinition.Type, _ positional: ArgumentList, flags: [String: [Argument?]] = [:]) -> PlanProblem? {
         func check(_ text: String, _ a: Argument, flag: String?) -> PlanProblem? {
             do {
                 _ = try JMESPathExpression.cached(text)
@@ -235,13 +236,13 @@ struct Planner: Sendable {
 
     /// `then (A) (B)`: a stage that takes a rejection handler, given two groups.
     static func isTwoHandlerForm(_ def: any StageDefinition.Type, _ plan: StagePlan) -> Bool {
-        guard def.takesRejectionHandler, case .builtin(_, let positional, _) = plan.kind, positional.count == 2 else { return false }
+        guard def.takesRejectionHandler, case .builtin(_, let positional) = plan.kind, positional.count == 2 else { return false }
         return positional.allSatisfy(\.isGroup)
     }
 
     /// The problem with an inner stage that is a group or a value followed by more arguments
     /// (`catch (A) (B)`: the second would be dropped), but for `then (A) (B)`; nil when none.
-    private static func followedGroup(_ def: any StageDefinition.Type, _ positional: [Argument]) -> PlanProblem? {
+    private static func followedGroup(_ def: any StageDefinition.Type, _ positional: ArgumentList) -> PlanProblem? {
         guard def.argumentStyle == .stage, positional.count >= 2, let first = positional.first else { return nil }
         if case .word = first.kind { return nil }
         let groups = positional.allSatisfy(\.isGroup)
@@ -259,7 +260,7 @@ struct Planner: Sendable {
     /// The stage that `then X…`, `catch X…`, `each X…` name: X with the rest of their arguments
     /// (a value when the first argument is not a word), planned; nil for a stage that takes no
     /// inner stage, none given, or a group (a pipeline of its own, planned when it runs).
-    private func innerPlan(_ def: any StageDefinition.Type, node: StageNode, positional: [Argument]) -> StagePlan? {
+    private func innerPlan(_ def: any StageDefinition.Type, node: StageNode, positional: ArgumentList) -> StagePlan? {
         guard def.argumentStyle == .stage, let first = positional.first else { return nil }
         if positional.count == 1, case .group = first.kind { return nil }
         return plan(StageNode.inner(first: first, rest: positional.dropFirst(), end: node.span.end), outerFlags: def.flags.map(\.name))

@@ -19,8 +19,10 @@ final class StagePlan: @unchecked Sendable {
         /// `$x | …`, `%2 | …`, `[a, b] | …`: the value itself, evaluated against the input
         /// (boxed, as the last two cases are: an argument is longer than the other payloads).
         indirect case value(Argument)
-        /// A built-in or external stage, with its positional arguments and flags.
-        case builtin(any StageDefinition.Type, [Argument], [String: [Argument?]])
+        /// A built-in or external stage, with its positional arguments (its flags, which few
+        /// stages are given, are the plan's `flags`: kept here they made every plan 8 bytes
+        /// longer, past the allocator's step).
+        case builtin(any StageDefinition.Type, ArgumentList)
         /// A `def` stage (boxed, as the next case is: a long pipeline keeps a plan a stage, and
         /// the payloads of these two would make every plan's kind 24 bytes longer).
         indirect case user(UserStage)
@@ -39,12 +41,12 @@ final class StagePlan: @unchecked Sendable {
     var node: StageNode { nodes.isEmpty ? rare!.ownNode! : nodes[Int(nodeIndex)] }
     /// The node's arguments as written (flags among them), read in place: `node.arguments`
     /// copies the whole node out first.
-    var writtenArguments: [Argument] { nodes.isEmpty ? rare!.ownNode!.arguments : nodes[Int(nodeIndex)].arguments }
+    var writtenArguments: ArgumentList { nodes.isEmpty ? rare!.ownNode!.arguments : nodes[Int(nodeIndex)].arguments }
     /// The argument nodes as the plan bound them: the positional ones (flags removed) and the
     /// flags' value nodes by name (nil for a switch); a stage that binds no flags (a `def`, a
     /// value) has all its arguments positional.
-    var argumentNodes: (positional: [Argument], flags: [String: [Argument?]]) {
-        if case .builtin(_, let positional, let flags) = kind { return (positional, flags) }
+    var argumentNodes: (positional: ArgumentList, flags: [String: [Argument?]]) {
+        if case .builtin(_, let positional) = kind { return (positional, flags) }
         return (writtenArguments, [:])
     }
     /// The pipeline's stages the node is one of, and its place among them: a plan keeps the
@@ -83,6 +85,7 @@ final class StagePlan: @unchecked Sendable {
         var filterAhead: String?
         var feedsJSON = false
         var countedAhead = false
+        var flags: [String: [Argument?]] = [:]
     }
 
     private func rareFields() -> Rare {
@@ -92,6 +95,12 @@ final class StagePlan: @unchecked Sendable {
         return made
     }
 
+    /// The flags a built-in stage was given, by name: each value node, or nil for a switch given
+    /// without a word (empty for most stages, and for a stage that is not built in).
+    var flags: [String: [Argument?]] {
+        get { rare?.flags ?? Dictionary() }  // not `[:]`, which is a call building it from an empty list
+        set { rareFields().flags = newValue }
+    }
     /// The inner stage of `then X…`, `catch X…`, `each X…` (X with the rest of the arguments),
     /// planned; nil when the stage takes none, or takes a group.
     var inner: StagePlan? {
@@ -165,8 +174,8 @@ final class StagePlan: @unchecked Sendable {
     /// otherwise; the caller plans `node` itself.
     func again(_ node: __shared StageNode, place: (nodes: [StageNode], index: Int)) -> StagePlan? {
         var identical = true
-        guard writtenAlike(node, identical: &identical), case .builtin(let def, _, _) = kind else { return nil }
-        let made = StagePlan(node: node, place: place, kind: .builtin(def, node.arguments, [:]))
+        guard writtenAlike(node, identical: &identical), case .builtin(let def, _) = kind else { return nil }
+        let made = StagePlan(node: node, place: place, kind: .builtin(def, node.arguments))
         made.onRejection = onRejection
         made.alikeBefore = identical
         return made
@@ -204,16 +213,39 @@ final class StagePlan: @unchecked Sendable {
         return writtenAlike(node, identical: &identical)
     }
 
+    /// True when `node` is written as this plan's stage is (`writtenAlike`) with the very same
+    /// arguments (`sameKind`), not only plain literals of the same kinds: its plan would run
+    /// as this one does on any input.
+    func writtenIdentically(_ node: __shared StageNode) -> Bool {
+        var identical = true
+        return writtenAlike(node, identical: &identical) && identical
+    }
+
     /// `writtenAlike(_:)`; `identical` is set false when an argument is not the very same as
     /// this plan's (`sameKind`).
     func writtenAlike(_ node: __shared StageNode, identical: inout Bool) -> Bool {
-        // The cheapest tests first: most stages are not written as the one before them.
-        guard rare == nil, !nodes.isEmpty, case .builtin(let def, let positional, let flags) = kind,
-            node.arguments.count == positional.count, flags.isEmpty,
-            case .named(let name, _) = node.head, name == self.name
-        else { return false }
-        let arguments = node.arguments
-        for i in arguments.indices where !Self.sameKind(arguments[i], positional[i]) {
+        // The cheapest tests first: most stages are not written as the one before them. The
+        // kind is looked at once: each look at it copied its arguments.
+        guard rare == nil, !nodes.isEmpty, case .named(let name, _) = node.head, name == self.name else { return false }
+        switch kind {
+        case .builtin(let def, let positional):
+            return Self.argumentsAlike(node.arguments, positional, of: def, identical: &identical)
+        default:
+            return false
+        }
+    }
+
+    /// True when `arguments`, a node's, plan as `positional`, a plan's of `def` given no flag,
+    /// do (`writtenAlike`); `identical` is set false when one is not the very same.
+    private static func argumentsAlike(
+        _ arguments: borrowing ArgumentList, _ positional: borrowing ArgumentList, of def: any StageDefinition.Type,
+        identical: inout Bool
+    ) -> Bool {
+        guard arguments.count == positional.count else { return false }
+        for i in 0..<arguments.count {
+            // Each taken out once: a copy of one is a retain.
+            let argument = arguments[i], planned = positional[i]
+            if sameKind(argument, planned) { continue }
             identical = false
             // A stage that takes plain values (`resolve 1`, `resolve 2`: no expression, no inner
             // stage) plans alike given any plain literals of the same kinds: what its planning
@@ -221,12 +253,10 @@ final class StagePlan: @unchecked Sendable {
             // name and its arguments' count and kinds. Its plan holds the node's own arguments,
             // which its run evaluates. Asked before the texts are compared (`planAlike`), which
             // is the dearer test and, for such a stage, the rarer answer.
-            if Self.samePlainKind(arguments[i].kind, positional[i].kind), def.argumentStyle == .values,
-                def.expressionArguments == 0
-            {
+            if samePlainKind(argument.kind, planned.kind), def.argumentStyle == .values, def.expressionArguments == 0 {
                 continue
             }
-            guard Self.planAlike(arguments[i], positional[i]) else { return false }
+            guard planAlike(argument, planned) else { return false }
         }
         return true
     }
@@ -236,10 +266,9 @@ final class StagePlan: @unchecked Sendable {
     /// alike (`planAlike`): the two run alike on any input, only their places in the source
     /// differ.
     func plansAlike(_ other: StagePlan) -> Bool {
-        guard rare == nil, other.rare == nil, case .builtin(let def, let positional, let flags) = kind,
-            case .builtin(let otherDef, let otherPositional, let otherFlags) = other.kind,
-            ObjectIdentifier(def) == ObjectIdentifier(otherDef), flags.isEmpty, otherFlags.isEmpty,
-            positional.count == otherPositional.count
+        guard rare == nil, other.rare == nil, case .builtin(let def, let positional) = kind,
+            case .builtin(let otherDef, let otherPositional) = other.kind,
+            ObjectIdentifier(def) == ObjectIdentifier(otherDef), positional.count == otherPositional.count
         else { return false }
         for i in positional.indices where !Self.planAlike(positional[i], otherPositional[i]) { return false }
         return true
@@ -269,8 +298,17 @@ final class StagePlan: @unchecked Sendable {
     /// payload (the parser gives a word written again the first one's, `RecentBytes`). Planning
     /// reads an argument's kind, never its place, so the two plan alike; a look at the bytes,
     /// where `sameLiteral` takes the texts out and compares them.
+    /// A kind is one word (its box, the case in its spare bits: `ArgumentKind`), compared as
+    /// one; a byte-by-byte compare took 200 instructions a stage.
     static func sameKind(_ a: borrowing Argument, _ b: borrowing Argument) -> Bool {
-        withUnsafeBytes(of: a.kind) { x in withUnsafeBytes(of: b.kind) { y in x.elementsEqual(y) } }
+        withUnsafeBytes(of: a.kind) { x in
+            withUnsafeBytes(of: b.kind) { y in
+                if x.count == MemoryLayout<UInt64>.size {
+                    return x.loadUnaligned(as: UInt64.self) == y.loadUnaligned(as: UInt64.self)
+                }
+                return x.elementsEqual(y)
+            }
+        }
     }
 
     /// True when `a` and `b` are literals of the same kind and text (a word, a string with nothing
@@ -291,7 +329,7 @@ final class StagePlan: @unchecked Sendable {
 
     /// The built-in stage that runs, or nil for a `def`, a value or a refused stage.
     var definition: (any StageDefinition.Type)? {
-        if case .builtin(let def, _, _) = kind { return def }
+        if case .builtin(let def, _) = kind { return def }
         return nil
     }
 

@@ -5,7 +5,7 @@ import VowValue
 extension JavaScriptTwin {
     /// The value node of `flag` as the planner bound it (the last one given), if any.
     func flag<T>(_ flag: Flag<T>, in plan: StagePlan) -> Argument? {
-        guard case .builtin(_, _, let flags) = plan.kind, let given = flags[flag.name]?.last else { return nil }
+        guard case .builtin(_, _) = plan.kind, case let flags = plan.flags, let given = flags[flag.name]?.last else { return nil }
         return given
     }
 
@@ -13,7 +13,7 @@ extension JavaScriptTwin {
     /// flag with a value gives its value, a choice its word, a switch `true` (`{ stream: "sse",
     /// limit: 4 }`).
     func flagObject(_ plan: StagePlan, input: String, depth: Int) -> String {
-        guard case .builtin(let def, _, _) = plan.kind else { return "{}" }
+        guard case .builtin(let def, _) = plan.kind else { return "{}" }
         var fields: [String] = []
         var i = 0
         let args = plan.node.arguments
@@ -41,8 +41,8 @@ extension JavaScriptTwin {
 
     /// The positional arguments of a `def` stage's call: flags, which a def does not take, are
     /// left out with the word after each (a secret, say), never written into the twin.
-    func unflagged(_ arguments: [Argument]) -> [Argument] {
-        var out: [Argument] = []
+    func unflagged(_ arguments: ArgumentList) -> ArgumentList {
+        var out: ArgumentList = []
         var skipNext = false
         for a in arguments {
             if case .flag = a.kind {
@@ -59,8 +59,8 @@ extension JavaScriptTwin {
     }
 
     /// The positional arguments of a plan, as the planner bound them.
-    func positional(_ plan: StagePlan) -> [Argument] {
-        if case .builtin(_, let positional, _) = plan.kind { return positional }
+    func positional(_ plan: StagePlan) -> ArgumentList {
+        if case .builtin(_, let positional) = plan.kind { return positional }
         return unflagged(plan.node.arguments)
     }
 
@@ -95,7 +95,7 @@ extension JavaScriptTwin {
     /// The first `expressions` arguments are expressions: their text as written
     /// (`StageDefinition.expressionArguments`).
     func withArguments(
-        _ args: [Argument], input: String, depth: Int, expressions: Int = 0, wordsAsWritten: Bool = false, _ call: ([String]) -> String
+        _ args: ArgumentList, input: String, depth: Int, expressions: Int = 0, wordsAsWritten: Bool = false, _ call: ([String]) -> String
     ) -> TwinCode {
         let evaluated = args.enumerated().map { i, a in
             if i < expressions, let text = a.expressionText { return expression(text) }

@@ -264,7 +264,7 @@ public struct JavaScriptTwin {
 
     /// True for a stage that fulfils with a stream: a source given `--stream`.
     func makesStream(_ plan: StagePlan) -> Bool {
-        guard case .builtin(let def, _, let flags) = plan.kind, flags["stream"] != nil else { return false }
+        guard case .builtin(let def, _) = plan.kind, case let flags = plan.flags, flags["stream"] != nil else { return false }
         switch def.twin {
         case .handlerTakingFlags, .promiseTakingFlags: return true
         default: return false
@@ -273,7 +273,7 @@ public struct JavaScriptTwin {
 
     /// True for a stage that takes a stream as it is (`StageDefinition.takesStream`).
     func takesStream(_ plan: StagePlan) -> Bool {
-        guard case .builtin(let def, let positional, _) = plan.kind else { return false }
+        guard case .builtin(let def, let positional) = plan.kind else { return false }
         return def.takesStream(positional)
     }
 
@@ -311,7 +311,7 @@ public struct JavaScriptTwin {
     /// whether it returns a promise. Nil when the stage has no handler.
     func handler(_ plan: StagePlan, depth: Int) -> TwinCode? {
         let v = "v\(depth + 1)"
-        guard case .builtin(_, let positional, _) = plan.kind, let first = positional.first else { return nil }
+        guard case .builtin(_, let positional) = plan.kind, let first = positional.first else { return nil }
         if positional.count == 1, case .group(let p) = first.kind {
             return TwinCode("(\(v)) => \(pipeline(p, input: v, depth: depth + 1))", isPromise: true)
         }
@@ -333,7 +333,7 @@ public struct JavaScriptTwin {
             }.asPromise
         case .refused:
             return missing(plan.name)
-        case .builtin(let def, _, _):
+        case .builtin(let def, _):
             if let writing = def as? any TwinWriting.Type, let code = writing.twinBody(plan, input: input, depth: depth, in: self) {
                 return code
             }
@@ -347,7 +347,7 @@ public struct JavaScriptTwin {
     /// A stage as the prelude function its `StageDefinition.twin` names, called with the input,
     /// the flags (for the stages that take them) and the positional arguments.
     func preludeCall(_ plan: StagePlan, input: String, depth: Int, callee given: String? = nil) -> TwinCode {
-        guard case .builtin(let def, let positional, let flags) = plan.kind else { return missing(plan.name) }
+        guard case .builtin(let def, let positional) = plan.kind, case let flags = plan.flags else { return missing(plan.name) }
         switch def.twin {
         case .handler(let f), .promise(let f):
             let isPromise: Bool

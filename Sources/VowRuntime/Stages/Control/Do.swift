@@ -78,7 +78,7 @@ struct DoStage: StageDefinition {
 
     /// Where the stage the last words form begins: after at least one group, at a word that
     /// names a stage (`do (print x) reject y`); nil when the last argument is the value.
-    static func finalStageStart(_ args: [Argument], namesStage: (String) -> Bool) -> Int? {
+    static func finalStageStart(_ args: ArgumentList, namesStage: (String) -> Bool) -> Int? {
         guard let lastGroup = args.lastIndex(where: \.isGroup) else { return nil }
         let k = lastGroup + 1
         guard k < args.count, case .word(let t) = args[k].kind, let name = t.literalText, namesStage(name) else { return nil }
@@ -114,11 +114,11 @@ extension DoStage: TwinWriting {
 
     /// The statements of `do` (and of `promise`'s executor) as one expression, or nil for none;
     /// a final stage (`do (print x) reject y`) is its body, a throw when it rejects at once.
-    static func twinStatements(_ all: [Argument], end: Int, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
+    static func twinStatements(_ all: ArgumentList, end: Int, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
         guard !all.isEmpty else { return nil }
         let planner = Planner(registry: twin.registry, defs: twin.defs)
         let k = finalStageStart(all) { planner.namesStage($0) }
-        let args = k.map { Array(all[..<$0]) } ?? all
+        let args = k.map { ArgumentList(all[..<$0]) } ?? all
         var parts: [(code: String, isPromise: Bool)] = []
         for a in args {
             if case .group(let p) = a.kind {

@@ -15,7 +15,7 @@ struct EachStage: StageDefinition, LooksAhead {
     /// goes into one tape of the list (`JSONLinesTape`), which `pick` searches with EXPR
     /// (`StagePlan.pickAhead`), as it searches a whole document after `json`.
     static func lookAhead(_ plan: StagePlan, next: StagePlan) {
-        if case .builtin(let nextDef, let arguments, let nextFlags) = next.kind, nextDef == LenStage.self, arguments.isEmpty,
+        if case .builtin(let nextDef, let arguments) = next.kind, case let nextFlags = next.flags, nextDef == LenStage.self, arguments.isEmpty,
             nextFlags.isEmpty, !next.isHandler
         {
             plan.countedAhead = true
@@ -24,8 +24,8 @@ struct EachStage: StageDefinition, LooksAhead {
         // The other two read each item's JSON ahead: `json` alone inside, and no flag but
         // `--limit` (which bounds the items that run, which an item read ahead never does;
         // `--rate` paces every item, so none is read ahead under it).
-        guard case .builtin(_, _, let flags) = plan.kind, flags.keys.allSatisfy({ $0 == limit.name }), let inner = plan.inner,
-            case .builtin(let innerDef, let innerArgs, let innerFlags) = inner.kind, innerDef == JsonStage.self, innerArgs.isEmpty,
+        guard case .builtin(_, _) = plan.kind, case let flags = plan.flags, flags.keys.allSatisfy({ $0 == limit.name }), let inner = plan.inner,
+            case .builtin(let innerDef, let innerArgs) = inner.kind, case let innerFlags = inner.flags, innerDef == JsonStage.self, innerArgs.isEmpty,
             innerFlags.isEmpty
         else { return }
         // `each json | pick EXPR`: the items' documents go into one tape for EXPR to search.
@@ -33,7 +33,7 @@ struct EachStage: StageDefinition, LooksAhead {
             plan.pickAhead = ahead
             return
         }
-        guard case .builtin(let nextDef, let arguments, let nextFlags) = next.kind, nextDef == WhereStage.self, nextFlags.isEmpty,
+        guard case .builtin(let nextDef, let arguments) = next.kind, case let nextFlags = next.flags, nextDef == WhereStage.self, nextFlags.isEmpty,
             arguments.count == 1, !next.isHandler, let text = PickAhead.literal(arguments[0]),
             (try? JMESPathExpression.cached(text)) != nil
         else { return }
@@ -42,7 +42,7 @@ struct EachStage: StageDefinition, LooksAhead {
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
     static let settlement: String? = "settles when its inputs do"
-    static func takesStream(_ positional: [Argument]) -> Bool { true }
+    static func takesStream(_ positional: ArgumentList) -> Bool { true }
     static let group = StageGroup.control
     static let synopsis = "each STAGE… [--limit N] [--rate N/s]"
     static let summary = "Runs STAGE on every element of the input list, at most N at once; results in input order."

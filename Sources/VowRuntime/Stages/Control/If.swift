@@ -40,7 +40,7 @@ struct IfStage: StageDefinition {
     }
 
     /// The parts of a call's arguments, or the syntax error that says how to write them.
-    static func parts(_ args: [Argument]) throws -> Parts {
+    static func parts(_ args: ArgumentList) throws -> Parts {
         let usage = "if COND THEN [else ELSE], e.g. if ok (echo yes) else (echo no)"
         guard args.count == 2 || args.count == 4 else {
             throw VowError.ofStage(.syntax, "expected \(usage); got \(args.count) argument\(args.count == 1 ? "" : "s")")

@@ -26,7 +26,7 @@ struct TapStage: StageDefinition {
     ]
 
     /// A stream passes through, item by item.
-    static func takesStream(_ positional: [Argument]) -> Bool { true }
+    static func takesStream(_ positional: ArgumentList) -> Bool { true }
 
     func apply(_ call: StageCall) throws -> Promise<Value> {
         let ex = call.executor

@@ -73,7 +73,7 @@ extension ThenStage: TwinWriting {
     static func twinFirst(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> String? {
         if let inner = plan.inner { return twin.firstStage(inner, input: input, depth: depth) }
         if let (onFulfilled, _) = groups(plan) { return twin.pipeline(onFulfilled, input: input, depth: depth) }
-        if case .builtin(_, let positional, _) = plan.kind, positional.count == 1, case .group(let p) = positional[0].kind {
+        if case .builtin(_, let positional) = plan.kind, positional.count == 1, case .group(let p) = positional[0].kind {
             return twin.pipeline(p, input: input, depth: depth)
         }
         return nil
@@ -95,7 +95,7 @@ extension ThenStage: TwinWriting {
 
     /// The two groups of `then (A) (B)`, or nil.
     static func groups(_ plan: StagePlan) -> (Pipeline, Pipeline)? {
-        guard case .builtin(_, let positional, _) = plan.kind, positional.count == 2,
+        guard case .builtin(_, let positional) = plan.kind, positional.count == 2,
             case .group(let a) = positional[0].kind, case .group(let b) = positional[1].kind
         else { return nil }
         return (a, b)
@@ -105,7 +105,7 @@ extension ThenStage: TwinWriting {
     /// `then (A) (B)`, which nothing before it can make reject).
     static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
         if let (a, _) = groups(plan) { return TwinCode(twin.pipeline(a, input: input, depth: depth), isPromise: true) }
-        if case .builtin(_, let positional, _) = plan.kind, positional.count == 1, case .group(let p) = positional[0].kind {
+        if case .builtin(_, let positional) = plan.kind, positional.count == 1, case .group(let p) = positional[0].kind {
             return TwinCode(twin.pipeline(p, input: input, depth: depth), isPromise: true)
         }
         return plan.inner.map { twin.body($0, input: input, depth: depth) }

@@ -61,7 +61,7 @@ extension ThenableStage: TwinWriting {
     /// The thenable, a plain value: first in a pipeline it is started (`Promise.resolve`), as a
     /// handler's value the chain is resolved with it.
     static func twinBody(_ plan: StagePlan, input: String, depth: Int, in twin: JavaScriptTwin) -> TwinCode? {
-        if case .builtin(_, let positional, _) = plan.kind, positional.count == 1, case .group(let p) = positional[0].kind {
+        if case .builtin(_, let positional) = plan.kind, positional.count == 1, case .group(let p) = positional[0].kind {
             return TwinCode("vow.thenable(() => \(twin.pipeline(p, input: input, depth: depth)))", isPromise: false)
         }
         guard let inner = plan.inner else { return nil }

@@ -20,7 +20,7 @@ struct LenStage: ValueStage {
     ]
 
     /// A stream is counted as it goes, keeping none of its items.
-    static func takesStream(_ positional: [Argument]) -> Bool { true }
+    static func takesStream(_ positional: ArgumentList) -> Bool { true }
 
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         if let stream = input.stream {

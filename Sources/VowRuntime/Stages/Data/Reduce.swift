@@ -54,7 +54,7 @@ struct ReduceStage: ValueStage {
         StageExample("echo [] | reduce 'acc + item'", "error[type]: reduce: nothing to fold: the input is empty and no INIT is given", fails: true),
     ]
 
-    static func takesStream(_ positional: [Argument]) -> Bool { true }
+    static func takesStream(_ positional: ArgumentList) -> Bool { true }
 
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let text = try args.string(0, "EXPR")

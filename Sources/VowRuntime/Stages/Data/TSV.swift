@@ -19,7 +19,7 @@ struct TSVStage: ValueStage {
         """
     static let flags = [Delimited.noHeader.spec]
     /// A stream of lines is read row by row.
-    static func takesStream(_ positional: [Argument]) -> Bool { true }
+    static func takesStream(_ positional: ArgumentList) -> Bool { true }
     /// A stream in gives a stream out, made as it arrives.
     static let passesStream = true
     static let examples = [

@@ -16,7 +16,7 @@ struct TakeStage: ValueStage {
         ended, the request aborted. On a list it keeps the first N elements.
         """
     /// A stream is taken from as it arrives.
-    static func takesStream(_ positional: [Argument]) -> Bool { true }
+    static func takesStream(_ positional: ArgumentList) -> Bool { true }
     static let examples = [
         StageExample("echo [1, 2, 3, 4] | take 2 | to-json", "[1,2]"),
         StageExample("run seq 1 1000000 --stream | take 3 | to-json", "[\"1\",\"2\",\"3\"]"),

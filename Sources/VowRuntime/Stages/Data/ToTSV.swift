@@ -18,7 +18,7 @@ struct ToTSVStage: ValueStage {
         """
     static let flags = [Delimited.columns.spec, Delimited.noHeader.spec]
     /// A stream of records is written row by row.
-    static func takesStream(_ positional: [Argument]) -> Bool { true }
+    static func takesStream(_ positional: ArgumentList) -> Bool { true }
     /// A stream in gives a stream out, made as it arrives.
     static let passesStream = true
     static let examples = [

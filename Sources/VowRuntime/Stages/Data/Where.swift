@@ -25,7 +25,7 @@ struct WhereStage: ValueStage {
         JSON, and kept as it came. Other text is an error that says to add `| json` or `| lines`.
         """
     /// A stream is filtered as it arrives.
-    static func takesStream(_ positional: [Argument]) -> Bool { true }
+    static func takesStream(_ positional: ArgumentList) -> Bool { true }
     /// A stream in gives a stream out, made as it arrives.
     static let passesStream = true
     static let examples = [

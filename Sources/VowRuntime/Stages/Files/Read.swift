@@ -13,8 +13,8 @@ struct ReadStage: ValueStage, LooksAhead {
     /// Without flags and followed by `json` without arguments, it hands the file's bytes on as
     /// they are (`StagePlan.feedsJSON`).
     static func lookAhead(_ plan: StagePlan, next: StagePlan) {
-        guard case .builtin(_, _, let flags) = plan.kind, flags.isEmpty,
-            case .builtin(let nextDef, let positional, let nextFlags) = next.kind, nextDef == JsonStage.self,
+        guard case .builtin(_, _) = plan.kind, case let flags = plan.flags, flags.isEmpty,
+            case .builtin(let nextDef, let positional) = next.kind, case let nextFlags = next.flags, nextDef == JsonStage.self,
             positional.isEmpty, nextFlags.isEmpty, !next.isHandler
         else { return }
         plan.feedsJSON = true

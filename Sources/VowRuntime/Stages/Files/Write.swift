@@ -18,7 +18,7 @@ struct WriteStage: ValueStage {
     static let append = Flag.switch("append", help: "add to the end of PATH instead of replacing it; a stream's lines as they arrive")
     static let flags = [append.spec]
     /// A stream is written a line per item as it arrives.
-    static func takesStream(_ positional: [Argument]) -> Bool { true }
+    static func takesStream(_ positional: ArgumentList) -> Bool { true }
     static let examples = [
         StageExample("echo hi | write /tmp/vow-example.txt | then read /tmp/vow-example.txt | to-json", #""hi\n""#),
         StageExample(#"echo "one\n" | write /tmp/vow-example.log | then echo two | write /tmp/vow-example.log --append | then read /tmp/vow-example.log | lines | to-json"#, #"["one","two"]"#),

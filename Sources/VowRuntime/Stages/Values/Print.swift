@@ -33,7 +33,7 @@ struct PrintStage: ValueStage {
     ]
 
     /// With no argument, a stream is printed item by item.
-    static func takesStream(_ positional: [Argument]) -> Bool { positional.isEmpty }
+    static func takesStream(_ positional: ArgumentList) -> Bool { positional.isEmpty }
 
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let sink = args[Self.toStandardError] ? call.session.diagnostics : call.session.output
