@@ -22,7 +22,22 @@ final class PureStage: @unchecked Sendable {
     /// The arguments, evaluated once, when none can change from one input to the next (literal
     /// text, numbers, an expression that names no variable); nil when they are evaluated for
     /// each input.
-    let fixed: StageArguments?
+    var fixed: StageArguments? { fixedArguments?.arguments }
+    /// `fixed`, boxed: a run lends the box's arguments to the stage, where taking them out of
+    /// an optional copied and destroyed them through their type's generic witnesses (~370
+    /// instructions a run, a tenth of a long chain's).
+    private let fixedArguments: FixedArguments?
+
+    /// Arguments evaluated once (`fixed`).
+    private final class FixedArguments: Sendable {
+        let arguments: StageArguments
+        init(_ arguments: StageArguments) { self.arguments = arguments }
+
+        /// `stage` run on `input` with these arguments, lent from here.
+        func run(_ stage: any ValueStage, _ input: Value, _ call: StageCall) -> Resolution<Value>? {
+            try? stage.run(input, arguments, call)
+        }
+    }
     /// When some argument fills in the input (`format "{}"`) and none names a variable: how
     /// each gets its value (`Slot`), and the arguments with every other part set, so that an
     /// input costs the filled-in templates and no evaluation of the rest. Nil otherwise (the
@@ -84,11 +99,11 @@ final class PureStage: @unchecked Sendable {
         let constant = positional.enumerated().allSatisfy { i, a in Self.isConstant(a, expression: i < def.expressionArguments) }
             && flags.values.allSatisfy { $0.allSatisfy { $0.map { Self.isConstant($0, expression: false) } ?? true } }
         if constant, case .value(let a)? = try? call.arguments(for: .null) {
-            fixed = a
+            fixedArguments = FixedArguments(a)
             slots = nil
             return
         }
-        fixed = nil
+        fixedArguments = nil
         // Each argument's slot: a constant evaluated here (with no input: it reads none), or
         // the template to fill in. An expression naming a variable has none: the call
         // evaluates every argument then.
@@ -171,8 +186,8 @@ final class PureStage: @unchecked Sendable {
     func value(_ input: Value, recorded: Bool = PromiseObservation.isActive) -> Value? {
         if input.stream != nil || recorded { return nil }
         let ran: Resolution<Value>?
-        if let fixed {
-            ran = try? stage.run(input, fixed, call)
+        if let fixedArguments {
+            ran = fixedArguments.run(stage, input, call)
         } else if let slots {
             guard let args = Self.arguments(slots, input: input) else { return nil }
             ran = try? stage.run(input, args, call)
