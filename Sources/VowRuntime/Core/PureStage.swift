@@ -88,8 +88,9 @@ final class PureStage: @unchecked Sendable {
     /// The direct form of the one stage `plan`, or nil when the stage is not pure or an argument
     /// reads a variable or runs a pipeline.
     init?(_ plan: StagePlan, session: Session, scope: Scope, site: Site) {
-        guard Self.hasDirectForm(plan), case .builtin(let def, let positional) = plan.kind, case let flags = plan.flags, let stage = def.valueStage()
+        guard Self.hasDirectForm(plan), case .builtin(let def, let positional) = plan.kind, let stage = def.valueStage()
         else { return nil }
+        let flags = plan.flags
         self.stage = stage
         // `json` before `pick` builds only what the pick can look at, as in the pipeline
         // (`StageCall.pickAhead`, from the plan).
@@ -147,10 +148,10 @@ final class PureStage: @unchecked Sendable {
     /// True when the stage `plan` describes has a direct form: it is pure, takes one input
     /// (`ValueStage`), and its arguments read nothing but the input (no variable, no pipeline).
     static func hasDirectForm(_ plan: StagePlan) -> Bool {
-        guard case .builtin(let def, let positional) = plan.kind, case let flags = plan.flags, def.isPure, !plan.isHandler,
+        guard case .builtin(let def, let positional) = plan.kind, def.isPure, !plan.isHandler,
             def.valueStage() != nil
         else { return false }
-        return positional.allSatisfy(needsOnlyInput) && flags.values.allSatisfy({ $0.allSatisfy { $0.map(needsOnlyInput) ?? true } })
+        return positional.allSatisfy(needsOnlyInput) && plan.flags.values.allSatisfy({ $0.allSatisfy { $0.map(needsOnlyInput) ?? true } })
     }
 
     /// True for an argument whose value is the same for every input and every state of the

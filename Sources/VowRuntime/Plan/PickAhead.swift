@@ -14,9 +14,9 @@ struct PickAhead: Sendable {
 
     /// The lookahead for `plan` when it is `json` and `next` is `pick` with a literal expression.
     init?(_ plan: StagePlan, next: StagePlan) {
-        guard case .builtin(_, let positional) = plan.kind, case let flags = plan.flags, flags.isEmpty,
-            case .builtin(let nextDef, let arguments) = next.kind, case let nextFlags = next.flags, nextDef == PickStage.self,
-            nextFlags.isEmpty, arguments.count == 1, positional.isEmpty, !next.isHandler,
+        guard case .builtin(_, let positional) = plan.kind, plan.flags.isEmpty,
+            case .builtin(let nextDef, let arguments) = next.kind, nextDef == PickStage.self,
+            next.flags.isEmpty, arguments.count == 1, positional.isEmpty, !next.isHandler,
             let text = Self.literal(arguments[0]),
             let compiled = try? JMESPathExpression.cached(text)
         else { return nil }

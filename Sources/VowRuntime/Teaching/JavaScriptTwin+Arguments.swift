@@ -5,7 +5,7 @@ import VowValue
 extension JavaScriptTwin {
     /// The value node of `flag` as the planner bound it (the last one given), if any.
     func flag<T>(_ flag: Flag<T>, in plan: StagePlan) -> Argument? {
-        guard case .builtin(_, _) = plan.kind, case let flags = plan.flags, let given = flags[flag.name]?.last else { return nil }
+        guard plan.definition != nil, let given = plan.flags[flag.name]?.last else { return nil }
         return given
     }
 

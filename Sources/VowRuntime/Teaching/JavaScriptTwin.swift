@@ -264,7 +264,7 @@ public struct JavaScriptTwin {
 
     /// True for a stage that fulfils with a stream: a source given `--stream`.
     func makesStream(_ plan: StagePlan) -> Bool {
-        guard case .builtin(let def, _) = plan.kind, case let flags = plan.flags, flags["stream"] != nil else { return false }
+        guard let def = plan.definition, plan.flags["stream"] != nil else { return false }
         switch def.twin {
         case .handlerTakingFlags, .promiseTakingFlags: return true
         default: return false
@@ -347,7 +347,8 @@ public struct JavaScriptTwin {
     /// A stage as the prelude function its `StageDefinition.twin` names, called with the input,
     /// the flags (for the stages that take them) and the positional arguments.
     func preludeCall(_ plan: StagePlan, input: String, depth: Int, callee given: String? = nil) -> TwinCode {
-        guard case .builtin(let def, let positional) = plan.kind, case let flags = plan.flags else { return missing(plan.name) }
+        guard case .builtin(let def, let positional) = plan.kind else { return missing(plan.name) }
+        let flags = plan.flags
         switch def.twin {
         case .handler(let f), .promise(let f):
             let isPromise: Bool

@@ -15,8 +15,8 @@ struct EachStage: StageDefinition, LooksAhead {
     /// goes into one tape of the list (`JSONLinesTape`), which `pick` searches with EXPR
     /// (`StagePlan.pickAhead`), as it searches a whole document after `json`.
     static func lookAhead(_ plan: StagePlan, next: StagePlan) {
-        if case .builtin(let nextDef, let arguments) = next.kind, case let nextFlags = next.flags, nextDef == LenStage.self, arguments.isEmpty,
-            nextFlags.isEmpty, !next.isHandler
+        if case .builtin(let nextDef, let arguments) = next.kind, nextDef == LenStage.self, arguments.isEmpty,
+            next.flags.isEmpty, !next.isHandler
         {
             plan.countedAhead = true
             return
@@ -24,16 +24,16 @@ struct EachStage: StageDefinition, LooksAhead {
         // The other two read each item's JSON ahead: `json` alone inside, and no flag but
         // `--limit` (which bounds the items that run, which an item read ahead never does;
         // `--rate` paces every item, so none is read ahead under it).
-        guard case .builtin(_, _) = plan.kind, case let flags = plan.flags, flags.keys.allSatisfy({ $0 == limit.name }), let inner = plan.inner,
-            case .builtin(let innerDef, let innerArgs) = inner.kind, case let innerFlags = inner.flags, innerDef == JsonStage.self, innerArgs.isEmpty,
-            innerFlags.isEmpty
+        guard plan.definition != nil, plan.flags.keys.allSatisfy({ $0 == limit.name }), let inner = plan.inner,
+            case .builtin(let innerDef, let innerArgs) = inner.kind, innerDef == JsonStage.self, innerArgs.isEmpty,
+            inner.flags.isEmpty
         else { return }
         // `each json | pick EXPR`: the items' documents go into one tape for EXPR to search.
         if let ahead = PickAhead(inner, next: next) {
             plan.pickAhead = ahead
             return
         }
-        guard case .builtin(let nextDef, let arguments) = next.kind, case let nextFlags = next.flags, nextDef == WhereStage.self, nextFlags.isEmpty,
+        guard case .builtin(let nextDef, let arguments) = next.kind, nextDef == WhereStage.self, next.flags.isEmpty,
             arguments.count == 1, !next.isHandler, let text = PickAhead.literal(arguments[0]),
             (try? JMESPathExpression.cached(text)) != nil
         else { return }

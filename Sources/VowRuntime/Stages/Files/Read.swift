@@ -13,9 +13,9 @@ struct ReadStage: ValueStage, LooksAhead {
     /// Without flags and followed by `json` without arguments, it hands the file's bytes on as
     /// they are (`StagePlan.feedsJSON`).
     static func lookAhead(_ plan: StagePlan, next: StagePlan) {
-        guard case .builtin(_, _) = plan.kind, case let flags = plan.flags, flags.isEmpty,
-            case .builtin(let nextDef, let positional) = next.kind, case let nextFlags = next.flags, nextDef == JsonStage.self,
-            positional.isEmpty, nextFlags.isEmpty, !next.isHandler
+        guard plan.definition != nil, plan.flags.isEmpty,
+            case .builtin(let nextDef, let positional) = next.kind, nextDef == JsonStage.self,
+            positional.isEmpty, next.flags.isEmpty, !next.isHandler
         else { return }
         plan.feedsJSON = true
     }
