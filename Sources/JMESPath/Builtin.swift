@@ -50,6 +50,18 @@ enum Builtin: String, Sendable {
 
     /// Calls the function with `args` evaluated against `current` in `env`.
     func call<V: JMESPathValue>(_ argNodes: [Node], on current: V, _ env: Environment) throws(JMESPathError) -> V {
+        // `length([?condition])`: the elements the filter keeps, counted without making their list.
+        if self == .length, argNodes.count == 1, case .filterProjection(let left, .current, let condition) = argNodes[0] {
+            let base = try left.evaluate(current, env)
+            if base.jmesKind == .array {
+                var kept = 0
+                try base.jmesForEachElement { (e: V) throws(JMESPathError) in
+                    // As the filter: the condition on every element, then a null one left out.
+                    if isTruthy(try condition.evaluate(e, env)), e.jmesKind != .null { kept += 1 }
+                }
+                return .jmesInt(kept)
+            }
+        }
         var args: [Arg<V>] = []
         args.reserveCapacity(argNodes.count)
         for n in argNodes {

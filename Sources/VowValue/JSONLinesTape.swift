@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JMESPath
 
 /// A list of JSON documents read into one tape as they come, one document at a time: what
 /// `each json` over a stream makes for the `pick` after it. Each document is read on its own
@@ -24,14 +25,24 @@ public final class JSONLinesTape {
     /// How many documents were added.
     public private(set) var documents = 0
     private var finished = false
+    /// What is kept of each document, when not all of it (`keeping`).
+    public let demand: JMESPathDemand?
+    /// The demand, ready to find in a document's objects.
+    private let projection: TapeProjection?
+    /// A projected document's text, reused.
+    private var projected: [UInt8] = []
 
-    /// An empty list, to add documents to.
-    public convenience init() { self.init(longSize: Int(TapeWord.sizeMask)) }
+    /// An empty list, to add documents to. With `demand`, each document is kept projected to
+    /// it (`JSONTape.project`): what an expression that reads only those parts of each element
+    /// (`JMESPathExpression.elementDemand`) needs of it.
+    public convenience init(keeping demand: JMESPathDemand? = nil) { self.init(longSize: Int(TapeWord.sizeMask), keeping: demand) }
 
-    /// `init()`, keeping sizes from `longSize` words in `longSizes` (lower only in tests, as
-    /// `JSONTape.read` can).
-    init(longSize: Int) {
+    /// `init(keeping:)`, keeping sizes from `longSize` words in `longSizes` (lower only in tests,
+    /// as `JSONTape.read` can).
+    init(longSize: Int, keeping demand: JMESPathDemand? = nil) {
         self.longSize = longSize
+        self.demand = demand
+        self.projection = demand.map(TapeProjection.init)
         words = malloc(capacity * 8)!.assumingMemoryBound(to: UInt64.self)
     }
 
@@ -42,19 +53,30 @@ public final class JSONLinesTape {
     /// Adds the document `bytes` hold (a byte order mark before it skipped, as `JSON.parse`
     /// skips it). False, and nothing added, when the bytes are not one JSON document as the
     /// reader reads them, or the list's text would pass what a tape holds.
+    /// With a demand, the document is read and checked whole, and its projection added.
     public func append(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         precondition(!finished, "a finished list takes no more documents")
         let skip = JSONTape.byteOrderMark(bytes) ? 3 : 0
         let n = bytes.count - skip
         guard n > 0, let base = bytes.baseAddress else { return false }
+        guard let projection else { return add(base + skip, n) }
+        guard let built = TapeBuilder.build(base + skip, n, checkUTF8: true, maxDepth: 512, longSize: longSize) else { return false }
+        projected.removeAll(keepingCapacity: true)
+        JSONTape.lent(base + skip, count: n, built: built, maxDepth: 512).project(0, projection, into: &projected)
+        return projected.withUnsafeBufferPointer { add($0.baseAddress!, $0.count) }
+    }
+
+    /// Adds the document of the `n` bytes at `base` (no byte order mark); false when they are
+    /// not one, or the list's text would pass what a tape holds.
+    private func add(_ base: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         let at = text.count + (documents > 0 ? 1 : 0)
         // The closing bracket too must fit the tape's offsets.
         guard at + n + 1 <= JSONTape.largestText,
-            let built = TapeBuilder.build(base + skip, n, checkUTF8: true, maxDepth: 512, longSize: longSize)
+            let built = TapeBuilder.build(base, n, checkUTF8: true, maxDepth: 512, longSize: longSize)
         else { return false }
         defer { free(built.words) }
         if documents > 0 { text.append(UInt8(ascii: ",")) }
-        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[skip...]))
+        text.append(contentsOf: UnsafeBufferPointer(start: base, count: n))
         if count + built.count > capacity {
             capacity = max(capacity * 2, count + built.count)
             words = realloc(words, capacity * 8)!.assumingMemoryBound(to: UInt64.self)

@@ -47,6 +47,8 @@ public final class JSONTape: @unchecked Sendable {
     enum Storage {
         case bytes([UInt8])
         case text(String)
+        /// The text is lent for as long as its borrower keeps the tape (`lent`).
+        case lent
     }
 
     private init(storage: Storage, text: UnsafePointer<UInt8>, textCount: Int, built: TapeBuilder.Built, maxDepth: Int) {
@@ -66,6 +68,12 @@ public final class JSONTape: @unchecked Sendable {
     static func assembled(_ bytes: [UInt8], built: TapeBuilder.Built, maxDepth: Int) -> JSONTape {
         let base = bytes.withUnsafeBufferPointer { $0.baseAddress! }
         return JSONTape(storage: .bytes(bytes), text: base, textCount: bytes.count, built: built, maxDepth: maxDepth)
+    }
+
+    /// The tape of the `count` bytes at `text`, lent: the caller keeps them while it uses the
+    /// tape, which frees the words of `built` when it goes.
+    static func lent(_ text: UnsafePointer<UInt8>, count: Int, built: TapeBuilder.Built, maxDepth: Int) -> JSONTape {
+        JSONTape(storage: .lent, text: text, textCount: count, built: built, maxDepth: maxDepth)
     }
 
     /// The largest text a tape can hold (its offsets have 32 bits).

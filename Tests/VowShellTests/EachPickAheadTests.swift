@@ -42,6 +42,8 @@ final class EachPickAheadTests: LineFileTestCase {
                 "length([?status == `\"paid\"`])",
                 "from_items(items(group_by([?status], &status))[*].[[0], {n: length([1]), total: sum([1][*].total)}])",
                 "[*].id | [:5]", "[?total > `900`].items[]", "[-1]", "max_by([?total], &total).id", "@",
+                // Each document kept to the fields read (`JMESPathDemand`).
+                "sum([?status == `\"paid\"`].total)", "[*].{i: id, n: note} | [-3:]", "length([*].note)",
             ] {
                 assertSame(path, "pick '\(expression)' | to-json")
             }

@@ -11,6 +11,9 @@ struct PickAhead: Sendable {
     /// Its paths, when it is a multiselect of simple paths (`{s: status, t: total}`): `json`
     /// finds each path's value itself and makes the record or list of them.
     let selection: JSONPathQuery?
+    /// For `each json | pick EXPR` over a stream: what EXPR reads of each item's document
+    /// (`JMESPathExpression.elementDemand`), all that the list's tape keeps of each; nil: whole.
+    var elementDemand: JMESPathDemand?
 
     /// The lookahead for `plan` when it is `json` and `next` is `pick` with a literal expression.
     init?(_ plan: StagePlan, next: StagePlan) {

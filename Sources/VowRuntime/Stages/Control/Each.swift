@@ -29,7 +29,8 @@ struct EachStage: StageDefinition, LooksAhead {
             inner.flags.isEmpty
         else { return }
         // `each json | pick EXPR`: the items' documents go into one tape for EXPR to search.
-        if let ahead = PickAhead(inner, next: next) {
+        if var ahead = PickAhead(inner, next: next) {
+            ahead.elementDemand = (try? JMESPathExpression.cached(ahead.expression))?.elementDemand
             plan.pickAhead = ahead
             return
         }
@@ -88,7 +89,7 @@ struct EachStage: StageDefinition, LooksAhead {
                     StreamEachRunner(
                         stream: stream, limit: limit, inner: start, direct: direct, ex: ex, cancelsOthers: cancelsOthers,
                         filter: direct == nil ? nil : call.filterAhead.map(Self.jsonFilter), keepsResults: call.keepsResults(recorded: recorded),
-                        tapeFor: direct == nil || recorded ? nil : call.pickAhead?.expression
+                        tapeFor: direct == nil || recorded ? nil : call.pickAhead?.expression, keeping: call.pickAhead?.elementDemand
                     ).start())
             }
             guard case .list(let items) = Pick.target(input) else {
@@ -311,10 +312,10 @@ final class StreamEachRunner: @unchecked Sendable {
     init(
         stream: ValueStream, limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, direct: (@Sendable (Value) -> Value?)? = nil,
         ex: any PromiseExecutor, cancelsOthers: Bool, filter: (@Sendable (Value) -> Filtered)? = nil, keepsResults: Bool = true,
-        tapeFor expression: String? = nil
+        tapeFor expression: String? = nil, keeping demand: JMESPathDemand? = nil
     ) {
         self.tapeExpression = expression
-        self.lines = expression.map { _ in JSONLinesTape() }
+        self.lines = expression.map { _ in JSONLinesTape(keeping: demand) }
         self.keepsResults = keepsResults
         self.filter = filter
         self.cancelsOthers = cancelsOthers
@@ -369,6 +370,8 @@ final class StreamEachRunner: @unchecked Sendable {
                 if Self.append(v, to: lines) { continue }
                 // This item's document is not one the tape takes: the items so far become the
                 // values `json` makes of them, and this one and the rest go the ordinary way.
+                // Documents kept in part (`JSONLinesTape.demand`) stay so: the pick's expression
+                // gives the same answer, element by element, whether an element is whole or not.
                 let values = lines.finishValues()
                 count += values.count
                 if keepsResults { results.append(contentsOf: values) }
