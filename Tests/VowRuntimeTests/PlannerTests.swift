@@ -61,6 +61,14 @@ final class PlannerTests: XCTestCase {
         XCTAssertEqual(try plans("each fetch $_ | pick 'length(@)'")[0].countedAhead, false)
         XCTAssertEqual(try plans("each fetch $_ | catch len")[0].countedAhead, false)
         XCTAssertEqual(try plans("echo [1] | len")[0].countedAhead, false)
+        // `each json | where EXPR | len`: `where` is counted, and `each` with it (looking ahead
+        // from the last pair back); not when `each` does not filter ahead.
+        let filtered = try plans("each json | where 'a' | len")
+        XCTAssertEqual(filtered.map(\.countedAhead), [true, true, false])
+        XCTAssertEqual(filtered[0].filterAhead, "a")
+        XCTAssertEqual(try plans("each json | where 'a' | to-json").map(\.countedAhead), [false, false, false])
+        XCTAssertEqual(try plans("each fetch $_ | where 'a' | len").map(\.countedAhead), [false, true, false])
+        XCTAssertEqual(try plans("each json | tap (quiet) | where 'a' | len").map(\.countedAhead), [false, false, true, false])
         // `each json | pick EXPR` searches one tape of the items' documents; not under --rate,
         // nor for an inner stage other than `json` alone.
         XCTAssertEqual(try plans("each json --limit 4 | pick a")[0].pickAhead?.expression, "a")

@@ -82,6 +82,6 @@ final class StageCapabilityTests: XCTestCase {
         XCTAssertEqual(passing, ["tap", "catch", "finally", "timeout", "retry", "where", "csv", "tsv", "to-csv", "to-tsv"])
         XCTAssertEqual(wrapping, ["then", "catch", "finally", "tap"])
         XCTAssertEqual(taking, ["each", "take", "write", "print", "len", "where", "csv", "tsv", "to-csv", "to-tsv", "tap", "reduce"])
-        XCTAssertEqual(looking, ["json", "read", "each"])
+        XCTAssertEqual(looking, ["json", "read", "each", "where"])
     }
 }

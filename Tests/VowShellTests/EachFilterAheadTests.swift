@@ -43,4 +43,33 @@ final class EachFilterAheadTests: LineFileTestCase {
         XCTAssertEqual(head(s1.err), head(s2.err))
         XCTAssertEqual(s1.status, s2.status)
     }
+
+    /// `each json | where EXPR | len` counts the records EXPR holds for without keeping them
+    /// (`CountedResults`): the items that go the ordinary way (scalars, a search that fails) are
+    /// still filtered by `where`, and the count and the errors are those without it.
+    func test_aCountIsTheCountOfTheListFiltered() throws {
+        var lines: [String] = []
+        for i in 0..<200 { lines.append(#"{"id": \#(i), "status": "\#(["new", "paid", "shipped"][i % 3])", "total": \#(i % 17)}"#) }
+        for (at, odd) in [(5, "5"), (40, "null"), (41, #""text""#), (90, "true"), (120, "[1, 2]"), (150, "0"), (199, "[]")] { lines.insert(odd, at: at) }
+        let path = try file("mixed.ndjson", lines)
+        func head(_ err: String) -> [Substring] {
+            err.split(separator: "\n").filter { !$0.contains("= skipped:") && !$0.contains("│ read") && !$0.contains("^^^") }
+        }
+        for condition in ["status == 'paid'", "@", "type(@) == 'number'", "total > `10` || @ == `5`", "!status", "abs(total) > `3`", "abs(@) > `3`"] {
+            for each in ["each json", "each json --limit 8", "each json --rate 100000/s"] {
+                let fused = runVow("read \(path) --stream | \(each) | where \"\(condition)\" | len")
+                let plain = runVow("read \(path) --stream | each json | tap (quiet) | where \"\(condition)\" | len")
+                XCTAssertEqual(fused.out, plain.out, "\(each) | where \(condition)")
+                XCTAssertEqual(fused.status, plain.status, "\(each) | where \(condition)")
+                // The same error; its input, a count where the list was not kept, says so.
+                XCTAssertEqual(head(fused.err).filter { !$0.contains("= input:") }, head(plain.err).filter { !$0.contains("= input:") }, "\(each) | where \(condition)")
+                if fused.status != 0, !each.contains("--rate") {
+                    XCTAssertTrue(fused.err.contains("results, counted rather than kept>"), fused.err)
+                }
+            }
+        }
+        XCTAssertEqual(runVow("read \(path) --stream | each json | where \"status == 'paid'\" | len").out, "67\n")
+        // Over a list, `where` gets the results to filter.
+        XCTAssertEqual(runVow(#"echo ['{"a": 1}', '{"a": 0}', '{"a": 2}'] | each json | where 'a > `0`' | len"#).out, "2\n")
+    }
 }

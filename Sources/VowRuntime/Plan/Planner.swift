@@ -49,7 +49,9 @@ struct Planner: Sendable {
                 made.append(plan(list[i], place: (list, i), names: &names))
             }
         }
-        for i in made.indices.dropLast() {
+        // From the last pair back, so that a stage looking ahead sees what the stage after it
+        // found when it looked (`each json | where … | len`).
+        for i in made.indices.dropLast().reversed() {
             made[i].fuse(next: made[i + 1])
         }
         return made

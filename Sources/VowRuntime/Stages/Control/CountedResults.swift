@@ -6,11 +6,18 @@ import VowValue
 /// when it was made whole).
 ///
 /// Only that `len` ever sees it: the plan pairs the two stages (`StagePlan.countedAhead`). It
-/// shows as the list it stands for.
+/// shows as what it is (in an error's input, when `where` fails on an item): a count of results
+/// not kept.
+///
+/// `each json | where EXPR | len` hands it to `where`: `count` the records `each` found EXPR
+/// holds for, and `unfiltered` the results of the items that went the ordinary way, in order,
+/// for `where` to filter as it filters a list; `where` hands `len` the sum, `unfiltered` empty.
 struct CountedResults: OpaqueValue {
-    /// How many results there are.
+    /// How many results there are (kept by the filter, not counting `unfiltered`).
     let count: Int
+    /// Results `where` has still to filter (empty for `len`).
+    var unfiltered: [Value] = []
 
     var typeName: String { "list" }
-    var displayText: String { "[" + Array(repeating: "null", count: count).joined(separator: ", ") + "]" }
+    var displayText: String { "<\(count + unfiltered.count) results, counted rather than kept>" }
 }

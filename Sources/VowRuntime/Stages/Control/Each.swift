@@ -39,6 +39,8 @@ struct EachStage: StageDefinition, LooksAhead {
             (try? JMESPathExpression.cached(text)) != nil
         else { return }
         plan.filterAhead = text
+        // `each json | where EXPR | len`: the records EXPR holds for are counted, not kept.
+        if next.countedAhead { plan.countedAhead = true }
     }
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
@@ -85,10 +87,13 @@ struct EachStage: StageDefinition, LooksAhead {
                 // Under a rate limit every item waits for its slot: none runs directly.
                 let start = schedule.map { $0.pacing(inner.promise, on: ex) } ?? inner.promise
                 let direct = schedule == nil ? inner.direct : nil
+                let filter = direct == nil ? nil : call.filterAhead.map(Self.jsonFilter)
+                // Without the filter, `where` gets every result to filter, even before `len`.
+                let keepsResults = call.keepsResults(recorded: recorded) || (call.filterAhead != nil && filter == nil)
                 return .promise(
                     StreamEachRunner(
                         stream: stream, limit: limit, inner: start, direct: direct, ex: ex, cancelsOthers: cancelsOthers,
-                        filter: direct == nil ? nil : call.filterAhead.map(Self.jsonFilter), keepsResults: call.keepsResults(recorded: recorded),
+                        filter: filter, keepsResults: keepsResults,
                         tapeFor: direct == nil || recorded ? nil : call.pickAhead?.expression, keeping: call.pickAhead?.elementDemand
                     ).start())
             }
@@ -110,7 +115,8 @@ struct EachStage: StageDefinition, LooksAhead {
             return .promise(
                 EachRunner(
                     items: items, limit: limit, inner: inner, ex: ex, cancelsOthers: cancelsOthers, progress: progress,
-                    keepsResults: call.keepsResults(recorded: recorded)
+                    // `each … | where … | len` over a list: `where` filters the results.
+                    keepsResults: call.keepsResults(recorded: recorded) || call.filterAhead != nil
                 ).start())
         }
     }
@@ -118,20 +124,31 @@ struct EachStage: StageDefinition, LooksAhead {
 
 extension EachStage {
     /// What `each json | where EXPR` does with an item before `json` parses it: text holding a
-    /// JSON object or list is parsed here and searched with EXPR; kept (parsed) when EXPR holds,
-    /// dropped when it does not. Anything else (a scalar, text that is not JSON, a search that
-    /// fails) goes the ordinary way, so `json` and `where` say what they always said of it.
+    /// JSON object or list (as `Pick.jsonText` reads it) is read into a tape and searched with
+    /// EXPR there; kept (made the value `json` makes) when EXPR holds, dropped when it does not,
+    /// so that a record dropped is never made into values. Anything else (a scalar, text that is
+    /// not JSON, a search that fails) goes the ordinary way, so `json` and `where` say what they
+    /// always said of it.
     static func jsonFilter(_ expression: String) -> @Sendable (Value) -> StreamEachRunner.Filtered {
         { item in
-            let text: String
+            let tape: JSONTape?
             switch item {
-            case .string(let s): text = s
-            case .opaque(let o as FileText): text = String(decoding: o.bytes, as: UTF8.self)
+            case .string(let s): tape = objectOrListTape(s)
+            case .opaque(let o as FileText): tape = objectOrListTape(String(decoding: o.bytes, as: UTF8.self))
             default: return .ordinary
             }
-            guard let parsed = Pick.jsonText(text), let found = try? Pick.search(expression, in: parsed) else { return .ordinary }
-            return found.isTruthy ? .kept(parsed) : .dropped
+            guard let tape, let found = try? Pick.search(expression, in: tape, keepingTape: false) else { return .ordinary }
+            return found.isTruthy ? .kept(tape.value(0)) : .dropped
         }
+    }
+
+    /// The tape of `text` when its first character but white space is `{` or `[` and the whole
+    /// is JSON (`Pick.jsonText`'s test); nil otherwise.
+    static func objectOrListTape(_ text: String) -> JSONTape? {
+        guard let first = text.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        else { return nil }
+        return JSONTape.read(text)
     }
 
     /// The error of one element, saying which (`element 3 of each`) in its origin's context (the
@@ -284,8 +301,14 @@ final class StreamEachRunner: @unchecked Sendable {
     /// The filter ahead, when `where` follows `each json` and items run directly.
     let filter: (@Sendable (Value) -> Filtered)?
     /// False when only the count of the results is read (`StageCall.keepsResults`): only
-    /// their count is kept, and handed on (`CountedResults`).
+    /// their count is kept, and handed on (`CountedResults`). With a filter (`each json |
+    /// where EXPR | len`), the records it keeps are counted and the results of the items that
+    /// go the ordinary way are kept, for `where` to filter.
     let keepsResults: Bool
+    /// Whether the results of the items that go the ordinary way are kept.
+    let keepsOrdinary: Bool
+    /// How many records the filter kept and `keepsResults` did not keep.
+    @exclusivity(unchecked) var keptByFilter = 0
     /// For `each json | pick EXPR`: EXPR, and the tape the items' documents go into while
     /// every item so far held one (`JSONLinesTape`); nil once one did not (the items so far are
     /// then made values, and the rest go the ordinary way).
@@ -317,6 +340,7 @@ final class StreamEachRunner: @unchecked Sendable {
         self.tapeExpression = expression
         self.lines = expression.map { _ in JSONLinesTape(keeping: demand) }
         self.keepsResults = keepsResults
+        self.keepsOrdinary = keepsResults || filter != nil
         self.filter = filter
         self.cancelsOthers = cancelsOthers
         self.stream = stream
@@ -380,7 +404,7 @@ final class StreamEachRunner: @unchecked Sendable {
             if let filter {
                 switch filter(v) {
                 case .kept(let parsed):
-                    keep(parsed)
+                    if keepsResults { keep(parsed) } else { keptByFilter += 1 }
                     continue
                 case .dropped: continue
                 case .ordinary: break
@@ -400,12 +424,14 @@ final class StreamEachRunner: @unchecked Sendable {
 
     /// Gives the next item its place among the results, holding `value` when they are kept.
     private func keep(_ value: Value) {
-        if keepsResults { results.append(value) }
+        if keepsOrdinary { results.append(value) }
         count += 1
     }
 
     private func launch(_ v: Value) {
         let i = count
+        // Its place among the items with one, those the filter counted included.
+        let place = i + keptByFilter + 1
         keep(.null)
         running += 1
         let p = inner(v)
@@ -415,11 +441,11 @@ final class StreamEachRunner: @unchecked Sendable {
             running -= 1
             switch r {
             case .success(let v):
-                if keepsResults { results[i] = v }
+                if keepsOrdinary { results[i] = v }
                 take()
                 finishIfDone()
             case .failure(let e):
-                if resolver.reject(EachStage.naming(e, "item \(i + 1) of the stream", element: i + 1)) {
+                if resolver.reject(EachStage.naming(e, "item \(place) of the stream", element: place)) {
                     stream.cancel()
                     if cancelsOthers { for q in inFlight.values { q.cancel() } }
                 }
@@ -440,7 +466,9 @@ final class StreamEachRunner: @unchecked Sendable {
             results = []
             resolver.fulfill(.list(all))
         } else {
-            resolver.fulfill(.opaque(CountedResults(count: count)))
+            let all = results
+            results = []
+            resolver.fulfill(.opaque(filter == nil ? CountedResults(count: count) : CountedResults(count: keptByFilter, unfiltered: all)))
         }
     }
 

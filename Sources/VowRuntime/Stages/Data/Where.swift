@@ -3,7 +3,7 @@ import VowSyntax
 import VowValue
 
 /// `where EXPR`: the items of a list, or of a stream as they arrive, on which EXPR holds.
-struct WhereStage: ValueStage {
+struct WhereStage: ValueStage, LooksAhead {
     static let name = "where"
     /// In the JavaScript twin (docs/javascript-twin.md): `Array.filter`, or an async generator
     /// over a stream.
@@ -24,6 +24,17 @@ struct WhereStage: ValueStage {
         is that list; an item that is JSON text (a line of NDJSON from `lines`) is searched as that
         JSON, and kept as it came. Other text is an error that says to add `| json` or `| lines`.
         """
+    /// It looks at the stage after it (`LooksAhead`).
+    static let looksAhead = true
+    /// `where EXPR | len`: only the count of what it keeps is read (`StagePlan.countedAhead`),
+    /// which `each json` before it reads (`EachStage.lookAhead`).
+    static func lookAhead(_ plan: StagePlan, next: StagePlan) {
+        if case .builtin(let nextDef, let arguments) = next.kind, nextDef == LenStage.self, arguments.isEmpty,
+            next.flags.isEmpty, !next.isHandler
+        {
+            plan.countedAhead = true
+        }
+    }
     /// A stream is filtered as it arrives.
     static func takesStream(_ positional: ArgumentList) -> Bool { true }
     /// A stream in gives a stream out, made as it arrives.
@@ -45,6 +56,10 @@ struct WhereStage: ValueStage {
             return try Pick.search(expression, in: item).isTruthy
         }
         if case .list(let items) = input { return .value(.list(try items.filter(holds))) }
+        // `each json | where EXPR | len`: the records `each` kept by EXPR counted, the rest filtered here.
+        if case .opaque(let counted as CountedResults) = input {
+            return .value(.opaque(CountedResults(count: counted.count + (try counted.unfiltered.filter(holds)).count)))
+        }
         // A response is its JSON body, as pick reads it (`fetch URL | where …`).
         if case .response = input {
             let body = try Pick.body(input)
