@@ -36,6 +36,14 @@ final class EachFilterAheadTests: LineFileTestCase {
         }
         XCTAssertEqual(head(fused.err), head(plain.err))
         XCTAssertTrue(fused.err.contains("error[json]"), fused.err)
+        // Items the filter dropped before the bad one still count in the place the error names.
+        let late = try file("late.ndjson", [#"{"n": 0}"#, #"{"n": 0}"#, #"{"n": 1}"#, #"{"n": 0}"#, #"{"n": "#])
+        for tail in ["len", "to-json"] {
+            let f = runVow("read \(late) --stream | each json | where 'n > `0`' | \(tail)")
+            let p = runVow("read \(late) --stream | each json | tap (quiet) | where 'n > `0`' | \(tail)")
+            XCTAssertEqual(head(f.err), head(p.err), tail)
+            XCTAssertTrue(f.err.contains("item 5 of the stream"), f.err)
+        }
         let scalar = try file("scalar.ndjson", [#"{"n": 1}"#, "5"])
         let s1 = runVow("read \(scalar) --stream | each json | where 'n' | to-json")
         let s2 = runVow("read \(scalar) --stream | each json | tap (quiet) | where 'n' | to-json")

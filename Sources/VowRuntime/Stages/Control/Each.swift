@@ -309,6 +309,9 @@ final class StreamEachRunner: @unchecked Sendable {
     let keepsOrdinary: Bool
     /// How many records the filter kept and `keepsResults` did not keep.
     @exclusivity(unchecked) var keptByFilter = 0
+    /// How many items the filter dropped (they have no place among the results, but an error
+    /// names an item by its place in the stream).
+    @exclusivity(unchecked) var droppedByFilter = 0
     /// For `each json | pick EXPR`: EXPR, and the tape the items' documents go into while
     /// every item so far held one (`JSONLinesTape`); nil once one did not (the items so far are
     /// then made values, and the rest go the ordinary way).
@@ -406,7 +409,9 @@ final class StreamEachRunner: @unchecked Sendable {
                 case .kept(let parsed):
                     if keepsResults { keep(parsed) } else { keptByFilter += 1 }
                     continue
-                case .dropped: continue
+                case .dropped:
+                    droppedByFilter += 1
+                    continue
                 case .ordinary: break
                 }
             }
@@ -430,8 +435,8 @@ final class StreamEachRunner: @unchecked Sendable {
 
     private func launch(_ v: Value) {
         let i = count
-        // Its place among the items with one, those the filter counted included.
-        let place = i + keptByFilter + 1
+        // Its place in the stream: the items the filter counted or dropped included.
+        let place = i + keptByFilter + droppedByFilter + 1
         keep(.null)
         running += 1
         let p = inner(v)
