@@ -25,9 +25,8 @@ public final class JSONLinesTape {
     /// How many documents were added.
     public private(set) var documents = 0
     private var finished = false
-    /// What is kept of each document, when not all of it (`keeping`).
-    public let demand: JMESPathDemand?
-    /// The demand, ready to find in a document's objects.
+    /// What is kept of each document, when not all of it (`init(keeping:)`), ready to find in a
+    /// document's objects.
     private let projection: TapeProjection?
     /// A projected document's text, reused.
     private var projected: [UInt8] = []
@@ -41,7 +40,6 @@ public final class JSONLinesTape {
     /// as `JSONTape.read` can).
     init(longSize: Int, keeping demand: JMESPathDemand? = nil) {
         self.longSize = longSize
-        self.demand = demand
         self.projection = demand.map(TapeProjection.init)
         words = malloc(capacity * 8)!.assumingMemoryBound(to: UInt64.self)
     }

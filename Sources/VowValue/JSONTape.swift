@@ -216,6 +216,12 @@ public final class JSONTape: @unchecked Sendable {
         return memcmp(text + start, wanted.bytes, n) == 0
     }
 
+    /// Whether `key` can be looked for as a plain key (`WantedKey`): not empty, ASCII, no quote,
+    /// backslash or control character.
+    static func isPlainKey(_ key: String) -> Bool {
+        !key.isEmpty && key.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x80 && $0 != 0x22 && $0 != 0x5C }
+    }
+
     /// A plain key to look for, ready to compare (`plainKeyEquals`).
     struct WantedKey {
         let bytes: UnsafePointer<UInt8>
@@ -251,8 +257,7 @@ public final class JSONTape: @unchecked Sendable {
     func member(_ i: Int, _ key: String) -> Int? {
         let careful = flag(i, TapeWord.careful)
         let end = next(i)
-        let plain = key.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x80 && $0 != 0x22 && $0 != 0x5C }
-        if plain, !key.isEmpty {
+        if Self.isPlainKey(key) {
             var wantedText = key
             return wantedText.withUTF8 { buffer -> Int? in
                 let wanted = WantedKey(buffer)

@@ -17,10 +17,10 @@ final class TapeProjection {
     /// empty): found by their bytes.
     private var plainKeys: [JSONTape.WantedKey] = []
     private var plainBelow: [TapeProjection] = []
-    /// The other fields: found by comparing strings, as a record compares its keys.
-    private var otherKeys: [String] = []
-    private var otherBelow: [TapeProjection] = []
-    /// Every field by key (for objects whose keys need the reader's rules).
+    /// Whether some field's key is not plain: found by comparing strings, as a record compares
+    /// its keys.
+    private var hasOtherKeys = false
+    /// Every field by key (for those keys, and for objects whose keys need the reader's rules).
     private var byKey: [String: TapeProjection] = [:]
     /// The plain keys' bytes, freed with the projection.
     private var storage: [UnsafeMutableBufferPointer<UInt8>] = []
@@ -30,15 +30,14 @@ final class TapeProjection {
         for (key, below) in demand.fields.sorted(by: { $0.key < $1.key }) {
             let projection = TapeProjection(below)
             byKey[key] = projection
-            if !key.isEmpty, key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != 0x22 && $0 != 0x5C }) {
+            if JSONTape.isPlainKey(key) {
                 let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: key.utf8.count)
                 _ = bytes.initialize(from: key.utf8)
                 storage.append(bytes)
                 plainKeys.append(JSONTape.WantedKey(UnsafeBufferPointer(bytes)))
                 plainBelow.append(projection)
             } else {
-                otherKeys.append(key)
-                otherBelow.append(projection)
+                hasOtherKeys = true
             }
         }
     }
@@ -49,10 +48,7 @@ final class TapeProjection {
     /// the reader's rules (`TapeWord.careful` clear: every key plain ASCII, none twice), or nil.
     @inline(__always) func below(_ tape: JSONTape, member j: Int) -> TapeProjection? {
         for k in plainKeys.indices where tape.plainKeyEquals(j, plainKeys[k]) { return plainBelow[k] }
-        if otherKeys.isEmpty { return nil }
-        let key = tape.key(j)
-        for k in otherKeys.indices where otherKeys[k] == key { return otherBelow[k] }
-        return nil
+        return hasOtherKeys ? byKey[tape.key(j)] : nil
     }
 
     /// What to keep of the member named `key`, or nil.

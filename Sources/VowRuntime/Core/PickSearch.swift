@@ -49,10 +49,14 @@ public enum Pick {
     /// The JSON in `text` when its first character but white space is `{` or `[` and the whole
     /// parses; nil for any other text.
     public static func jsonText(_ text: String) -> Value? {
-        guard let first = text.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
-            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
-        else { return nil }
+        guard opensObjectOrList(text) else { return nil }
         return try? JSON.parse(text)
+    }
+
+    /// Whether the first character of `text` but white space is `{` or `[` (`jsonText`'s test).
+    static func opensObjectOrList(_ text: String) -> Bool {
+        guard let first = text.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return false }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
     /// How an error shows the start of some text: `it starts "…"`, its first line cut at 60

@@ -145,10 +145,7 @@ extension EachStage {
     /// The tape of `text` when its first character but white space is `{` or `[` and the whole
     /// is JSON (`Pick.jsonText`'s test); nil otherwise.
     static func objectOrListTape(_ text: String) -> JSONTape? {
-        guard let first = text.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
-            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
-        else { return nil }
-        return JSONTape.read(text)
+        Pick.opensObjectOrList(text) ? JSONTape.read(text) : nil
     }
 
     /// The error of one element, saying which (`element 3 of each`) in its origin's context (the
@@ -397,7 +394,7 @@ final class StreamEachRunner: @unchecked Sendable {
                 if Self.append(v, to: lines) { continue }
                 // This item's document is not one the tape takes: the items so far become the
                 // values `json` makes of them, and this one and the rest go the ordinary way.
-                // Documents kept in part (`JSONLinesTape.demand`) stay so: the pick's expression
+                // Documents kept in part (`JSONLinesTape.init(keeping:)`) stay so: the pick's expression
                 // gives the same answer, element by element, whether an element is whole or not.
                 let values = lines.finishValues()
                 count += values.count
