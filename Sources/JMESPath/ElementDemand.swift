@@ -98,7 +98,7 @@ struct DemandAnalysis {
         switch node {
         case .current:
             return current
-        case .root, .variable, .letExpression, .expref:
+        case .root, .variable, .letExpression, .expref, .folded:
             throw CannotTell()
         case .field(let name):
             switch current {

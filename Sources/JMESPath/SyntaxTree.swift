@@ -61,6 +61,9 @@ indirect enum Node: Sendable {
     /// `$name`, resolved at compile time to its slot; `nil` when no enclosing `let` binds it
     /// (an `undefined-variable` error when evaluated).
     case variable(String, slot: Int?)
+    /// What a fold (`ListFold`) computed of a list as its elements came: only in the copy of a
+    /// tree a fold evaluates at its end, never in one the parser builds.
+    case folded(FoldedSite)
 }
 
 extension Node {

@@ -22,6 +22,12 @@ public final class JSONPathQuery: Sendable {
         self.init(paths: selection.paths, recordKeys: selection.keys)
     }
 
+    /// The query of one simple path, made once for a `pick PATH` run on many documents
+    /// (`JSONPathScan.value(atPathOf:in:textIsUTF8:)`).
+    public convenience init(path: [JMESPathStep]) {
+        self.init(paths: [path])
+    }
+
     /// The query of `paths` (1 to `JMESPathSelection.maxPaths` of them, else a precondition
     /// fails), their values made into a record of `recordKeys` or, when nil, a list.
     init(paths: [[JMESPathStep]], recordKeys: [String]? = nil) {

@@ -18,7 +18,15 @@ public enum JSONPathScan {
     public static func value(
         at path: [JMESPathStep], in buffer: UnsafeBufferPointer<UInt8>, textIsUTF8: Bool, maxDepth: Int = 512
     ) -> Value? {
-        guard let found = ranges(of: JSONPathQuery(paths: [path]), in: buffer, textIsUTF8: textIsUTF8, maxDepth: maxDepth) else { return nil }
+        value(atPathOf: JSONPathQuery(path: path), in: buffer, textIsUTF8: textIsUTF8, maxDepth: maxDepth)
+    }
+
+    /// `value(at:in:textIsUTF8:maxDepth:)` with the path's query made once (`JSONPathQuery(path:)`):
+    /// making it took as long as scanning a 250-byte record.
+    public static func value(
+        atPathOf query: JSONPathQuery, in buffer: UnsafeBufferPointer<UInt8>, textIsUTF8: Bool, maxDepth: Int = 512
+    ) -> Value? {
+        guard let found = ranges(of: query, in: buffer, textIsUTF8: textIsUTF8, maxDepth: maxDepth) else { return nil }
         guard let range = found[0] else { return .null }
         return try? JSON.parse(buffer: UnsafeBufferPointer(rebasing: buffer[range]), maxDepth: maxDepth)
     }

@@ -75,6 +75,16 @@ final class PlannerTests: XCTestCase {
         XCTAssertNil(try plans("each json --rate 5/s | pick a")[0].pickAhead)
         XCTAssertNil(try plans("each (json | pick a) | pick b")[0].pickAhead)
         XCTAssertNil(try plans("each text | pick a")[0].pickAhead)
+        // `each STAGE… | pick EXPR` with EXPR a fold (`ListFold`): any inner stage, --limit or
+        // not; not under --rate, nor for an EXPR that reads an element, nor after another stage.
+        XCTAssertEqual(try plans("each json --limit 4 | pick 'length(@)'")[0].foldAhead, "length(@)")
+        XCTAssertEqual(try plans("each (json | pick s) | pick 'length([?@])'")[0].foldAhead, "length([?@])")
+        XCTAssertEqual(try plans("each fetch $_ | pick 'sum([*].n)'")[0].foldAhead, "sum([*].n)")
+        XCTAssertNil(try plans("each json --rate 5/s | pick 'length(@)'")[0].foldAhead)
+        XCTAssertNil(try plans("each json | pick '[0]'")[0].foldAhead)
+        XCTAssertNil(try plans("each json | tap (quiet) | pick 'length(@)'")[0].foldAhead)
+        // The tape ahead stays beside it, for a traced run the fold does not serve.
+        XCTAssertEqual(try plans("each json | pick 'length(@)'")[0].pickAhead?.expression, "length(@)")
     }
 
     func test_handlersKeepTheirRoleWhenTheyCannotStart() throws {

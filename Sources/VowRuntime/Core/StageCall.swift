@@ -84,6 +84,8 @@ public final class StageCall: @unchecked Sendable {
     var pickAhead: PickAhead? { plan.pickAhead }
     /// For `read` followed by `json`: the file's bytes go to `json` as they are (`FileText`).
     var feedsJSON: Bool { plan.feedsJSON }
+    /// For `each STAGE…` followed by `pick EXPR` that a fold computes: EXPR (`StagePlan.foldAhead`).
+    var foldAhead: String? { plan.foldAhead }
     /// For `each json` followed by `where EXPR`: EXPR (`StagePlan.filterAhead`).
     var filterAhead: String? { plan.filterAhead }
     /// False for `each` followed by `len` when the items' promises are not `recorded` (no

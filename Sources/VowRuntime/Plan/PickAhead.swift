@@ -8,6 +8,8 @@ struct PickAhead: Sendable {
     let expression: String
     /// Its steps, when it is a path of fields and indexes: `json` finds the value itself.
     let path: [JMESPathStep]?
+    /// `path` made ready for the scan once (`JSONPathQuery(path:)`), not for each document.
+    let pathQuery: JSONPathQuery?
     /// Its paths, when it is a multiselect of simple paths (`{s: status, t: total}`): `json`
     /// finds each path's value itself and makes the record or list of them.
     let selection: JSONPathQuery?
@@ -25,6 +27,7 @@ struct PickAhead: Sendable {
         else { return nil }
         self.expression = text
         self.path = compiled.simplePath
+        self.pathQuery = compiled.simplePath.map { JSONPathQuery(path: $0) }
         self.selection = compiled.simpleSelection.map(JSONPathQuery.init)
     }
 

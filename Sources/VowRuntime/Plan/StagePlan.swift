@@ -83,6 +83,7 @@ final class StagePlan: @unchecked Sendable {
         var rewrittenThen: SourceSpan?
         var pickAhead: PickAhead?
         var filterAhead: String?
+        var foldAhead: String?
         var feedsJSON = false
         var countedAhead = false
         var flags: [String: [Argument?]] = [:]
@@ -130,6 +131,13 @@ final class StagePlan: @unchecked Sendable {
     var filterAhead: String? {
         get { rare?.filterAhead }
         set { rareFields().filterAhead = newValue }
+    }
+    /// For `each STAGE…` followed by `pick EXPR` with a literal EXPR that reads the list only
+    /// through counts, sums and averages, of it or of the groups of a `group_by` over it
+    /// (`ListFold`): EXPR, which `each` over a stream computes as the results come, keeping none.
+    var foldAhead: String? {
+        get { rare?.foldAhead }
+        set { rareFields().foldAhead = newValue }
     }
     /// For `each STAGE…` followed by `len`: only how many results there are is read downstream,
     /// so `each` need not keep them (`StageCall.keepsResults`).

@@ -17,7 +17,12 @@ struct CountedResults: OpaqueValue {
     let count: Int
     /// Results `where` has still to filter (empty for `len`).
     var unfiltered: [Value] = []
+    /// The results went into the answer of the `pick` after `each` as they came (`ListFold`):
+    /// what that `pick` shows as its input.
+    var folded = false
 
     var typeName: String { "list" }
-    var displayText: String { "<\(count + unfiltered.count) results, counted rather than kept>" }
+    var displayText: String {
+        "<\(count + unfiltered.count) results, \(folded ? "folded into pick's answer" : "counted") rather than kept>"
+    }
 }

@@ -21,6 +21,17 @@ struct EachStage: StageDefinition, LooksAhead {
             plan.countedAhead = true
             return
         }
+        // `each STAGE… | pick EXPR` where EXPR reads the list only through aggregates: the
+        // results are folded into them as they come (`ListFold`), none kept. Not with `--rate`,
+        // under which every item waits for its slot.
+        if plan.definition != nil, plan.flags.keys.allSatisfy({ $0 == limit.name }),
+            case .builtin(let nextDef, let arguments) = next.kind, nextDef == PickStage.self, next.flags.isEmpty,
+            arguments.count == 1, !next.isHandler, let text = PickAhead.literal(arguments[0]),
+            let compiled = try? JMESPathExpression.cached(text), ListFold.folds(compiled)
+        {
+            // The tape ahead (below) stays for a run the fold does not serve (a traced one).
+            plan.foldAhead = text
+        }
         // The other two read each item's JSON ahead: `json` alone inside, and no flag but
         // `--limit` (which bounds the items that run, which an item read ahead never does;
         // `--rate` paces every item, so none is read ahead under it).
@@ -90,6 +101,16 @@ struct EachStage: StageDefinition, LooksAhead {
                 let filter = direct == nil ? nil : call.filterAhead.map(Self.jsonFilter)
                 // Without the filter, `where` gets every result to filter, even before `len`.
                 let keepsResults = call.keepsResults(recorded: recorded) || (call.filterAhead != nil && filter == nil)
+                // `each … | pick EXPR` folded (`ListFold`): the results are not kept.
+                if direct != nil, !recorded, let expression = call.foldAhead, let compiled = try? JMESPathExpression.cached(expression),
+                    let fold = ListFold(compiled)
+                {
+                    return .promise(
+                        StreamEachRunner(
+                            stream: stream, limit: limit, inner: start, direct: direct, ex: ex, cancelsOthers: cancelsOthers,
+                            keepsResults: false, folding: fold, for: expression, documents: Self.innerIsJSON(call.innerPlan)
+                        ).start())
+                }
                 return .promise(
                     StreamEachRunner(
                         stream: stream, limit: limit, inner: start, direct: direct, ex: ex, cancelsOthers: cancelsOthers,
@@ -123,6 +144,14 @@ struct EachStage: StageDefinition, LooksAhead {
 }
 
 extension EachStage {
+    /// Whether the inner stage is `json` alone, with no argument or flag: an item's text is then
+    /// the document whose value `json` makes.
+    static func innerIsJSON(_ inner: StagePlan?) -> Bool {
+        guard let inner, case .builtin(let def, let args) = inner.kind, def == JsonStage.self, args.isEmpty, inner.flags.isEmpty
+        else { return false }
+        return true
+    }
+
     /// What `each json | where EXPR` does with an item before `json` parses it: text holding a
     /// JSON object or list (as `Pick.jsonText` reads it) is read into a tape and searched with
     /// EXPR there; kept (made the value `json` makes) when EXPR holds, dropped when it does not,
@@ -314,6 +343,16 @@ final class StreamEachRunner: @unchecked Sendable {
     /// then made values, and the rest go the ordinary way).
     let tapeExpression: String?
     @exclusivity(unchecked) var lines: JSONLinesTape?
+    /// For `each … | pick EXPR` folded (`ListFold`): EXPR, and the fold every result goes into,
+    /// in the items' order, as it comes (a result that comes before those of the items before it
+    /// waits in `waiting`).
+    let foldExpression: String?
+    let fold: ListFold?
+    /// Whether an item's text goes to the fold as the document `json` makes of it, read into a
+    /// tape and freed (the inner stage is `json` alone).
+    let foldsDocuments: Bool
+    @exclusivity(unchecked) var nextToFold = 0
+    @exclusivity(unchecked) var waiting: [Int: Value] = [:]
     let ex: any PromiseExecutor
     /// The results so far, by item (null for one still running); empty when they are not
     /// kept (`keepsResults`), when only `count` grows.
@@ -335,8 +374,12 @@ final class StreamEachRunner: @unchecked Sendable {
     init(
         stream: ValueStream, limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, direct: (@Sendable (Value) -> Value?)? = nil,
         ex: any PromiseExecutor, cancelsOthers: Bool, filter: (@Sendable (Value) -> Filtered)? = nil, keepsResults: Bool = true,
-        tapeFor expression: String? = nil, keeping demand: JMESPathDemand? = nil
+        tapeFor expression: String? = nil, keeping demand: JMESPathDemand? = nil,
+        folding fold: ListFold? = nil, for foldExpression: String? = nil, documents: Bool = false
     ) {
+        self.fold = fold
+        self.foldExpression = foldExpression
+        self.foldsDocuments = documents
         self.tapeExpression = expression
         self.lines = expression.map { _ in JSONLinesTape(keeping: demand) }
         self.keepsResults = keepsResults
@@ -401,6 +444,12 @@ final class StreamEachRunner: @unchecked Sendable {
                 if keepsResults { results.append(contentsOf: values) }
                 self.lines = nil
             }
+            // A document folded at once, when no result before it is still to come.
+            if let fold, foldsDocuments, nextToFold == count, Self.addDocument(v, to: fold) {
+                count += 1
+                nextToFold += 1
+                continue
+            }
             if let filter {
                 switch filter(v) {
                 case .kept(let parsed):
@@ -427,14 +476,32 @@ final class StreamEachRunner: @unchecked Sendable {
     /// Gives the next item its place among the results, holding `value` when they are kept.
     private func keep(_ value: Value) {
         if keepsOrdinary { results.append(value) }
+        if fold != nil { folded(value, at: count) }
         count += 1
+    }
+
+    /// The result of item `i` to the fold, in the items' order.
+    private func folded(_ value: Value, at i: Int) {
+        guard let fold else { return }
+        guard i == nextToFold else {
+            waiting[i] = value
+            return
+        }
+        fold.add(value)
+        nextToFold += 1
+        while let next = waiting.removeValue(forKey: nextToFold) {
+            fold.add(next)
+            nextToFold += 1
+        }
     }
 
     private func launch(_ v: Value) {
         let i = count
         // Its place in the stream: the items the filter counted or dropped included.
         let place = i + keptByFilter + droppedByFilter + 1
-        keep(.null)
+        // Its place among the results (its value when it comes).
+        if keepsOrdinary { results.append(.null) }
+        count += 1
         running += 1
         let p = inner(v)
         inFlight[i] = p
@@ -444,6 +511,7 @@ final class StreamEachRunner: @unchecked Sendable {
             switch r {
             case .success(let v):
                 if keepsOrdinary { results[i] = v }
+                folded(v, at: i)
                 take()
                 finishIfDone()
             case .failure(let e):
@@ -457,6 +525,11 @@ final class StreamEachRunner: @unchecked Sendable {
 
     private func finishIfDone() {
         guard ended && running == 0 && queuedHead == queued.count else { return }
+        if let fold, let expression = foldExpression {
+            let answer = Result { () throws(JMESPathError) -> Value in try fold.finish(Value.self) }
+            resolver.fulfill(.opaque(PickedAhead(expression: expression, content: .folded(answer, count: count), source: .null)))
+            return
+        }
         if let lines, let expression = tapeExpression {
             self.lines = nil
             resolver.fulfill(.opaque(PickedAhead(expression: expression, content: .tape(lines.finish()), source: .null)))
@@ -476,6 +549,14 @@ final class StreamEachRunner: @unchecked Sendable {
 
     /// Adds the JSON document an item holds (text, or a file's bytes) to `lines`; false when
     /// the item holds none the tape takes.
+    private static func addDocument(_ item: Value, to fold: ListFold) -> Bool {
+        switch item {
+        case .string(var s): return s.withUTF8 { fold.addDocument($0) }
+        case .opaque(let o as FileText): return o.bytes.withUnsafeBufferPointer { fold.addDocument($0) }
+        default: return false
+        }
+    }
+
     private static func append(_ item: Value, to lines: JSONLinesTape) -> Bool {
         switch item {
         case .string(var s): return s.withUTF8 { lines.append($0) }

@@ -84,12 +84,12 @@ struct JsonStage: ValueStage, LooksAhead {
     /// to the printer, so the whole document (`pick @`) goes there as its tape.
     static func scan(_ input: Value, _ ahead: PickAhead, printed: Bool) -> PickedAhead? {
         let found: Value?
-        if let path = ahead.path {
+        if let path = ahead.path, let query = ahead.pathQuery {
             if path.isEmpty, printed, let tape = tape(input) {
                 let whole: Value = tape.root.holdsTapeContainer ? .opaque(JSONTapeValue(tape: tape, result: tape.root)) : tape.value(0)
                 return PickedAhead(expression: ahead.expression, content: .answer(whole), source: input)
             }
-            found = scanText(input) { JSONPathScan.value(at: path, in: $0, textIsUTF8: $1) }
+            found = scanText(input) { JSONPathScan.value(atPathOf: query, in: $0, textIsUTF8: $1) }
         } else if let selection = ahead.selection {
             found = scanText(input) { JSONPathScan.value(of: selection, in: $0, textIsUTF8: $1) }
         } else {

@@ -1,3 +1,4 @@
+import JMESPath
 import VowValue
 
 /// What `json` hands to the `pick EXPR` right after it: the value at EXPR's path, found without
@@ -13,6 +14,9 @@ struct PickedAhead: OpaqueValue {
         case answer(Value)
         /// The document, for the expression to search.
         case tape(JSONTape)
+        /// The answer of a fold over the results of an `each` (`ListFold`), which kept none of
+        /// the `count` results: the value or the error of the search.
+        case folded(Result<Value, JMESPathError>, count: Int)
     }
 
     /// The expression of the `pick` the content is for.
@@ -29,15 +33,20 @@ struct PickedAhead: OpaqueValue {
         switch content {
         case .answer(let v): return v.typeName
         case .tape(let t): return JSONTapeValue(tape: t, result: t.root).typeName
+        case .folded: return "list"
         }
     }
-    var displayText: String { JSONWriter.compact(shown) }
+    var displayText: String {
+        if case .folded(_, let count) = content { return CountedResults(count: count, folded: true).displayText }
+        return JSONWriter.compact(shown)
+    }
 
     /// The answer, or the whole document as values.
     private var shown: Value {
         switch content {
         case .answer(let v): return v
         case .tape(let t): return t.value(0)
+        case .folded(_, let count): return .opaque(CountedResults(count: count, folded: true))
         }
     }
 
@@ -46,6 +55,7 @@ struct PickedAhead: OpaqueValue {
     var document: Value {
         switch content {
         case .tape(let t): return t.value(0)
+        case .folded(_, let count): return .opaque(CountedResults(count: count, folded: true))
         case .answer:
             switch source {
             case .string(let s): return (try? JSON.parse(s)) ?? source
