@@ -83,6 +83,11 @@ final class PlannerTests: XCTestCase {
         XCTAssertNil(try plans("each json --rate 5/s | pick 'length(@)'")[0].foldAhead)
         XCTAssertNil(try plans("each json | pick '[0]'")[0].foldAhead)
         XCTAssertNil(try plans("each json | tap (quiet) | pick 'length(@)'")[0].foldAhead)
+        // `each json | where EXPR | pick AGG`: `where` filters ahead, and the kept are folded.
+        let screened = try plans("each json | where 'a' | pick 'sum([*].n)'")
+        XCTAssertEqual(screened.map(\.foldAhead), ["sum([*].n)", "sum([*].n)", nil])
+        XCTAssertEqual(screened[0].filterAhead, "a")
+        XCTAssertEqual(try plans("each text | where 'a' | pick 'sum([*].n)'")[0].foldAhead, nil)
         // The tape ahead stays beside it, for a traced run the fold does not serve.
         XCTAssertEqual(try plans("each json | pick 'length(@)'")[0].pickAhead?.expression, "length(@)")
     }

@@ -77,6 +77,28 @@ final class EachFoldTests: LineFileTestCase {
         XCTAssertTrue(err.contains("index 3") && err.contains("folded into pick's answer"), err)
     }
 
+    /// `each json | where EXPR | pick AGG`: the records EXPR holds for are folded, the others
+    /// never kept; EXPR's error on a record that goes the ordinary way is `where`'s.
+    func test_whereBetweenThem() throws {
+        var random = SplitMix64(seed: 0x5C4E_E400)
+        var lines = orders(&random, count: 300)
+        lines.insert("7", at: 5)
+        lines.insert(#"{"id": -1, "status": null, "total": 3}"#, at: 40)
+        let path = try file("screened.ndjson", lines)
+        for condition in ["status == 'paid'", "total > `500`", "note", "contains(status, 'e')"] {
+            for expression in [
+                "length(@)", "sum([*].total)", "from_items(items(group_by(@, &status))[*].[[0], length([1])])",
+            ] {
+                assertSame(path, "json", "where \"\(condition)\" | pick '\(expression)' | to-json")
+            }
+        }
+        // `contains` of a number fails on the line `7`, which the filter sends the ordinary way.
+        let err = assertSame(path, "json", "where \"contains(@, 'x')\" | pick 'length(@)'")
+        XCTAssertTrue(err.contains("error[pick]") && err.contains("where"), err)
+        let run = runVow("read \(path) --stream | each json | where \"status == 'paid'\" | pick 'length(@)'")
+        XCTAssertEqual(run.status, 0, run.err)
+    }
+
     func test_aLineThatIsNotJSONFailsAsWithoutTheFold() throws {
         var lines = (0..<40).map { #"{"n": \#($0)}"# }
         lines.insert(#"{"n": "#, at: 20)

@@ -52,6 +52,8 @@ struct EachStage: StageDefinition, LooksAhead {
         plan.filterAhead = text
         // `each json | where EXPR | len`: the records EXPR holds for are counted, not kept.
         if next.countedAhead { plan.countedAhead = true }
+        // `each json | where EXPR | pick AGG`: they are folded into AGG (`ListFold`), not kept.
+        if let folded = next.foldAhead { plan.foldAhead = folded }
     }
     /// In the JavaScript twin (docs/javascript-twin.md).
     static let twin = StageTwin.control
@@ -98,17 +100,22 @@ struct EachStage: StageDefinition, LooksAhead {
                 // Under a rate limit every item waits for its slot: none runs directly.
                 let start = schedule.map { $0.pacing(inner.promise, on: ex) } ?? inner.promise
                 let direct = schedule == nil ? inner.direct : nil
-                let filter = direct == nil ? nil : call.filterAhead.map(Self.jsonFilter)
+                let filter = direct == nil ? nil : call.filterAhead.map { Self.jsonFilter($0) }
                 // Without the filter, `where` gets every result to filter, even before `len`.
                 let keepsResults = call.keepsResults(recorded: recorded) || (call.filterAhead != nil && filter == nil)
                 // `each … | pick EXPR` folded (`ListFold`): the results are not kept.
                 if direct != nil, !recorded, let expression = call.foldAhead, let compiled = try? JMESPathExpression.cached(expression),
                     let fold = ListFold(compiled)
                 {
+                    // `each json | where EXPR | pick AGG`: the records EXPR holds for, and only they.
+                    let screen = call.filterAhead
+                    let holds: (@Sendable (Value) throws -> Bool)? = screen.map { e in { @Sendable v in try WhereStage.holds(v, e) } }
                     return .promise(
                         StreamEachRunner(
                             stream: stream, limit: limit, inner: start, direct: direct, ex: ex, cancelsOthers: cancelsOthers,
-                            keepsResults: false, folding: fold, for: expression, documents: Self.innerIsJSON(call.innerPlan)
+                            filter: screen.map { Self.jsonFilter($0, keepingTape: true) }, keepsResults: false,
+                            folding: fold, for: expression, documents: screen == nil && Self.innerIsJSON(call.innerPlan),
+                            screen: holds
                         ).start())
                 }
                 return .promise(
@@ -158,7 +165,8 @@ extension EachStage {
     /// so that a record dropped is never made into values. Anything else (a scalar, text that is
     /// not JSON, a search that fails) goes the ordinary way, so `json` and `where` say what they
     /// always said of it.
-    static func jsonFilter(_ expression: String) -> @Sendable (Value) -> StreamEachRunner.Filtered {
+    /// `keepingTape`: a record kept is handed on in its tape (`keptTape`), for a fold.
+    static func jsonFilter(_ expression: String, keepingTape: Bool = false) -> @Sendable (Value) -> StreamEachRunner.Filtered {
         { item in
             let tape: JSONTape?
             switch item {
@@ -167,7 +175,8 @@ extension EachStage {
             default: return .ordinary
             }
             guard let tape, let found = try? Pick.search(expression, in: tape, keepingTape: false) else { return .ordinary }
-            return found.isTruthy ? .kept(tape.value(0)) : .dropped
+            guard found.isTruthy else { return .dropped }
+            return keepingTape ? .keptTape(tape) : .kept(tape.value(0))
         }
     }
 
@@ -323,7 +332,7 @@ final class StreamEachRunner: @unchecked Sendable {
     /// An item's value without a pipeline run, or nil when it must run the ordinary way.
     let direct: (@Sendable (Value) -> Value?)?
     /// What a filter ahead (`EachStage.jsonFilter`) makes of an item.
-    enum Filtered { case kept(Value), dropped, ordinary }
+    enum Filtered { case kept(Value), keptTape(JSONTape), dropped, ordinary }
     /// The filter ahead, when `where` follows `each json` and items run directly.
     let filter: (@Sendable (Value) -> Filtered)?
     /// False when only the count of the results is read (`StageCall.keepsResults`): only
@@ -352,7 +361,20 @@ final class StreamEachRunner: @unchecked Sendable {
     /// tape and freed (the inner stage is `json` alone).
     let foldsDocuments: Bool
     @exclusivity(unchecked) var nextToFold = 0
-    @exclusivity(unchecked) var waiting: [Int: Value] = [:]
+    /// What becomes of a result in the fold.
+    enum Folded {
+        case value(Value)
+        /// `where`'s EXPR does not hold for it.
+        case skipped
+        /// `where`'s EXPR fails on it.
+        case failed(any Error)
+    }
+    @exclusivity(unchecked) var waiting: [Int: Folded] = [:]
+    /// For `each json | where EXPR | pick AGG` folded: `where`'s test (`WhereStage.holds`) of a
+    /// result that went the ordinary way, and the error it gave on the first such result, in the
+    /// items' order, which `where` throws (`PickedAhead.Content.folded`).
+    let screen: (@Sendable (Value) throws -> Bool)?
+    @exclusivity(unchecked) var screenError: (any Error)?
     let ex: any PromiseExecutor
     /// The results so far, by item (null for one still running); empty when they are not
     /// kept (`keepsResults`), when only `count` grows.
@@ -375,8 +397,10 @@ final class StreamEachRunner: @unchecked Sendable {
         stream: ValueStream, limit: Int, inner: @escaping @Sendable (Value) -> Promise<Value>, direct: (@Sendable (Value) -> Value?)? = nil,
         ex: any PromiseExecutor, cancelsOthers: Bool, filter: (@Sendable (Value) -> Filtered)? = nil, keepsResults: Bool = true,
         tapeFor expression: String? = nil, keeping demand: JMESPathDemand? = nil,
-        folding fold: ListFold? = nil, for foldExpression: String? = nil, documents: Bool = false
+        folding fold: ListFold? = nil, for foldExpression: String? = nil, documents: Bool = false,
+        screen: (@Sendable (Value) throws -> Bool)? = nil
     ) {
+        self.screen = screen
         self.fold = fold
         self.foldExpression = foldExpression
         self.foldsDocuments = documents
@@ -450,10 +474,33 @@ final class StreamEachRunner: @unchecked Sendable {
                 nextToFold += 1
                 continue
             }
-            if let filter {
+            if let filter, fold != nil {
+                switch filter(v) {
+                case .keptTape(let tape):
+                    if nextToFold == count {
+                        withExtendedLifetime(tape) { fold?.add(tape.root) }
+                        nextToFold += 1
+                    } else {
+                        folded(.value(tape.value(0)), at: count)
+                    }
+                    count += 1
+                    continue
+                case .kept(let parsed):
+                    folded(.value(parsed), at: count)
+                    count += 1
+                    continue
+                case .dropped:
+                    droppedByFilter += 1
+                    continue
+                case .ordinary: break
+                }
+            } else if let filter {
                 switch filter(v) {
                 case .kept(let parsed):
                     if keepsResults { keep(parsed) } else { keptByFilter += 1 }
+                    continue
+                case .keptTape(let tape):
+                    if keepsResults { keep(tape.value(0)) } else { keptByFilter += 1 }
                     continue
                 case .dropped:
                     droppedByFilter += 1
@@ -476,22 +523,36 @@ final class StreamEachRunner: @unchecked Sendable {
     /// Gives the next item its place among the results, holding `value` when they are kept.
     private func keep(_ value: Value) {
         if keepsOrdinary { results.append(value) }
-        if fold != nil { folded(value, at: count) }
+        if fold != nil { folded(screened(value), at: count) }
         count += 1
     }
 
-    /// The result of item `i` to the fold, in the items' order.
-    private func folded(_ value: Value, at i: Int) {
-        guard let fold else { return }
+    /// A result that went the ordinary way, through `where`'s test when `where` comes between.
+    private func screened(_ value: Value) -> Folded {
+        guard let screen else { return .value(value) }
+        do { return try screen(value) ? .value(value) : .skipped } catch { return .failed(error) }
+    }
+
+    /// What becomes of the result of item `i` in the fold, in the items' order.
+    private func folded(_ what: Folded, at i: Int) {
+        guard fold != nil else { return }
         guard i == nextToFold else {
-            waiting[i] = value
+            waiting[i] = what
             return
         }
-        fold.add(value)
+        apply(what)
         nextToFold += 1
         while let next = waiting.removeValue(forKey: nextToFold) {
-            fold.add(next)
+            apply(next)
             nextToFold += 1
+        }
+    }
+
+    private func apply(_ what: Folded) {
+        switch what {
+        case .value(let v): if screenError == nil { fold?.add(v) }
+        case .skipped: break
+        case .failed(let e): if screenError == nil { screenError = e }
         }
     }
 
@@ -511,7 +572,7 @@ final class StreamEachRunner: @unchecked Sendable {
             switch r {
             case .success(let v):
                 if keepsOrdinary { results[i] = v }
-                folded(v, at: i)
+                if fold != nil { folded(screened(v), at: i) }
                 take()
                 finishIfDone()
             case .failure(let e):
@@ -526,8 +587,10 @@ final class StreamEachRunner: @unchecked Sendable {
     private func finishIfDone() {
         guard ended && running == 0 && queuedHead == queued.count else { return }
         if let fold, let expression = foldExpression {
-            let answer = Result { () throws(JMESPathError) -> Value in try fold.finish(Value.self) }
-            resolver.fulfill(.opaque(PickedAhead(expression: expression, content: .folded(answer, count: count), source: .null)))
+            // After a failure of `where`'s test the fold's answer is never read.
+            let answer = screenError == nil ? Result { () throws(JMESPathError) -> Value in try fold.finish(Value.self) } : .success(.null)
+            resolver.fulfill(
+                .opaque(PickedAhead(expression: expression, content: .folded(answer, count: count, failedScreen: screenError), source: .null)))
             return
         }
         if let lines, let expression = tapeExpression {

@@ -49,8 +49,8 @@ struct PickStage: ValueStage {
         if case .opaque(let o) = input, let picked = o as? PickedAhead, picked.expression == expr {
             switch picked.content {
             case .answer(let v): return .value(v)
-            case .folded(.success(let v), _): return .value(v)
-            case .folded(.failure(let e), _): throw Pick.pickError(e, expr)
+            case .folded(.success(let v), _, _): return .value(v)
+            case .folded(.failure(let e), _, _): throw Pick.pickError(e, expr)
             case .tape(let tape):
                 return .value(try Pick.search(expr, in: tape, keepingTape: call.resultIsPrinted && !call.recordsEveryPromise))
             }

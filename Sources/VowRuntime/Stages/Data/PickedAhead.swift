@@ -15,8 +15,10 @@ struct PickedAhead: OpaqueValue {
         /// The document, for the expression to search.
         case tape(JSONTape)
         /// The answer of a fold over the results of an `each` (`ListFold`), which kept none of
-        /// the `count` results: the value or the error of the search.
-        case folded(Result<Value, JMESPathError>, count: Int)
+        /// the `count` results: the value or the error of the search. With a `where` between
+        /// them (`each json | where EXPR | pick AGG`), `failedScreen` is the error EXPR gave on
+        /// a result, which that `where` throws.
+        case folded(Result<Value, JMESPathError>, count: Int, failedScreen: (any Error)?)
     }
 
     /// The expression of the `pick` the content is for.
@@ -37,7 +39,7 @@ struct PickedAhead: OpaqueValue {
         }
     }
     var displayText: String {
-        if case .folded(_, let count) = content { return CountedResults(count: count, folded: true).displayText }
+        if case .folded(_, let count, _) = content { return CountedResults(count: count, folded: true).displayText }
         return JSONWriter.compact(shown)
     }
 
@@ -46,7 +48,7 @@ struct PickedAhead: OpaqueValue {
         switch content {
         case .answer(let v): return v
         case .tape(let t): return t.value(0)
-        case .folded(_, let count): return .opaque(CountedResults(count: count, folded: true))
+        case .folded(_, let count, _): return .opaque(CountedResults(count: count, folded: true))
         }
     }
 
@@ -55,7 +57,7 @@ struct PickedAhead: OpaqueValue {
     var document: Value {
         switch content {
         case .tape(let t): return t.value(0)
-        case .folded(_, let count): return .opaque(CountedResults(count: count, folded: true))
+        case .folded(_, let count, _): return .opaque(CountedResults(count: count, folded: true))
         case .answer:
             switch source {
             case .string(let s): return (try? JSON.parse(s)) ?? source

@@ -1,3 +1,4 @@
+import JMESPath
 import VowPromises
 import VowSyntax
 import VowValue
@@ -34,6 +35,13 @@ struct WhereStage: ValueStage, LooksAhead {
         {
             plan.countedAhead = true
         }
+        // `where EXPR | pick AGG`: a fold (`ListFold`), which `each json` before it reads.
+        if case .builtin(let nextDef, let arguments) = next.kind, nextDef == PickStage.self, next.flags.isEmpty,
+            arguments.count == 1, !next.isHandler, let text = PickAhead.literal(arguments[0]),
+            let compiled = try? JMESPathExpression.cached(text), ListFold.folds(compiled)
+        {
+            plan.foldAhead = text
+        }
     }
     /// A stream is filtered as it arrives.
     static func takesStream(_ positional: ArgumentList) -> Bool { true }
@@ -48,14 +56,23 @@ struct WhereStage: ValueStage, LooksAhead {
         StageExample("echo '{\"n\": 1}\n{\"n\": 5}' | lines | where 'n > `2`' | to-json", "[\"{\\\"n\\\": 5}\"]"),
     ]
 
+    /// Whether EXPR holds for `item`: an item that is JSON text (a line of NDJSON) is searched
+    /// as that JSON.
+    static func holds(_ item: Value, _ expression: String) throws -> Bool {
+        if case .string(let text) = item, let parsed = Pick.jsonText(text) { return try Pick.search(expression, in: parsed).isTruthy }
+        return try Pick.search(expression, in: item).isTruthy
+    }
+
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         let expression = try args.string(0, "EXPR")
-        // An item that is JSON text (a line of NDJSON) is searched as that JSON.
-        @Sendable func holds(_ item: Value) throws -> Bool {
-            if case .string(let text) = item, let parsed = Pick.jsonText(text) { return try Pick.search(expression, in: parsed).isTruthy }
-            return try Pick.search(expression, in: item).isTruthy
-        }
+        @Sendable func holds(_ item: Value) throws -> Bool { try Self.holds(item, expression) }
         if case .list(let items) = input { return .value(.list(try items.filter(holds))) }
+        // `each json | where EXPR | pick AGG`: `each` filtered and folded; the error EXPR gave on
+        // a result that went the ordinary way is this stage's.
+        if case .opaque(let picked as PickedAhead) = input, case .folded(_, _, let failed) = picked.content {
+            if let failed { throw failed }
+            return .value(input)
+        }
         // `each json | where EXPR | len`: the records `each` kept by EXPR counted, the rest filtered here.
         if case .opaque(let counted as CountedResults) = input {
             return .value(.opaque(CountedResults(count: counted.count + (try counted.unfiltered.filter(holds)).count)))
