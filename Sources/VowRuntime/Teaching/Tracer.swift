@@ -45,6 +45,8 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
         var nextJob = 1
         var keepsWholeRun = false
         var condensesEarlier = false
+        /// How many items of streams the batches kept whole hold, in this statement.
+        var batchItemsKept = 0
         var sparesLargeWork = false
         var wantsEveryPromise = false
 
@@ -115,6 +117,7 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
                 s.nextJob = 1
             }
             s.entries.removeAll(keepingCapacity: true)
+            s.batchItemsKept = 0
         }
     }
 
@@ -187,7 +190,10 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
 
     /// `e` with a large value left out (`condensesEarlier`).
     static func condensed(_ e: Entry) -> Entry {
-        guard case .fulfilled(let id, let value) = e.event, let v = value as? Value, let what = largeValue(v) else { return e }
+        // A batch of a stream's items (`next`) is a list of them.
+        guard case .fulfilled(let id, let value) = e.event, let v = (value as? Value) ?? (value as? [Value]).map(Value.list),
+            let what = largeValue(v)
+        else { return e }
         return Entry(micros: e.micros, event: .fulfilled(id: id, value: LargeValue(description: what)), job: e.job, sequence: e.sequence)
     }
 
@@ -267,6 +273,18 @@ public final class Tracer: PromiseObserver, @unchecked Sendable {
             }
             var entry = Entry(micros: micros, event: event, job: job, sequence: s.sequence)
             if s.condensesEarlier, s.entries.count >= Self.keptWhole { entry = Self.condensed(entry) }
+            // The batches of a stream's items (`ValueStream.next`) past its first `smallWork`
+            // items are kept as sentences: a stream of 200,000 lines is a few hundred events,
+            // and kept whole they kept every line until the next statement.
+            if s.condensesEarlier, case .fulfilled(let id, let batch as [Value]) = entry.event {
+                if s.batchItemsKept + batch.count > PromiseObservation.smallWork {
+                    entry = Entry(
+                        micros: micros, event: .fulfilled(id: id, value: LargeValue(description: "a list of \(batch.count) items")),
+                        job: job, sequence: entry.sequence)
+                } else {
+                    s.batchItemsKept += batch.count
+                }
+            }
             s.sequence += 1
             if s.entries.count >= memoryLimit { s.entries.removeFirst(s.entries.count / 2) }
             s.entries.append(entry)

@@ -27,9 +27,12 @@ struct LenStage: ValueStage {
             let ex = call.session.executor
             let count = Locked(0)
             // The turns of collecting the stream and measuring the list (one hop each), without the list.
+            // One settled promise says "done at once" for every item (one an item was as many
+            // promises, and in the REPL as many events kept for its timeline).
+            let done = Promise<Void>.resolve((), on: ex)
             return .promise(stream.forEach(on: ex) { _ in
                 count.withLock { $0 += 1 }
-                return Promise.resolve((), on: ex)
+                return done
             }.then(on: ex) { _ in Value.int(count.withLock { $0 }) }.then(on: ex) { $0 })
         }
         switch input {

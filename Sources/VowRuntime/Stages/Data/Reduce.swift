@@ -68,10 +68,12 @@ struct ReduceStage: ValueStage {
         let fold = Fold(expression: expression, text: text, initial: args.count > 1 ? args[1] : nil, name: name, session: call.session)
         if let stream = input.stream {
             let ex = call.session.executor
+            // One settled promise says "done at once" for every item.
+            let done = Promise<Void>.resolve((), on: ex)
             return .promise(stream.forEach(on: ex) { item in
                 do {
                     try fold.step(item, stage: call.name)
-                    return Promise.resolve((), on: ex)
+                    return done
                 } catch {
                     return Promise.reject(error, on: ex)
                 }

@@ -35,13 +35,15 @@ struct TakeStage: ValueStage {
         let ex = call.session.executor
         let taken = Locked([Value]())
         // Once the Nth item is in, the stream is stopped: the source ends, and so does forEach.
+        // One settled promise says "done at once" for every item.
+        let done = Promise<Void>.resolve((), on: ex)
         return .promise(stream.forEach(on: ex) { item in
             let count = taken.withLock { t -> Int in
                 t.append(item)
                 return t.count
             }
             if count >= n { stream.cancel() }
-            return Promise.resolve((), on: ex)
+            return done
         }.then(on: ex) { _ in Value.list(taken.withLock { $0 }) })
     }
 }
