@@ -141,11 +141,12 @@ final class OneShotTimer: AnyPromise, HeapPlaced, @unchecked Sendable {
     var fire: (@Sendable () -> Void)?
     /// In `TimerScheduler`'s heap: the place (-1 when out of it).
     var heapIndex = -1
-    /// In a serial executor's `TimerLists`: the millisecond it started, its list, its neighbours.
-    var start: Double = 0
-    var list: TimerLists.List?
-    var next: OneShotTimer?
-    unowned(unsafe) var prev: OneShotTimer?
+    /// In a serial executor's `TimerLists`: the millisecond it started, its list, its neighbours
+    /// (touched only under the executor's lock: no dynamic exclusivity checks).
+    @exclusivity(unchecked) var start: Double = 0
+    @exclusivity(unchecked) var list: TimerLists.List?
+    @exclusivity(unchecked) var next: OneShotTimer?
+    @exclusivity(unchecked) unowned(unsafe) var prev: OneShotTimer?
 
     /// Starts the timer; `fire` runs once, as a task on `executor`, after `seconds`.
     /// `fulfilling` is the observed promise it fulfils, if any.
