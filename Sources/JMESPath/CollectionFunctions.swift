@@ -10,7 +10,7 @@ extension Builtin {
             let a = try array(args, 0)
             let e = try expref(args, 1)
             var groups: [(key: String, value: [V])] = []
-            var position: [String: Int] = [:]
+            var order = GroupOrder()
             for i in a.indices {
                 let item = a[i]
                 let k = try e.evaluate(item, env)
@@ -19,16 +19,10 @@ extension Builtin {
                     continue
                 case .string:
                     let key = k.jmesString ?? ""
-                    if let p = position[key] {
-                        groups[p].value.append(item)
-                    } else {
-                        position[key] = groups.count
-                        groups.append((key, [item]))
-                    }
+                    let (p, isNew) = order.group(key)
+                    if isNew { groups.append((key, [item])) } else { groups[p].value.append(item) }
                 default:
-                    throw JMESPathError(
-                        kind: .invalidType,
-                        message: "group_by() expression must give every element a string or null, got \(kindName(k)) for element \(i)")
+                    throw GroupOrder.keyError(k, element: i)
                 }
             }
             return .jmesObject(groups.map { (key: $0.key, value: V.jmesArray($0.value)) })

@@ -179,9 +179,7 @@ struct ReducerState {
     var progress = StepProgress()
     /// Elements that reached the function (their index in its list).
     var n = 0
-    var intTotal = 0
-    var exact = true
-    var total = 0.0
+    var sum = RunningSum()
 
     init(_ reducer: FoldReducer, _ steps: [FoldStep]) {
         self.reducer = reducer
@@ -196,13 +194,7 @@ struct ReducerState {
                 return
             }
             // As `sum` and `avg` add, in the list's order.
-            total += y.jmesNumber ?? 0
-            if exact, let i = y.jmesInt {
-                let (s, overflow) = intTotal.addingReportingOverflow(i)
-                if overflow { exact = false } else { intTotal = s }
-            } else {
-                exact = false
-            }
+            sum.add(y)
         }
         n += 1
     }
@@ -211,8 +203,8 @@ struct ReducerState {
         if let e = progress.error { return .failure(e) }
         switch reducer {
         case .length: return .value(.int(n))
-        case .sum: return .value(exact ? .int(intTotal) : .double(total))
-        case .avg: return .value(n == 0 ? .null : .double(total / Double(n)))
+        case .sum: return .value(sum.literal)
+        case .avg: return .value(n == 0 ? .null : .double(sum.total / Double(n)))
         }
     }
 }
@@ -239,8 +231,7 @@ struct GroupFold {
     var progress = StepProgress()
     /// Elements that reached `group_by` (their index in its list).
     var n = 0
-    var keys: [String] = []
-    var position: [String: Int] = [:]
+    var order = GroupOrder()
     /// The aggregates of each group.
     var sites: [GroupSiteFold]
 
@@ -265,21 +256,11 @@ struct GroupFold {
         case .null:
             return
         case .string:
-            let name = k.jmesString ?? ""
-            if let p = position[name] {
-                g = p
-            } else {
-                g = keys.count
-                position[name] = g
-                keys.append(name)
-                for s in sites.indices { sites[s].perGroup.append(ReducerState(sites[s].reducer, sites[s].steps)) }
-            }
+            let isNew: Bool
+            (g, isNew) = order.group(k.jmesString ?? "")
+            if isNew { for s in sites.indices { sites[s].perGroup.append(ReducerState(sites[s].reducer, sites[s].steps)) } }
         default:
-            progress.fail(
-                JMESPathError(
-                    kind: .invalidType,
-                    message: "group_by() expression must give every element a string or null, got \(kindName(k)) for element \(i)"),
-                at: steps.count)
+            progress.fail(GroupOrder.keyError(k, element: i), at: steps.count)
             return
         }
         for s in sites.indices { sites[s].perGroup[g].add(y) }
@@ -288,7 +269,7 @@ struct GroupFold {
     /// The rewritten `group_by`'s value: each group's key, with its number for its list.
     var outcome: FoldOutcome {
         if let e = progress.error { return .failure(e) }
-        return .value(.object(keys.enumerated().map { (key: $0.element, value: .int($0.offset)) }))
+        return .value(.object(order.keys.enumerated().map { (key: $0.element, value: .int($0.offset)) }))
     }
 }
 

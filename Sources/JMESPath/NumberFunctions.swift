@@ -15,9 +15,9 @@ extension Builtin {
         case .avg:
             let a = try numbers(args, 0)
             if a.isEmpty { return .jmesNull }
-            var total = 0.0
-            for e in a { total += e.jmesNumber ?? 0 }
-            return .jmesDouble(total / Double(a.count))
+            var s = RunningSum()
+            for e in a { s.add(e) }
+            return .jmesDouble(s.total / Double(a.count))
 
         case .round:
             let v = try number(args, 0)
@@ -36,19 +36,9 @@ extension Builtin {
 
         case .sum:
             let a = try numbers(args, 0)
-            var intTotal = 0
-            var exact = true
-            var total = 0.0
-            for e in a {
-                total += e.jmesNumber ?? 0
-                if exact, let i = e.jmesInt {
-                    let (s, overflow) = intTotal.addingReportingOverflow(i)
-                    if overflow { exact = false } else { intTotal = s }
-                } else {
-                    exact = false
-                }
-            }
-            return exact ? .jmesInt(intTotal) : .jmesDouble(total)
+            var s = RunningSum()
+            for e in a { s.add(e) }
+            return s.literal.value(V.self)
 
         default:
             preconditionFailure("\(rawValue)() is not a number function")
