@@ -54,6 +54,8 @@ struct FoldAnalysis {
     struct Plan {
         let rewritten: Node
         let results: FoldResults
+        /// How many aggregates there are.
+        let slots: Int
         let sites: [Site]
         let groups: [Group]
     }
@@ -63,48 +65,25 @@ struct FoldAnalysis {
 
     private var sites: [Site] = []
     private var groups: [Group] = []
+    /// How many aggregates there are so far (the next one's slot).
     private var slots = 0
-    /// Where the rewritten expression reads the results; its count is set at the end.
-    private var placeholder: [FoldedSiteDraft] = []
-
-    /// A result's place, made once the number of aggregates is known.
-    private struct FoldedSiteDraft {
-        let slot: Int
-        let base: Node?
-        let original: Node
-    }
+    /// Where the rewritten expression reads the results (`FoldedSite`), filled by the fold.
+    private let results = FoldResults()
 
     /// The plan of `root`, or nil when a fold does not compute it. An expression that reads
     /// no aggregate of the list gets none: there is nothing to fold.
     static func plan(_ root: Node) -> Plan? {
         var a = FoldAnalysis()
-        guard let (shape, drafted) = try? a.walk(root, on: .stream), shape == .plain, a.slots > 0 else { return nil }
-        let results = FoldResults(count: a.slots)
-        let rewritten = a.finish(drafted, results)
-        return Plan(rewritten: rewritten, results: results, sites: a.sites, groups: a.groups)
+        guard let (shape, rewritten) = try? a.walk(root, on: .stream), shape == .plain, a.slots > 0 else { return nil }
+        return Plan(rewritten: rewritten, results: a.results, slots: a.slots, sites: a.sites, groups: a.groups)
     }
 
-    /// `node` with every draft place made a `FoldedSite` reading `results`.
-    private func finish(_ node: Node, _ results: FoldResults) -> Node {
-        func make(_ slot: Int) -> FoldedSite {
-            let d = placeholder[slot]
-            return FoldedSite(
-                results: results, slot: d.slot, base: d.base?.replacingDrafts(make), original: d.original.replacingDrafts(make))
-        }
-        return node.replacingDrafts(make)
-    }
-
-    /// A new slot, its draft place noted; the node to put in the tree meanwhile.
-    private mutating func draft(base: Node?, original: Node) -> (Int, Node) {
+    /// A new slot, and the place in the rewritten tree that reads its result.
+    private mutating func place(base: Node?, original: Node) -> (Int, Node) {
         let slot = slots
         slots += 1
-        placeholder.append(FoldedSiteDraft(slot: slot, base: base, original: original))
-        // A draft is a literal slot number inside a marker the finish replaces.
-        return (slot, .folded(FoldedSite(results: FoldAnalysis.drafts, slot: slot, base: base, original: original)))
+        return (slot, .folded(FoldedSite(results: results, slot: slot, base: base, original: original)))
     }
-
-    /// The results every draft place reads until `finish` replaces it (never evaluated).
-    private static let drafts = FoldResults(count: 0)
 
     /// A plain result: the shape must be `.plain`.
     private func plain(_ r: (Shape, Node)) throws(CannotFold) -> Node {
@@ -302,13 +281,13 @@ struct FoldAnalysis {
             switch base {
             case .stream:
                 let checked = try elementWise(steps)
-                let (slot, placed) = draft(base: nil, original: node)
+                let (slot, placed) = place(base: nil, original: node)
                 sites.append(Site(slot: slot, reducer: reducer, steps: checked))
                 return (.plain, placed)
             case .groupList(let g):
                 let checked = try elementWise(steps)
                 let original = Node.function(f, [Self.recompose(rewrittenBase, checked)])
-                let (slot, placed) = draft(base: rewrittenBase, original: original)
+                let (slot, placed) = place(base: rewrittenBase, original: original)
                 groups[g].sites.append(Site(slot: slot, reducer: reducer, steps: checked))
                 return (.plain, placed)
             default:
@@ -321,7 +300,7 @@ struct FoldAnalysis {
             if base == .stream {
                 let checked = try elementWise(steps)
                 try Self.checkElementWise(key)
-                let (slot, placed) = draft(base: nil, original: node)
+                let (slot, placed) = place(base: nil, original: node)
                 groups.append(Group(slot: slot, steps: checked, key: key))
                 return (.groups(groups.count - 1), placed)
             }
@@ -352,35 +331,5 @@ struct FoldAnalysis {
             }
         }
         return (.plain, .function(f, out))
-    }
-}
-
-extension Node {
-    /// The tree with every `.folded` place replaced by the one `make` gives for its slot.
-    func replacingDrafts(_ make: (Int) -> FoldedSite) -> Node {
-        func r(_ n: Node) -> Node { n.replacingDrafts(make) }
-        switch self {
-        case .folded(let site): return .folded(make(site.slot))
-        case .current, .root, .field, .index, .slice, .literal, .variable: return self
-        case .subexpression(let a): return .subexpression(a.map(r))
-        case .multiSelectList(let a): return .multiSelectList(a.map(r))
-        case .unlessNull(let a): return .unlessNull(r(a))
-        case .flatten(let a): return .flatten(r(a))
-        case .not(let a): return .not(r(a))
-        case .unary(let op, let a): return .unary(op, r(a))
-        case .expref(let a): return .expref(r(a))
-        case .listProjection(let a, let b): return .listProjection(r(a), r(b))
-        case .objectProjection(let a, let b): return .objectProjection(r(a), r(b))
-        case .or(let a, let b): return .or(r(a), r(b))
-        case .and(let a, let b): return .and(r(a), r(b))
-        case .compare(let op, let a, let b): return .compare(op, r(a), r(b))
-        case .arithmetic(let op, let a, let b): return .arithmetic(op, r(a), r(b))
-        case .pipe(let a, let b): return .pipe(r(a), r(b))
-        case .filterProjection(let a, let b, let c): return .filterProjection(r(a), r(b), condition: r(c))
-        case .ternary(let a, let b, let c): return .ternary(r(a), r(b), r(c))
-        case .multiSelectHash(let pairs): return .multiSelectHash(pairs.map { (key: $0.key, value: r($0.value)) })
-        case .function(let f, let args): return .function(f, args.map(r))
-        case .letExpression(let b, let body): return .letExpression(b.map(r), body: r(body))
-        }
     }
 }

@@ -18,6 +18,8 @@ public final class ListFold {
     private let rewritten: Node
     /// Where the results go, read by the rewritten expression's `FoldedSite`s.
     private let results: FoldResults
+    /// How many aggregates there are.
+    private let slots: Int
     /// The aggregates of the whole list.
     private var sites: [SiteFold]
     /// The `group_by`s over the list, each with the aggregates of its groups.
@@ -31,6 +33,7 @@ public final class ListFold {
         guard !expression.usesRoot, let plan = FoldAnalysis.plan(expression.root) else { return nil }
         rewritten = plan.rewritten
         results = plan.results
+        slots = plan.slots
         sites = plan.sites.map(SiteFold.init)
         groups = plan.groups.map { GroupFold($0) }
     }
@@ -50,7 +53,7 @@ public final class ListFold {
     /// The expression's value on the list of the elements added (its host's value), or the
     /// error its search gives. The fold is spent.
     public func finish<V: JMESPathValue>(_: V.Type) throws(JMESPathError) -> V {
-        var outcomes = [[FoldOutcome]](repeating: [], count: results.count)
+        var outcomes = [[FoldOutcome]](repeating: [], count: slots)
         for site in sites { outcomes[site.slot] = [site.state.outcome] }
         for group in groups {
             outcomes[group.slot] = [group.outcome]
@@ -74,11 +77,7 @@ enum FoldOutcome: Sendable {
 /// Sendable as a syntax tree must be: it is written and read only by the fold's owner, in
 /// `finish`, while nothing else holds the rewritten tree.
 final class FoldResults: @unchecked Sendable {
-    /// How many aggregates there are.
-    let count: Int
     var outcomes: [[FoldOutcome]] = []
-
-    init(count: Int) { self.count = count }
 }
 
 /// An aggregate's place in the rewritten expression (`Node.folded`).

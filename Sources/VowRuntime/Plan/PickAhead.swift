@@ -31,6 +31,17 @@ struct PickAhead: Sendable {
         self.selection = compiled.simpleSelection.map(JSONPathQuery.init)
     }
 
+    /// EXPR, when `next` is `pick EXPR` with a literal EXPR that reads its list only through
+    /// aggregates a fold computes (`ListFold`): what `each` before it folds its results into
+    /// (`StagePlan.foldAhead`), through a `where` or not.
+    static func folded(_ next: StagePlan) -> String? {
+        guard case .builtin(let nextDef, let arguments) = next.kind, nextDef == PickStage.self, next.flags.isEmpty,
+            arguments.count == 1, !next.isHandler, let text = literal(arguments[0]),
+            let compiled = try? JMESPathExpression.cached(text), ListFold.folds(compiled)
+        else { return nil }
+        return text
+    }
+
     /// The text of an argument written as plain text (a word or a string with nothing to
     /// interpolate), or nil.
     static func literal(_ argument: Argument) -> String? {

@@ -24,11 +24,7 @@ struct EachStage: StageDefinition, LooksAhead {
         // `each STAGE… | pick EXPR` where EXPR reads the list only through aggregates: the
         // results are folded into them as they come (`ListFold`), none kept. Not with `--rate`,
         // under which every item waits for its slot.
-        if plan.definition != nil, plan.flags.keys.allSatisfy({ $0 == limit.name }),
-            case .builtin(let nextDef, let arguments) = next.kind, nextDef == PickStage.self, next.flags.isEmpty,
-            arguments.count == 1, !next.isHandler, let text = PickAhead.literal(arguments[0]),
-            let compiled = try? JMESPathExpression.cached(text), ListFold.folds(compiled)
-        {
+        if plan.definition != nil, plan.flags.keys.allSatisfy({ $0 == limit.name }), let text = PickAhead.folded(next) {
             // The tape ahead (below) stays for a run the fold does not serve (a traced one).
             plan.foldAhead = text
         }
@@ -113,7 +109,7 @@ struct EachStage: StageDefinition, LooksAhead {
                     return .promise(
                         StreamEachRunner(
                             stream: stream, limit: limit, inner: start, direct: direct, ex: ex, cancelsOthers: cancelsOthers,
-                            filter: screen.map { Self.jsonFilter($0, keepingTape: true) }, keepsResults: false,
+                            filter: screen.map { Self.jsonFilter($0) }, keepsResults: false,
                             folding: fold, for: expression, documents: screen == nil && Self.innerIsJSON(call.innerPlan),
                             screen: holds
                         ).start())
@@ -161,12 +157,12 @@ extension EachStage {
 
     /// What `each json | where EXPR` does with an item before `json` parses it: text holding a
     /// JSON object or list (as `Pick.jsonText` reads it) is read into a tape and searched with
-    /// EXPR there; kept (made the value `json` makes) when EXPR holds, dropped when it does not,
-    /// so that a record dropped is never made into values. Anything else (a scalar, text that is
-    /// not JSON, a search that fails) goes the ordinary way, so `json` and `where` say what they
-    /// always said of it.
-    /// `keepingTape`: a record kept is handed on in its tape (`keptTape`), for a fold.
-    static func jsonFilter(_ expression: String, keepingTape: Bool = false) -> @Sendable (Value) -> StreamEachRunner.Filtered {
+    /// EXPR there; kept (in its tape, which the runner makes the value `json` makes when it keeps
+    /// the record) when EXPR holds, dropped when it does not, so that a record dropped, counted
+    /// or folded is never made into values. Anything else (a scalar, text that is not JSON, a
+    /// search that fails) goes the ordinary way, so `json` and `where` say what they always said
+    /// of it.
+    static func jsonFilter(_ expression: String) -> @Sendable (Value) -> StreamEachRunner.Filtered {
         { item in
             let tape: JSONTape?
             switch item {
@@ -175,8 +171,7 @@ extension EachStage {
             default: return .ordinary
             }
             guard let tape, let found = try? Pick.search(expression, in: tape, keepingTape: false) else { return .ordinary }
-            guard found.isTruthy else { return .dropped }
-            return keepingTape ? .keptTape(tape) : .kept(tape.value(0))
+            return found.isTruthy ? .kept(tape) : .dropped
         }
     }
 
@@ -332,7 +327,7 @@ final class StreamEachRunner: @unchecked Sendable {
     /// An item's value without a pipeline run, or nil when it must run the ordinary way.
     let direct: (@Sendable (Value) -> Value?)?
     /// What a filter ahead (`EachStage.jsonFilter`) makes of an item.
-    enum Filtered { case kept(Value), keptTape(JSONTape), dropped, ordinary }
+    enum Filtered { case kept(JSONTape), dropped, ordinary }
     /// The filter ahead, when `where` follows `each json` and items run directly.
     let filter: (@Sendable (Value) -> Filtered)?
     /// False when only the count of the results is read (`StageCall.keepsResults`): only
@@ -407,7 +402,8 @@ final class StreamEachRunner: @unchecked Sendable {
         self.tapeExpression = expression
         self.lines = expression.map { _ in JSONLinesTape(keeping: demand) }
         self.keepsResults = keepsResults
-        self.keepsOrdinary = keepsResults || filter != nil
+        // A fold keeps none: what goes the ordinary way is folded as it comes too.
+        self.keepsOrdinary = fold == nil && (keepsResults || filter != nil)
         self.filter = filter
         self.cancelsOthers = cancelsOthers
         self.stream = stream
@@ -474,33 +470,23 @@ final class StreamEachRunner: @unchecked Sendable {
                 nextToFold += 1
                 continue
             }
-            if let filter, fold != nil {
+            if let filter {
                 switch filter(v) {
-                case .keptTape(let tape):
-                    if nextToFold == count {
-                        withExtendedLifetime(tape) { fold?.add(tape.root) }
-                        nextToFold += 1
+                case .kept(let tape):
+                    if let fold {
+                        // From its tape at once, when no result before it is still to come.
+                        if nextToFold == count {
+                            withExtendedLifetime(tape) { fold.add(tape.root) }
+                            nextToFold += 1
+                        } else {
+                            folded(.value(tape.value(0)), at: count)
+                        }
+                        count += 1
+                    } else if keepsResults {
+                        keep(tape.value(0))
                     } else {
-                        folded(.value(tape.value(0)), at: count)
+                        keptByFilter += 1
                     }
-                    count += 1
-                    continue
-                case .kept(let parsed):
-                    folded(.value(parsed), at: count)
-                    count += 1
-                    continue
-                case .dropped:
-                    droppedByFilter += 1
-                    continue
-                case .ordinary: break
-                }
-            } else if let filter {
-                switch filter(v) {
-                case .kept(let parsed):
-                    if keepsResults { keep(parsed) } else { keptByFilter += 1 }
-                    continue
-                case .keptTape(let tape):
-                    if keepsResults { keep(tape.value(0)) } else { keptByFilter += 1 }
                     continue
                 case .dropped:
                     droppedByFilter += 1
@@ -610,23 +596,21 @@ final class StreamEachRunner: @unchecked Sendable {
         }
     }
 
-    /// Adds the JSON document an item holds (text, or a file's bytes) to `lines`; false when
-    /// the item holds none the tape takes.
-    private static func addDocument(_ item: Value, to fold: ListFold) -> Bool {
+    /// `take` given the bytes of the JSON document an item holds (text, or a file's bytes);
+    /// false when the item holds none or `take` does not take it.
+    private static func document(of item: Value, _ take: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         switch item {
-        case .string(var s): return s.withUTF8 { fold.addDocument($0) }
-        case .opaque(let o as FileText): return o.bytes.withUnsafeBufferPointer { fold.addDocument($0) }
+        case .string(var s): return s.withUTF8 { take($0) }
+        case .opaque(let o as FileText): return o.bytes.withUnsafeBufferPointer { take($0) }
         default: return false
         }
     }
 
-    private static func append(_ item: Value, to lines: JSONLinesTape) -> Bool {
-        switch item {
-        case .string(var s): return s.withUTF8 { lines.append($0) }
-        case .opaque(let o as FileText): return o.bytes.withUnsafeBufferPointer { lines.append($0) }
-        default: return false
-        }
-    }
+    /// Adds the document an item holds to the fold.
+    private static func addDocument(_ item: Value, to fold: ListFold) -> Bool { document(of: item, fold.addDocument) }
+
+    /// Adds the document an item holds to `lines`.
+    private static func append(_ item: Value, to lines: JSONLinesTape) -> Bool { document(of: item, lines.append) }
 }
 
 extension EachStage: TwinWriting {

@@ -1,4 +1,3 @@
-import JMESPath
 import VowPromises
 import VowSyntax
 import VowValue
@@ -36,12 +35,7 @@ struct WhereStage: ValueStage, LooksAhead {
             plan.countedAhead = true
         }
         // `where EXPR | pick AGG`: a fold (`ListFold`), which `each json` before it reads.
-        if case .builtin(let nextDef, let arguments) = next.kind, nextDef == PickStage.self, next.flags.isEmpty,
-            arguments.count == 1, !next.isHandler, let text = PickAhead.literal(arguments[0]),
-            let compiled = try? JMESPathExpression.cached(text), ListFold.folds(compiled)
-        {
-            plan.foldAhead = text
-        }
+        if let text = PickAhead.folded(next) { plan.foldAhead = text }
     }
     /// A stream is filtered as it arrives.
     static func takesStream(_ positional: ArgumentList) -> Bool { true }
