@@ -45,12 +45,32 @@ final class PureStretchTests: XCTestCase {
         XCTAssertEqual(Set(split.map { ObjectIdentifier($0.promise) }).count, 6)
     }
 
+    func test_hopsWhoseGroupIsOnePureStageJoinAStretch() throws {
+        // Hops `then (G)`, G one pure stage, among pure stages: one promise.
+        let s = try stages("echo 3 | then (pick @) | pick '@ + `1`' | then (pick '@ * `2`') | then (format \"n={}\") | len | len")
+        XCTAssertEqual(s.count, 7)
+        XCTAssertEqual(try s[4].promise.result?.get(), .string("n=8"))
+        for k in 2...4 { XCTAssertTrue(s[k].promise === s[1].promise, s[k].text) }
+        // A group of two stages, or one that waits, is a hop of its own, with its promise.
+        for program in [
+            "echo 3 | then (pick @) | then (pick @ | pick @) | then (pick @) | len | len",
+            "echo 3 | then (pick @) | then (delay 1ms) | then (pick @) | len | len",
+        ] {
+            let t = try stages(program)
+            XCTAssertEqual(Set(t.map { ObjectIdentifier($0.promise) }).count, 6, program)
+        }
+    }
+
     /// Generated programs: stretches of 1 to 12 pure stages (a pick, an arithmetic pick, a
     /// to-json and json), some failing part-way, in foreground and background pipelines, beside
     /// chains that print in each turn; vow's output and status against node's run of the twin.
     func test_generatedStretchesPrintWhatTheirTwinsPrint() throws {
         var rng = SplitMix64(seed: 2811)
-        let steps = ["pick @", "pick '@ + `1`'", "to-json", "json", "pick '[@][0]'", "pick '@ * `2`'"]
+        // Hops `then (G)` of a pure G join a stretch too, three turns each.
+        let steps = [
+            "pick @", "pick '@ + `1`'", "to-json", "json", "pick '[@][0]'", "pick '@ * `2`'", "then (pick @)", "then (pick '@ + `1`')",
+            "then (to-json)",
+        ]
         for round in 0..<12 {
             var lines: [String] = []
             let printers = Int.random(in: 1...2, using: &rng)
@@ -65,13 +85,14 @@ final class PureStretchTests: XCTestCase {
                     var step = steps.randomElement(using: &rng)!
                     if text && step != "json" { step = "json" }
                     if !text && step == "json" { step = "pick @" }
-                    text = step == "to-json"
+                    text = step.hasSuffix("to-json") || step.hasSuffix("to-json)")
                     stages.append(step)
                 }
                 if text { stages.append("json") }
                 // One in three fails part-way (length of a number), caught or not.
                 if Int.random(in: 0..<3, using: &rng) == 0 {
-                    stages.insert("pick 'length(@)'", at: Int.random(in: 0...stages.count, using: &rng))
+                    let failing = Bool.random(using: &rng) ? "pick 'length(@)'" : "then (pick 'length(@)')"
+                    stages.insert(failing, at: Int.random(in: 0...stages.count, using: &rng))
                     // The twin's JMESPath words its errors otherwise: the handler says only that it ran.
                     if Bool.random(using: &rng) { stages.append("catch echo failed") }
                 }
@@ -107,6 +128,10 @@ final class PureStretchTests: XCTestCase {
             "echo {a: 1} | pick a | pick @ | pick @ | pick @ | pick 'length(@)'",
             "echo 'x' | pick @ | json | pick @ | pick @",
             "echo '{\"a\": [1]}' | json | pick a | pick 'length(@[0])' | pick @ | len",
+            "echo 1 | then (pick @) | then (pick 'length(@)') | then (pick @) | pick @ | len",
+            "echo 1 | then (pick @) | then (pick @) | pick 'length(@)' | then (pick @) | len",
+            "echo 1 | pick @ | then (pick @) | then (pick @) | then (pick 'length(@)')",
+            "echo 'x' | then (pick @) | then (json) | then (pick @) | len",
         ] {
             let plain = try assertAsTraced(program)
             XCTAssertTrue(plain.err.contains("rejected here"), plain.err)

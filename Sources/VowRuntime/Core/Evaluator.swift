@@ -44,13 +44,16 @@ struct Evaluator: Sendable {
         var offset = 0
         while offset < stages.count {
             defer { offset += 1 }
-            // A stretch of pure stages after the first, while nothing records promises: one
-            // promise for all of them, settled in the turn the last would settle.
+            // A stretch of pure stages after the first (hops `then (G)` of a pure G among them),
+            // while nothing records promises: one promise for all of them, settled in the turn
+            // the last would settle.
             if let upstream = current, !nullEnds, !PromiseObservation.isActive {
-                let length = PureStretch.length(plans, from: offset, to: stretchEnd)
+                var groups: GroupForms? = nil
+                let length = PureStretch.length(plans, from: offset, to: stretchEnd, groups: &groups, evaluator: self)
                 if length >= PureStretch.fewest {
                     let stretch = PureStretch(
-                        plans: plans[offset..<(offset + length)], firstIndex: run.entries.count, scope: scope, run: run, evaluator: self)
+                        plans: plans[offset..<(offset + length)], firstIndex: run.entries.count, scope: scope, run: run, evaluator: self,
+                        groups: groups)
                     let promise = stretch.chain(on: upstream)
                     for k in offset..<(offset + length) {
                         run.entries.append(.init(plan: plans[k], promise: promise, span: stages[stages.startIndex + k].span))

@@ -3,13 +3,15 @@ import VowSyntax
 import VowValue
 
 /// A stretch of pure stages in a pipeline (`… | pick a | pick b | format "{}" | …`, each with a
-/// direct form, `PureStage.hasDirectForm`), run while nothing records promises: one promise for
-/// the stretch instead of a stage call and a promise a stage, the stages run one after the other
-/// in the turn the first would run in.
+/// direct form, `PureStage.hasDirectForm`, or a hop `then (G)` whose group G is one such stage,
+/// `GroupForms`), run while nothing records promises: one promise for the stretch instead of a
+/// stage call and a promise a stage (and a group's run a hop), the stages run one after the
+/// other in the turn the first would run in.
 ///
 /// The stretch's promise settles in the turn the last stage's would: it adopts a promise that
-/// settles `count - 2` turns after the first stage ran (`Promise.settling(_:afterTurns:on:)`),
-/// and adoption takes two more, so a stretch has at least `fewest` stages. What is queued
+/// settles the stages' turns less two after the first stage ran (one a stage, three a hop:
+/// `Promise.settling(_:afterTurns:on:)`), and adoption takes two more, so a stretch has at
+/// least `fewest` stages. What is queued
 /// around it runs in the same order as around the chain: each of those turns is one job, queued
 /// behind what was queued before it, as each stage's handler would be. Pure stages read nothing
 /// but their input and change nothing, so their values do not tell when they were computed.
@@ -20,7 +22,8 @@ import VowValue
 /// that is a stream, or a stage that waits, hands the rest of the stretch to the ordinary chain
 /// (the turns of a stream's values are its source's, never fixed).
 ///
-/// Sendable: every field is a `let`; it runs on the session executor.
+/// Sendable: every field is a `let` (the group forms change only on the session executor); it
+/// runs on the session executor.
 struct PureStretch: Sendable {
     /// The fewest stages a stretch takes: the adoption that gives its turn takes two.
     static let fewest = 3
@@ -32,14 +35,24 @@ struct PureStretch: Sendable {
     let scope: Scope
     let run: PipelineRun
     let evaluator: Evaluator
+    /// The groups of the stretch's hops `then (G)`, nil when it has none (`length`).
+    let groups: GroupForms?
 
-    /// How many of the plans from `offset` (up to `end`, excluded) have a direct form, one after
-    /// the other.
-    static func length(_ plans: [StagePlan], from offset: Int, to end: Int) -> Int {
+    /// How many of the plans from `offset` (up to `end`, excluded) run in a stretch, one after
+    /// the other: stages with a direct form, and hops `then (G)` whose group is one such stage
+    /// (`GroupForms`, made when the first hop is met and kept for the stretch's run).
+    static func length(_ plans: [StagePlan], from offset: Int, to end: Int, groups: inout GroupForms?, evaluator: Evaluator) -> Int {
         var n = 0
-        while offset + n < end,
-            n == 0 ? PureStage.hasDirectForm(plans[offset]) : plans[offset + n].hasDirectForm(after: plans[offset + n - 1])
-        {
+        while offset + n < end {
+            let plan = plans[offset + n]
+            if n == 0 ? PureStage.hasDirectForm(plan) : plan.hasDirectForm(after: plans[offset + n - 1]) {
+                n += 1
+                continue
+            }
+            guard let group = GroupForms.hopGroup(plan) else { break }
+            let forms = groups ?? GroupForms(evaluator: evaluator)
+            groups = forms
+            guard forms.hasDirectForm(group) else { break }
             n += 1
         }
         return n
@@ -54,8 +67,15 @@ struct PureStretch: Sendable {
     }
 
     /// The stages run on `input`, one after the other: the promise the stretch's adopts.
+    ///
+    /// A stage hands its value on in one turn; a hop `then (G)` in three: its handler returns
+    /// G's promise, already settled, which the hop's promise adopts (two turns more, as a
+    /// JavaScript `.then` whose handler returns a promise). A rejection passes any stage in one.
     private func settled(_ input: Value, on ex: SerialPromiseExecutor) -> Promise<Value> {
-        let turns = plans.count - 2
+        // The turns the stages so far take, and those a rejection at the `k`th would take to
+        // reach the stretch's end; adoption gives the last two.
+        var spent = 0
+        func failing(at k: Int) -> Int { spent + (plans.count - 1 - k) - 2 }
         var value = input
         // The direct form of the stage before, kept while each stage after it plans alike to the
         // one before it (`StagePlan.plansAlike(before:)`), so to the stage it was made of: one
@@ -63,6 +83,35 @@ struct PureStretch: Sendable {
         var direct: PureStage? = nil
         for (k, plan) in plans.enumerated() {
             if value.stream != nil { return ordinary(from: k, waiting: nil, input: value) }
+            if let group = GroupForms.hopGroup(plan), let groups {
+                direct = nil
+                spent += 3
+                if let next = groups.form(of: group, scope: scope, site: run.site)?.value(value) {
+                    value = next
+                    continue
+                }
+                // The group throws (or waits): its run, as the hop's handler makes it, gives the
+                // error, its origin in the group.
+                let call = StageCall(plan: plan, upstream: nil, scope: scope, run: run, index: firstIndex + k)
+                let given: Resolution<Value>
+                do {
+                    given = try call.namingErrors { try call.runInner(value) }
+                } catch {
+                    return .settling(.failure(run.annotate(error, at: firstIndex + k, input: value)), afterTurns: failing(at: k), on: ex)
+                }
+                guard case .promise(let p) = given else {
+                    if case .value(let next) = given { value = next }
+                    continue
+                }
+                switch p.result {
+                case .success(let next)?: value = next
+                case .failure(let error)?:
+                    return .settling(.failure(run.annotate(error, before: firstIndex + k + 1)), afterTurns: failing(at: k), on: ex)
+                case nil: return ordinary(from: k, waiting: p, input: value)
+                }
+                continue
+            }
+            spent += 1
             if let form = direct {
                 if plan.plansAlike(before: plans[plans.startIndex + k - 1]), let next = form.value(value) {
                     value = next
@@ -83,10 +132,10 @@ struct PureStretch: Sendable {
                 case .promise(let waiting): return ordinary(from: k, waiting: waiting, input: value)
                 }
             } catch {
-                return .settling(.failure(run.annotate(error, at: firstIndex + k, input: value)), afterTurns: turns, on: ex)
+                return .settling(.failure(run.annotate(error, at: firstIndex + k, input: value)), afterTurns: failing(at: k), on: ex)
             }
         }
-        return .settling(.success(value), afterTurns: turns, on: ex)
+        return .settling(.success(value), afterTurns: spent - 2, on: ex)
     }
 
     /// The stages from the `k`th on, chained the ordinary way on `input` (the `k`th stage's),
