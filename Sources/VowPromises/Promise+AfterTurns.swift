@@ -4,7 +4,8 @@ extension Promise {
     /// what is queued when the one before runs: the turn in which the last of a chain of
     /// `turns` handlers that each hand their value on would settle, had the first been queued
     /// now. What is computed at once and must be seen when a chain would give it (a stretch of
-    /// pure stages, `PureStretch`) settles so. Cancelled, it stops counting.
+    /// pure stages, `PureStretch`) settles so. Cancelled, it stops counting. Once nothing else
+    /// is ready to run beside it, it settles at once: the turns left could not be told apart.
     public static func settling(
         _ result: Result<T, any Error>, afterTurns turns: Int, on executor: any PromiseExecutor
     ) -> Promise<T> {
@@ -38,7 +39,12 @@ final class TurnCountdown<T: Sendable>: ReactionJob, @unchecked Sendable {
     override func run() {
         left -= 1
         guard promise.isPending else { return }  // cancelled: no more turns
-        if left > 0 {
+        // The turns left are counted only while another job is ready beside this one: alone on
+        // its executor's thread, each turn would queue this job again and run it at once, before
+        // anything else could run (a job from another thread, a task, a timer waits for the
+        // thread's jobs to run out), so settling now is the same run. While an observer records
+        // the jobs, every turn is one.
+        if left > 0, PromiseObservation.isActive || promise.execRef.serialExecutor?.runsAlone != true {
             schedule()
         } else {
             promise.settle(result)

@@ -284,6 +284,13 @@ public final class SerialPromiseExecutor: PromiseExecutor, @unchecked Sendable {
         drainThread.load(ordering: .relaxed) == currentThreadToken()
     }
 
+    /// True when called by a job running on this executor's draining thread with no other job
+    /// ready there: whatever it queues runs next, and before anything else can (jobs queued from
+    /// other threads, tasks and timers wait until the thread's jobs run out).
+    var runsAlone: Bool {
+        drainThread.load(ordering: .relaxed) == currentThreadToken() && local.isEmpty
+    }
+
     /// The thread running a drain, or 0. Only that thread ever finds its own token here, so it
     /// alone uses `local`.
     private let drainThread = Atomic<UInt>(0)
