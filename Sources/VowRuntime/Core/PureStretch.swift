@@ -11,10 +11,10 @@ import VowValue
 /// The stretch's promise settles in the turn the last stage's would: it adopts a promise that
 /// settles the stages' turns less two after the first stage ran (one a stage, three a hop:
 /// `Promise.settling(_:afterTurns:on:)`), and adoption takes two more, so a stretch has at
-/// least `fewest` stages. What is queued
-/// around it runs in the same order as around the chain: each of those turns is one job, queued
-/// behind what was queued before it, as each stage's handler would be. Pure stages read nothing
-/// but their input and change nothing, so their values do not tell when they were computed.
+/// least `fewest` stages. What is queued around it runs in the same order as around the chain:
+/// each of those turns is one job, queued behind what was queued before it, as each stage's
+/// handler would be. Pure stages read nothing but their input and change nothing, so their
+/// values do not tell when they were computed.
 ///
 /// A stage that throws rejects the stretch (in the same turn, the rejection having passed
 /// through the rest of it) with the error the stage's own call throws, its origin that stage
