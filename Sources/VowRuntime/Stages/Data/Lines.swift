@@ -15,6 +15,7 @@ struct LinesStage: ValueStage {
     static let examples = [
         StageExample("echo \"a\\nb\\n\" | lines | to-json", "[\"a\",\"b\"]"),
         StageExample("echo \"a\\r\\nb\\r\\n\\r\\nc\" | lines | to-json", "[\"a\",\"b\",\"\",\"c\"]"),
+        StageExample("echo [a, b] | lines", "error[type]: lines: expected text, bytes or a response, got list", fails: true),
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {

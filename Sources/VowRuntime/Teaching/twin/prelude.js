@@ -1013,7 +1013,15 @@ const vow = (() => {
     },
     keys: (v) => Object.keys(v),
     values: (v) => Object.values(v),
-    lines: (v) => text(v).split("\n").filter((l, i, all) => i < all.length - 1 || l !== "").map((l) => l.replace(/\r$/, "")),
+    // Text, bytes or a response's body, as vow's `lines` takes (anything else is its type error).
+    lines(v) {
+      const t = typeof v === "string" ? v
+        : v instanceof Uint8Array ? Buffer.from(v).toString("utf8")
+        : v && typeof v === "object" && "status" in v && "body" in v ? (typeof v.body === "string" ? v.body : Buffer.from(v.body).toString("utf8"))
+        : null;
+      if (t === null) throw error("type", `lines: expected text, bytes or a response, got ${typeName(v)}`);
+      return t.split("\n").filter((l, i, all) => i < all.length - 1 || l !== "").map((l) => l.replace(/\r$/, ""));
+    },
     format: (v, f) => f,
     json(v) {
       try {
