@@ -12,7 +12,10 @@ struct KeysStage: ValueStage {
     static let synopsis = "keys"
     static let summary = "The keys of a record, in order."
     static let help = "Fulfils with the list of the input record's keys, in their order. A response's keys are its JSON body's."
-    static let examples = [StageExample("echo {b: 1, a: 2} | keys | to-json", "[\"b\",\"a\"]")]
+    static let examples = [
+        StageExample("echo {b: 1, a: 2} | keys | to-json", "[\"b\",\"a\"]"),
+        StageExample("echo [1, 2] | keys", "error[type]: keys: expected a record, got list", fails: true),
+    ]
 
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         guard case .record(let r) = Pick.target(input) else {

@@ -13,6 +13,9 @@ struct ReduceStage: ValueStage {
     /// `$NAME`. A stream is folded as it arrives (a promise of the last value).
     static let twinFunction: String? = """
         (v, flags, expr, ...init) => {
+            // EXPR as vow reads it: text, or a number or boolean as its text.
+            if (typeof expr === "number" || typeof expr === "boolean") expr = JSON.stringify(expr);
+            else if (typeof expr !== "string") throw vow.error("type", `reduce: EXPR must be text, got ${vow.typeName(expr)}`);
             const name = flags.as === undefined ? null : String(flags.as).replace(/^\\$/, "");
             let acc = init.length > 0 ? init[0] : undefined;
             const keep = () => { if (name !== null) globalThis["$" + name] = acc === undefined ? null : acc; };
@@ -52,6 +55,7 @@ struct ReduceStage: ValueStage {
         StageExample("echo [{a: 1}, {b: 2}] | reduce 'merge(acc, item)' | to-json", "{\"a\":1,\"b\":2}"),
         StageExample("range 1 4 --stream | reduce 'acc * item' 1 --as product", "24"),
         StageExample("echo [] | reduce 'acc + item'", "error[type]: reduce: nothing to fold: the input is empty and no INIT is given", fails: true),
+        StageExample("echo [1, 2] | reduce (pick acc) 0", "error[type]: reduce: EXPR must be text, got null", fails: true),
     ]
 
     static func takesStream(_ positional: ArgumentList) -> Bool { true }

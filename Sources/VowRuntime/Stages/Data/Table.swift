@@ -27,6 +27,7 @@ struct TableStage: ValueStage {
     static let examples = [
         StageExample("echo [{name: ann, n: 3}, {name: bob, n: 12}] | table", "name   n\n────  ──\nann    3\nbob   12"),
         StageExample("echo [{a: 1, b: x}, {b: y, c: [1, 2]}] | table --columns c,b", "c      b\n─────  ─\n       x\n[1,2]  y"),
+        StageExample("echo [{a: 1}, 2] | table", "error[type]: table: expected a list of records, element 2 is number", fails: true),
     ]
 
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {

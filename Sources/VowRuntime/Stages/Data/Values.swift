@@ -12,7 +12,10 @@ struct ValuesStage: ValueStage {
     static let synopsis = "values"
     static let summary = "The values of a record, in order."
     static let help = "Fulfils with the list of the input record's values, in key order."
-    static let examples = [StageExample("echo {b: 1, a: 2} | values | to-json", "[1,2]")]
+    static let examples = [
+        StageExample("echo {b: 1, a: 2} | values | to-json", "[1,2]"),
+        StageExample("echo 5 | values", "error[type]: values: expected a record, got number", fails: true),
+    ]
 
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value> {
         guard case .record(let r) = Pick.target(input) else {

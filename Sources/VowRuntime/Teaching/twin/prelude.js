@@ -92,6 +92,15 @@ const vow = (() => {
   const isStream = (v) => v !== null && typeof v === "object" && typeof v[Symbol.asyncIterator] === "function";
   const typeName = (v) => (v === null ? "null" : v === undefined ? "undefined" : Array.isArray(v) ? "list" : isStream(v) ? "stream"
     : v instanceof Uint8Array ? "bytes" : typeof v === "object" ? "record" : typeof v === "string" ? "string" : typeof v === "boolean" ? "boolean" : "number");
+  // A record, or a response's JSON body that is one, as `keys` and `values` take; anything else
+  // is vow's type error.
+  const isRecordValue = (x) => x !== null && typeof x === "object" && !Array.isArray(x) && !isStream(x) && !(x instanceof Uint8Array);
+  const recordOf = (v, stage) => {
+    const t = target(v);
+    if (isRecordValue(t)) return t;
+    const response = v && typeof v === "object" && "status" in v && "body" in v && "headers" in v;
+    throw error("type", response ? `${stage}: expected a record, got a response whose body is ${typeName(t)}` : `${stage}: expected a record, got ${typeName(v)}`);
+  };
   // The lines of a readable stream as they arrive, without their line breaks.
   async function* linesOf(readable) {
     readable.setEncoding("utf8");
@@ -1011,8 +1020,8 @@ const vow = (() => {
         take();
       });
     },
-    keys: (v) => Object.keys(v),
-    values: (v) => Object.values(v),
+    keys: (v) => Object.keys(recordOf(v, "keys")),
+    values: (v) => Object.values(recordOf(v, "values")),
     // Text, bytes or a response's body, as vow's `lines` takes (anything else is its type error).
     lines(v) {
       const t = typeof v === "string" ? v
@@ -1039,8 +1048,10 @@ const vow = (() => {
     // table: --columns picks and orders the columns (every key by default); --width is not
     // followed (no cell is cut); widths count UTF-16 units, where vow counts terminal columns.
     table(v, flags) {
-      if (!Array.isArray(v)) throw error("type", `table: expected a list of records, got ${typeof v}`);
+      if (!Array.isArray(v)) throw error("type", `table: expected a list of records, got ${typeName(v)}`);
       if (v.length === 0) return "";
+      const bad = v.findIndex((r) => !isRecordValue(r));
+      if (bad >= 0) throw error("type", `table: expected a list of records, element ${bad + 1} is ${typeName(v[bad])}`);
       let cols = [];
       for (const r of v) for (const k of Object.keys(r)) if (!cols.includes(k)) cols.push(k);
       if (flags.columns !== undefined) {
