@@ -83,59 +83,58 @@ struct PureStretch: Sendable {
         var direct: PureStage? = nil
         for (k, plan) in plans.enumerated() {
             if value.stream != nil { return ordinary(from: k, waiting: nil, input: value) }
-            if let group = GroupForms.hopGroup(plan), let groups {
-                direct = nil
-                spent += 3
-                if let next = groups.form(of: group, scope: scope, site: run.site)?.value(value) {
-                    value = next
-                    continue
-                }
-                // The group throws (or waits): its run, as the hop's handler makes it, gives the
-                // error, its origin in the group.
-                let call = StageCall(plan: plan, upstream: nil, scope: scope, run: run, index: firstIndex + k)
-                let given: Resolution<Value>
-                do {
-                    given = try call.namingErrors { try call.runInner(value) }
-                } catch {
-                    return .settling(.failure(run.annotate(error, at: firstIndex + k, input: value)), afterTurns: failing(at: k), on: ex)
-                }
-                guard case .promise(let p) = given else {
-                    if case .value(let next) = given { value = next }
-                    continue
-                }
-                switch p.result {
-                case .success(let next)?: value = next
-                case .failure(let error)?:
-                    return .settling(.failure(run.annotate(error, before: firstIndex + k + 1)), afterTurns: failing(at: k), on: ex)
-                case nil: return ordinary(from: k, waiting: p, input: value)
-                }
-                continue
-            }
-            spent += 1
-            if let form = direct {
-                if plan.plansAlike(before: plans[plans.startIndex + k - 1]), let next = form.value(value) {
-                    value = next
-                    continue
-                }
-                direct = nil
-            }
-            if k + 1 < plans.count, plans[plans.startIndex + k + 1].plansAlike(before: plan),
-                let form = PureStage(plan, session: evaluator.session, scope: scope, site: run.site)
-            {
-                direct = form
-            }
-            // A stage that throws in its direct form runs here, so that its error is its call's.
-            let call = StageCall(plan: plan, upstream: nil, scope: scope, run: run, index: firstIndex + k)
+            // What the stage gives: its value, or the promise it waits on; a throw is its rejection.
+            let given: Resolution<Value>
             do {
-                switch try call.react(value) {
-                case .value(let next): value = next
-                case .promise(let waiting): return ordinary(from: k, waiting: waiting, input: value)
+                if let groups, let group = GroupForms.hopGroup(plan) {
+                    direct = nil
+                    spent += 3
+                    given = try hop(plan, group, groups, at: k, on: value)
+                } else {
+                    spent += 1
+                    if let form = direct {
+                        if plan.plansAlike(before: plans[plans.startIndex + k - 1]), let next = form.value(value) {
+                            value = next
+                            continue
+                        }
+                        direct = nil
+                    }
+                    if k + 1 < plans.count, plans[plans.startIndex + k + 1].plansAlike(before: plan),
+                        let form = PureStage(plan, session: evaluator.session, scope: scope, site: run.site)
+                    {
+                        direct = form
+                    }
+                    // A stage that throws in its direct form runs here, so that its error is its call's.
+                    given = try StageCall(plan: plan, upstream: nil, scope: scope, run: run, index: firstIndex + k).react(value)
                 }
             } catch {
-                return .settling(.failure(run.annotate(error, at: firstIndex + k, input: value)), afterTurns: failing(at: k), on: ex)
+                // Its origin the stage, as the chain's annotation gives it, unless it has one
+                // (a group's stage).
+                let e = toVowError(error)
+                let annotated = e.origin != nil ? e : run.annotate(error, at: firstIndex + k, input: value)
+                return .settling(.failure(annotated), afterTurns: failing(at: k), on: ex)
+            }
+            switch given {
+            case .value(let next): value = next
+            case .promise(let waiting): return ordinary(from: k, waiting: waiting, input: value)
             }
         }
         return .settling(.success(value), afterTurns: spent - 2, on: ex)
+    }
+
+    /// What the hop `plan`, `then (group)`, the `k`th stage, gives on `input`: its group's
+    /// direct form's value; else its group run as the hop's handler runs it, whose rejection,
+    /// its origin in the group, is thrown, and whose promise, when it waits, is given.
+    private func hop(_ plan: StagePlan, _ group: Pipeline, _ groups: GroupForms, at k: Int, on input: Value) throws -> Resolution<Value> {
+        if let next = groups.form(of: group, scope: scope, site: run.site)?.value(input) { return .value(next) }
+        let call = StageCall(plan: plan, upstream: nil, scope: scope, run: run, index: firstIndex + k)
+        let given = try call.namingErrors { try call.runInner(input) }
+        guard case .promise(let p) = given else { return given }
+        switch p.result {
+        case .success(let next)?: return .value(next)
+        case .failure(let error)?: throw error
+        case nil: return given
+        }
     }
 
     /// The stages from the `k`th on, chained the ordinary way on `input` (the `k`th stage's),

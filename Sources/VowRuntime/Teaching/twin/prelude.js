@@ -16,11 +16,13 @@ const vow = (() => {
     if (e && typeof e === "object" && "kind" in e) return e;
     return { kind: "user", message: String(e && e.message !== undefined ? e.message : e) };
   };
+  // A response as `fetch` makes it: {status, statusText, url, headers, body}.
+  const isResponse = (v) => v !== null && typeof v === "object" && "status" in v && "body" in v && "headers" in v;
   // What pick searches: a response's JSON body (or its text), else the value itself.
   const target = (v) => {
     // A list of responses (`each fetch …`) is the list of their bodies.
-    if (Array.isArray(v) && v.length > 0 && v[0] && typeof v[0] === "object" && "status" in v[0] && "body" in v[0] && "headers" in v[0]) return v.map(target);
-    if (v && typeof v === "object" && "status" in v && "body" in v && "headers" in v) {
+    if (Array.isArray(v) && v.length > 0 && isResponse(v[0])) return v.map(target);
+    if (isResponse(v)) {
       try { return JSON.parse(v.body); } catch (e) { return v.body; }
     }
     return v;
@@ -98,8 +100,7 @@ const vow = (() => {
   const recordOf = (v, stage) => {
     const t = target(v);
     if (isRecordValue(t)) return t;
-    const response = v && typeof v === "object" && "status" in v && "body" in v && "headers" in v;
-    throw error("type", response ? `${stage}: expected a record, got a response whose body is ${typeName(t)}` : `${stage}: expected a record, got ${typeName(v)}`);
+    throw error("type", isResponse(v) ? `${stage}: expected a record, got a response whose body is ${typeName(t)}` : `${stage}: expected a record, got ${typeName(v)}`);
   };
   // The lines of a readable stream as they arrive, without their line breaks.
   async function* linesOf(readable) {
@@ -726,7 +727,7 @@ const vow = (() => {
     where(v, expr) {
       const holds = (x) => vow.holds(path(typeof x === "string" && jsonText(x) !== undefined ? jsonText(x) : x, expr));
       if (Array.isArray(v)) return v.filter(holds);
-      if (v && typeof v === "object" && "status" in v && "body" in v && "headers" in v) {
+      if (isResponse(v)) {
         const body = target(v);
         if (!Array.isArray(body)) throw error("type", `where: expected a list or a stream, got a response whose body is ${typeName(body)}`);
         return body.filter(holds);
@@ -1024,10 +1025,7 @@ const vow = (() => {
     values: (v) => Object.values(recordOf(v, "values")),
     // Text, bytes or a response's body, as vow's `lines` takes (anything else is its type error).
     lines(v) {
-      const t = typeof v === "string" ? v
-        : v instanceof Uint8Array ? Buffer.from(v).toString("utf8")
-        : v && typeof v === "object" && "status" in v && "body" in v ? (typeof v.body === "string" ? v.body : Buffer.from(v.body).toString("utf8"))
-        : null;
+      const t = typeof v === "string" ? v : v instanceof Uint8Array ? Buffer.from(v).toString("utf8") : isResponse(v) ? v.body : null;
       if (t === null) throw error("type", `lines: expected text, bytes or a response, got ${typeName(v)}`);
       return t.split("\n").filter((l, i, all) => i < all.length - 1 || l !== "").map((l) => l.replace(/\r$/, ""));
     },
