@@ -3,7 +3,9 @@ extension ParserState {
     /// Stages joined by `|`; `inBrackets` lets newlines in, `context` says what ends a word.
     mutating func pipeline(inBrackets: Bool, context: Context = .statement) throws(SyntaxError) -> Pipeline {
         let start = pos
-        var stages: [StageNode] = [try stage(inBrackets: inBrackets, context: context)]
+        // Made in its block as it is parsed: a pipeline of one stage is one allocation.
+        var stages = StageNodesBuilder(first: try stage(inBrackets: inBrackets, context: context))
+        var end = stages.firstEnd
         while true {
             skipBlank(newlines: inBrackets)
             guard peek == PIPE else { break }
@@ -14,9 +16,11 @@ extension ParserState {
             if peek == PIPE || peek == SEMI || peek == RPAREN || peek == RBRACK || peek == RBRACE || peek == AMP || peek == COMMA {
                 throw error("expected a stage after '|', found '\(peekChar)'", at: pos)
             }
-            stages.append(try stage(inBrackets: inBrackets, context: context, afterPipe: true))
+            let next = try stage(inBrackets: inBrackets, context: context, afterPipe: true)
+            end = next.span.end
+            stages.append(next)
         }
-        return Pipeline(stages: stages, span: SourceSpan(start: start, end: stages.last!.span.end))
+        return stages.pipeline(span: SourceSpan(start: start, end: end))
     }
 
     /// One stage: a name and its arguments, or a value stage, which takes none.

@@ -125,15 +125,27 @@ public struct Statement: Sendable {
 }
 
 /// Stages joined by `|`.
-public struct Pipeline: Sendable {
+///
+/// One reference to a block holding its stages and span (`PipelineStorage`): a group `(…)` is
+/// then a case of `ArgumentKind` that needs no box of its own, and a pipeline of one stage is
+/// one allocation.
+@frozen public struct Pipeline: @unchecked Sendable {
+    @usableFromInline let storage: PipelineStorage
     /// The stages, in order.
-    public let stages: [StageNode]
+    @inlinable public var stages: StageNodes { StageNodes(storage: storage) }
     /// The whole pipeline.
-    public let span: SourceSpan
+    @inlinable public var span: SourceSpan { storage.head.pointee.span }
     /// Makes a pipeline.
     public init(stages: [StageNode], span: SourceSpan) {
-        self.stages = stages
-        self.span = span
+        self.storage = PipelineStorage.make(stages, span: span)
+    }
+    /// Makes a pipeline of one stage, spanning it.
+    public init(one stage: StageNode) {
+        self.storage = PipelineStorage.make(one: stage)
+    }
+    /// A pipeline of the block `storage`.
+    init(storage: PipelineStorage) {
+        self.storage = storage
     }
 
     /// The text and place of the pipeline when it is one plain word and nothing else (an
@@ -179,39 +191,40 @@ public struct StageNode: Sendable {
 /// What an argument is.
 ///
 /// Every case has a payload, boxed (`null` and `undefined` an empty one, which Swift shares and
-/// never allocates): a copy of a kind is then one retain of its box, where a kind with cases
-/// of no payload was copied by a call that told its sixteen cases apart, dearer than the retain.
+/// never allocates), but a group's, which is one reference already (`Pipeline`): a copy of a
+/// kind is then one retain, where a kind with cases of no payload was copied by a call that
+/// told its sixteen cases apart, dearer than the retain.
 /// A long pipeline copies its arguments' kinds millions of times (`ArgumentList`, plans).
 /// `case .null` still matches; one is made as `.null(())`.
-public indirect enum ArgumentKind: Sendable {
+public enum ArgumentKind: Sendable {
     /// A bare word (URL, path, JMESPath); interpolates `{}` and `$name`.
-    case word(Template)
+    indirect case word(Template)
     /// A 'single-quoted' string: no escapes, no interpolation.
-    case rawString(String)
+    indirect case rawString(String)
     /// A "double-quoted" string with escapes and interpolation.
-    case string(Template)
+    indirect case string(Template)
     /// A number; `isInteger` when written without a fraction or exponent (`text` keeps it exact).
-    case number(Double, isInteger: Bool, text: String)
+    indirect case number(Double, isInteger: Bool, text: String)
     /// `true` / `false`.
-    case boolean(Bool)
+    indirect case boolean(Bool)
     /// `null` (its payload empty: see above).
-    case null(Void)
+    indirect case null(Void)
     /// `undefined`: JavaScript's, apart from null (`Value.undefined`) (its payload empty).
-    case undefined(Void)
+    indirect case undefined(Void)
     /// `250ms`, `2s`, `1.5m`, `1h`: in seconds.
-    case duration(seconds: Double, text: String)
+    indirect case duration(seconds: Double, text: String)
     /// `[a, b]`: elements are pipelines.
-    case list([Pipeline])
+    indirect case list([Pipeline])
     /// `{key: value, "k 2": $x}`: values are pipelines.
-    case record([(key: String, keySpan: SourceSpan, value: Pipeline)])
+    indirect case record([(key: String, keySpan: SourceSpan, value: Pipeline)])
     /// `$name`, `$name.PATH`, `$_` (name `_`), `$1`, `$args`.
-    case variable(name: String, path: String?)
+    indirect case variable(name: String, path: String?)
     /// `%N`.
-    case job(Int)
+    indirect case job(Int)
     /// `( pipeline )`.
     case group(Pipeline)
     /// `--name`; its value, if it takes one, is the next argument.
-    case flag(String)
+    indirect case flag(String)
 }
 
 /// One argument with its span.

@@ -12,7 +12,9 @@ import XCTest
 
 final class FirstInPlaceListTests: XCTestCase {
     func test_theEntriesReadAsAnArrayOfThem() throws {
-        let plan = try Planner(registry: .builtins, defs: [:]).plan(Parser.parsePipeline(SourceText("pick @")))[0]
+        // Entries told apart by their stages' places: a plan a stage of a long pipeline.
+        let text = (0..<60).map { "pick a\($0)" }.joined(separator: " | ")
+        let plans = try Planner(registry: .builtins, defs: [:]).plan(Parser.parsePipeline(SourceText(text)))
         let promise = Promise<Value>.resolve(.null)
         var rng = SplitMix64(seed: 4)
         var compared = 0
@@ -23,8 +25,8 @@ final class FirstInPlaceListTests: XCTestCase {
             entries.reserveCapacity(Int.random(in: 0...n, using: &rng))
             XCTAssertTrue(entries.isEmpty)
             for _ in 0..<n {
-                let start = Int.random(in: 0...1000, using: &rng)
-                let e = PipelineRun.Entry(plan: plan, promise: promise, span: SourceSpan(start: start, end: start + Int.random(in: 0...9, using: &rng)))
+                let plan = plans[Int.random(in: 0..<plans.count, using: &rng)]
+                let e = PipelineRun.Entry(plan: plan, promise: promise, span: plan.writtenSpan)
                 entries.append(e)
                 array.append(e)
             }
@@ -33,7 +35,7 @@ final class FirstInPlaceListTests: XCTestCase {
             for i in array.indices { XCTAssertEqual(entries[i].span, array[i].span) }
             let cut = Int.random(in: 0...n, using: &rng)
             XCTAssertEqual(entries[cut...].map(\.span), array[cut...].map(\.span))
-            let probe = Int.random(in: 0...1000, using: &rng)
+            let probe = Int.random(in: 0...(text.utf8.count), using: &rng)
             XCTAssertEqual(entries.firstIndex { $0.span.start >= probe }, array.firstIndex { $0.span.start >= probe })
             compared += n
         }

@@ -113,7 +113,7 @@ final class PlanningRepeatsTests: XCTestCase {
                 let together = planner.plan(pipeline)
                 let alone = pipeline.stages.map { planner.plan($0) }
                 XCTAssertEqual(together.map(described), alone.map(described), text)
-                for i in together.indices.dropFirst() where together[i - 1].again(pipeline.stages[i], place: (pipeline.stages, i)) != nil {
+                for i in together.indices.dropFirst() where together[i - 1].again(at: (pipeline.stages, i)) != nil {
                     again += 1
                 }
                 // What planning knew of a stage and the one before it is what comparing them says.
@@ -179,7 +179,7 @@ final class PlanningRepeatsTests: XCTestCase {
             let alone = pipeline.stages.map { planner.plan($0) }
             XCTAssertEqual(together.map(Self.described), alone.map(Self.described), text)
             for i in together.indices.dropFirst() where stages[i] != stages[i - 1]
-                && together[i - 1].again(pipeline.stages[i], place: (pipeline.stages, i)) != nil {
+                && together[i - 1].again(at: (pipeline.stages, i)) != nil {
                 relaxed += 1
             }
             compared += together.count
@@ -248,7 +248,7 @@ final class PlanningRepeatsTests: XCTestCase {
                 return XCTFail("a list: \(text)")
             }
             for i in ps.indices.dropFirst() where ps[i].stages.count == 1 && ps[i - 1].stages.count == 1 {
-                if planner.plan(ps[i - 1])[0].writtenAlike(ps[i].stages[0]) { skipped += 1 }
+                if planner.plan(ps[i - 1])[0].writtenAlike(ps[i].stages, at: 0) { skipped += 1 }
             }
         }
         XCTAssertEqual(checked, 300)

@@ -33,7 +33,7 @@ struct Evaluator: Sendable {
     }
 
     private func stages(
-        _ stages: ArraySlice<StageNode>, plans: [StagePlan]?, nullEnds: Bool = false, printed: Bool = false, input: Value, scope: Scope,
+        _ stages: Slice<StageNodes>, plans: [StagePlan]?, nullEnds: Bool = false, printed: Bool = false, input: Value, scope: Scope,
         site: Site, run: PipelineRun
     ) -> Promise<Value> {
         let plans = plans ?? Planner(session: session).plan(stages)
@@ -56,7 +56,7 @@ struct Evaluator: Sendable {
                         groups: groups)
                     let promise = stretch.chain(on: upstream)
                     for k in offset..<(offset + length) {
-                        run.entries.append(.init(plan: plans[k], promise: promise, span: stages[stages.startIndex + k].span))
+                        run.entries.append(.init(plan: plans[k], promise: promise, span: stages.base[stages.startIndex + k].span))
                     }
                     current = promise
                     offset += length - 1
@@ -64,7 +64,7 @@ struct Evaluator: Sendable {
                 }
             }
             // Only the node's span is read: the node itself is not copied out.
-            let span = stages[stages.startIndex + offset].span
+            let span = stages.base[stages.startIndex + offset].span
             let i = run.entries.count
             let plan = plans[offset]
             // Only a stage that re-runs its upstream (`retry`, `until`) gets a closure for it,
@@ -105,7 +105,7 @@ struct Evaluator: Sendable {
     /// stage written as the one planned last takes that one's plan again (`StagePlan.again`,
     /// `Session.lastOneStagePlan`).
     func plans(_ p: Pipeline) -> [StagePlan] {
-        if p.stages.count == 1, let again = session.lastOneStagePlan?.again(p.stages[0], place: (p.stages, 0)) { return [again] }
+        if p.stages.count == 1, let again = session.lastOneStagePlan?.again(at: (p.stages, 0)) { return [again] }
         let made = Planner(session: session).plan(p)
         if made.count == 1 { session.lastOneStagePlan = made[0] }
         return made

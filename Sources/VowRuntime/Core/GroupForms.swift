@@ -33,7 +33,7 @@ final class GroupForms: @unchecked Sendable {
 
     /// True when `group`'s one stage has a direct form (`PureStage.hasDirectForm`).
     func hasDirectForm(_ group: Pipeline) -> Bool {
-        if let plan, plan.writtenIdentically(group.stages[0]) { return direct }
+        if let plan, plan.writtenIdentically(group.stages, at: 0) { return direct }
         let made = evaluator.plans(group)[0]
         plan = made
         direct = PureStage.hasDirectForm(made)

@@ -30,7 +30,7 @@ final class PlanCache: @unchecked Sendable {
         // hop): that one's direct form, without planning this one at all (a plan a hop, made
         // and kept only to be compared).
         if plans == nil, pipeline.stages.count == 1, let last = session.lastPureStage, last.scope === scope,
-            last.plan.writtenIdentically(pipeline.stages[0])
+            last.plan.writtenIdentically(pipeline.stages, at: 0)
         {
             pure = .some(last.pure)
             return last.pure

@@ -56,7 +56,7 @@ extension Planner {
     /// one's plan, which is alike), nil for a longer one.
     @discardableResult
     private func collect(_ p: Pipeline, into walk: inout CheckWalk, after previous: StagePlan?, isGroup: Bool = false) -> StagePlan? {
-        if p.stages.count == 1, let previous, previous.writtenAlike(p.stages[0]) {
+        if p.stages.count == 1, let previous, previous.writtenAlike(p.stages, at: 0) {
             if previous.definition?.argumentStyle != .passthrough {
                 for a in p.stages[0].arguments { collect(a, into: &walk) }
             }

@@ -31,19 +31,19 @@ struct Planner: Sendable {
     }
 
     /// Every stage of `stages` planned, each followed stage given its look-ahead.
-    func plan<S: Collection>(_ stages: S) -> [StagePlan] where S.Element == StageNode {
-        // The plans keep the list their nodes are in (`StagePlan.init`), not a copy of each.
-        let list: [StageNode] = if let array = stages as? [StageNode] { array } else { Array(stages) }
+    func plan(_ stages: Slice<StageNodes>) -> [StagePlan] {
+        // The plans keep the pipeline's block their nodes are in (`StagePlan.init`), not a copy of each.
+        let list = stages.base
         var names = ResolvedNames()
         // A pipeline of one stage (an element of a list, a group: made for every element or
         // hop) has its list made with its plan, not grown to hold it.
-        if list.count == 1 { return [plan(list[0], place: (list, 0), names: &names)] }
+        if stages.count == 1 { return [plan(list[stages.startIndex], place: (list, stages.startIndex), names: &names)] }
         // A loop, not a map: a closure that changed `previous` would box it, on every call.
         var made: [StagePlan] = []
-        made.reserveCapacity(list.count)
-        for i in list.indices {
+        made.reserveCapacity(stages.count)
+        for i in stages.indices {
             // A stage written as the one before it (a long `pick @ | pick @ | …`) is planned as it was.
-            if let previous = made.last, let again = previous.again(list[i], place: (list, i)) {
+            if let previous = made.last, let again = previous.again(at: (list, i)) {
                 made.append(again)
             } else {
                 made.append(plan(list[i], place: (list, i), names: &names))
@@ -58,12 +58,12 @@ struct Planner: Sendable {
     }
 
     /// Every stage of `p` planned (`plan(_:)` of its stages).
-    func plan(_ p: Pipeline) -> [StagePlan] { plan(p.stages) }
+    func plan(_ p: Pipeline) -> [StagePlan] { plan(p.stages[...]) }
 
     /// One stage planned. `outerFlags` are the flags of the stage around it (`each`'s
     /// `--limit` for the inner stage of `each fetch …`), offered when a flag is misspelt.
     /// `place`: the list of stages `node` is in and its index there (`StagePlan.init`).
-    func plan(_ node: StageNode, outerFlags: [String] = [], place: (nodes: [StageNode], index: Int)? = nil) -> StagePlan {
+    func plan(_ node: StageNode, outerFlags: [String] = [], place: (nodes: StageNodes, index: Int)? = nil) -> StagePlan {
         var names = ResolvedNames()
         return plan(node, outerFlags: outerFlags, place: place, names: &names)
     }
@@ -71,7 +71,7 @@ struct Planner: Sendable {
     /// `plan(_:outerFlags:place:)`, the stage's name resolved through `names`, which keeps the
     /// name resolved last.
     private func plan(
-        _ node: StageNode, outerFlags: [String] = [], place: (nodes: [StageNode], index: Int)?, names: inout ResolvedNames
+        _ node: StageNode, outerFlags: [String] = [], place: (nodes: StageNodes, index: Int)?, names: inout ResolvedNames
     ) -> StagePlan {
         switch node.head {
         case .value(let arg):
@@ -104,7 +104,7 @@ struct Planner: Sendable {
     /// The plan of a stage named `name`, which is `user` (a `def`) or else `builtin` (nil when
     /// the registry has no such stage), as looked up by the caller.
     private func named(
-        _ name: String, _ node: StageNode, place: (nodes: [StageNode], index: Int)?, user: UserStage?,
+        _ name: String, _ node: StageNode, place: (nodes: StageNodes, index: Int)?, user: UserStage?,
         builtin: (any StageDefinition.Type)?, outerFlags: [String]
     ) -> StagePlan {
         if let user {

@@ -42,6 +42,15 @@ final class StagePlan: @unchecked Sendable {
     /// The node's arguments as written (flags among them), read in place: `node.arguments`
     /// copies the whole node out first.
     var writtenArguments: ArgumentList { nodes.isEmpty ? rare!.ownNode!.arguments : nodes[Int(nodeIndex)].arguments }
+    /// Where the stage is written: its node's span, read in place, or for a rewritten `then X`
+    /// the whole `then` stage's (`rewrittenThen`).
+    var writtenSpan: SourceSpan {
+        if let rare {
+            if let whole = rare.rewrittenThen { return whole }
+            if nodes.isEmpty { return rare.ownNode!.span }
+        }
+        return nodes[Int(nodeIndex)].span
+    }
     /// The argument nodes as the plan bound them: the positional ones (flags removed) and the
     /// flags' value nodes by name (nil for a switch); a stage that binds no flags (a `def`, a
     /// value) has all its arguments positional.
@@ -53,7 +62,7 @@ final class StagePlan: @unchecked Sendable {
     /// list (shared with the syntax tree) rather than a copy of its node, 16 bytes where a node
     /// is 64. Empty for a node of the plan's own (`Rare.ownNode`: a rewritten `then`, an inner
     /// stage).
-    private let nodes: [StageNode]
+    private let nodes: StageNodes
     /// Four bytes, beside `onRejection`: a plan is 72 bytes, which the allocator rounds to 80
     /// where 88 went to 96.
     private let nodeIndex: UInt32
@@ -157,22 +166,33 @@ final class StagePlan: @unchecked Sendable {
     /// of stages `node` is in and its index there, which the plan keeps instead of the node.
     /// `node` is lent (`__shared`): the plan keeps it only when it is its own (no `place`), and
     /// a copy made to be dropped cost a retain and a release of each of its parts.
-    init(node: __shared StageNode, place: (nodes: [StageNode], index: Int)?, kind: Kind) {
-        self.kind = kind
+    convenience init(node: __shared StageNode, place: (nodes: StageNodes, index: Int)?, kind: Kind) {
         if let place {
-            self.nodes = place.nodes
-            // A pipeline of 4 billion stages is not parsed before memory runs out; never a trap.
-            self.nodeIndex = UInt32(clamping: place.index)
+            self.init(place: place, kind: kind)
         } else {
-            self.nodes = []
-            self.nodeIndex = 0
-            let rare = rareFields()
-            rare.ownNode = node
-            if case .named(let n, _) = node.head { rare.ownName = n }
+            self.init(own: node, kind: kind)
         }
     }
 
-    /// The plan of `node`, at `place`, when `node` is written as this plan's stage is (the same
+    /// A plan of `node`, which it keeps as its own (`Rare.ownNode`).
+    private init(own node: __shared StageNode, kind: Kind) {
+        self.kind = kind
+        self.nodes = StageNodes()
+        self.nodeIndex = 0
+        let rare = rareFields()
+        rare.ownNode = node
+        if case .named(let n, _) = node.head { rare.ownName = n }
+    }
+
+    /// A plan of the stage at `place`, which the plan keeps (the node is not read).
+    init(place: (nodes: StageNodes, index: Int), kind: Kind) {
+        self.kind = kind
+        self.nodes = place.nodes
+        // A pipeline of 4 billion stages is not parsed before memory runs out; never a trap.
+        self.nodeIndex = UInt32(clamping: place.index)
+    }
+
+    /// The plan of the stage at `place`, when it is written as this plan's stage is (the same
     /// name, and arguments of the same literal kinds and texts, wherever they are, or groups
     /// where this plan's are groups, or, for a stage that takes plain values, plain literals of
     /// the same kinds whatever their texts) and this plan is of a built-in stage given no flag, with
@@ -180,10 +200,10 @@ final class StagePlan: @unchecked Sendable {
     /// plan's kind again, since nothing in a plan depends on where its stage is written, nor on
     /// what a group holds (its stages are planned when it runs, and by the check's walk). Nil
     /// otherwise; the caller plans `node` itself.
-    func again(_ node: __shared StageNode, place: (nodes: [StageNode], index: Int)) -> StagePlan? {
+    func again(at place: (nodes: StageNodes, index: Int)) -> StagePlan? {
         var identical = true
-        guard writtenAlike(node, identical: &identical), case .builtin(let def, _) = kind else { return nil }
-        let made = StagePlan(node: node, place: place, kind: .builtin(def, node.arguments))
+        guard writtenAlike(place.nodes, at: place.index, identical: &identical), case .builtin(let def, _) = kind else { return nil }
+        let made = StagePlan(place: place, kind: .builtin(def, place.nodes[place.index].arguments))
         made.onRejection = onRejection
         made.alikeBefore = identical
         return made
@@ -216,28 +236,29 @@ final class StagePlan: @unchecked Sendable {
     /// this plan is of a built-in stage given no flag, with nothing of its own. The check asks
     /// this alone, without making the plan: such a stage has no problem of its own, only those
     /// of the groups among its arguments.
-    func writtenAlike(_ node: __shared StageNode) -> Bool {
+    func writtenAlike(_ nodes: StageNodes, at index: Int) -> Bool {
         var identical = true
-        return writtenAlike(node, identical: &identical)
+        return writtenAlike(nodes, at: index, identical: &identical)
     }
 
     /// True when `node` is written as this plan's stage is (`writtenAlike`) with the very same
     /// arguments (`sameKind`), not only plain literals of the same kinds: its plan would run
     /// as this one does on any input.
-    func writtenIdentically(_ node: __shared StageNode) -> Bool {
+    func writtenIdentically(_ nodes: StageNodes, at index: Int) -> Bool {
         var identical = true
-        return writtenAlike(node, identical: &identical) && identical
+        return writtenAlike(nodes, at: index, identical: &identical) && identical
     }
 
     /// `writtenAlike(_:)`; `identical` is set false when an argument is not the very same as
     /// this plan's (`sameKind`).
-    func writtenAlike(_ node: __shared StageNode, identical: inout Bool) -> Bool {
+    func writtenAlike(_ nodes: StageNodes, at index: Int, identical: inout Bool) -> Bool {
         // The cheapest tests first: most stages are not written as the one before them. The
-        // kind is looked at once: each look at it copied its arguments.
-        guard rare == nil, !nodes.isEmpty, case .named(let name, _) = node.head, name == self.name else { return false }
+        // kind is looked at once: each look at it copied its arguments. The node is read where
+        // it is, its head and its arguments, not copied out whole (as a node passed in was).
+        guard rare == nil, !self.nodes.isEmpty, case .named(let name, _) = nodes[index].head, name == self.name else { return false }
         switch kind {
         case .builtin(let def, let positional):
-            return Self.argumentsAlike(node.arguments, positional, of: def, identical: &identical)
+            return Self.argumentsAlike(nodes[index].arguments, positional, of: def, identical: &identical)
         default:
             return false
         }
@@ -255,6 +276,9 @@ final class StagePlan: @unchecked Sendable {
             let argument = arguments[i], planned = positional[i]
             if sameKind(argument, planned) { continue }
             identical = false
+            // Two groups plan alike (`planAlike`), whatever they hold: a hop `then (…)` is
+            // answered here, before the tests of literals.
+            if argument.isGroup && planned.isGroup { continue }
             // A stage that takes plain values (`resolve 1`, `resolve 2`: no expression, no inner
             // stage) plans alike given any plain literals of the same kinds: what its planning
             // gives or refuses (an unknown name, a flag, too many arguments) depends only on its

@@ -54,7 +54,7 @@ func resolvedLiteral(_ p: Pipeline, _ call: StageCall, _ evaluator: Evaluator) -
     }
     // The stage is the built-in `resolve` given no flag: known from the plan of the element
     // before, when this one is written as it is, with no plan made.
-    let alike = call.session.lastOneStagePlan.map { $0.writtenAlike(p.stages[0]) } ?? false
+    let alike = call.session.lastOneStagePlan.map { $0.writtenAlike(p.stages, at: 0) } ?? false
     let plan = alike ? call.session.lastOneStagePlan! : evaluator.plans(p)[0]
     guard case .builtin(let def, _) = plan.kind, ObjectIdentifier(def) == ObjectIdentifier(ResolveStage.self), plan.flags.isEmpty,
         case .value(let v)? = try? evaluator.argument(argument, input: .null, scope: call.scope, site: call.site)
