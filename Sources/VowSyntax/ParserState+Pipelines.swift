@@ -4,8 +4,9 @@ extension ParserState {
     mutating func pipeline(inBrackets: Bool, context: Context = .statement) throws(SyntaxError) -> Pipeline {
         let start = pos
         // Made in its block as it is parsed: a pipeline of one stage is one allocation.
-        var stages = StageNodesBuilder(first: try stage(inBrackets: inBrackets, context: context))
-        var end = stages.firstEnd
+        let first = try stage(inBrackets: inBrackets, context: context)
+        var end = first.span.end
+        var stages = StageNodesBuilder(first: first)
         while true {
             skipBlank(newlines: inBrackets)
             guard peek == PIPE else { break }

@@ -15,6 +15,6 @@ extension StageNode {
         guard let first = arguments.first else { return nil }
         if arguments.count == 1, case .group(let p) = first.kind { return p }
         let inner = StageNode.inner(first: first, rest: arguments.dropFirst(), end: span.end)
-        return Pipeline(stages: [inner], span: inner.span)
+        return Pipeline(one: inner)
     }
 }

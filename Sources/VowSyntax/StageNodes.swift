@@ -99,9 +99,6 @@ struct StageNodesBuilder {
         capacity = 1
     }
 
-    /// Where the first stage ends (the builder's span is its span until `pipeline(span:)`).
-    var firstEnd: Int { storage.head.pointee.span.end }
-
     /// Adds `stage` at the end.
     mutating func append(_ stage: consuming StageNode) {
         let count = storage.head.pointee.count

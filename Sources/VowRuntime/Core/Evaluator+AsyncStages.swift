@@ -81,7 +81,7 @@ extension Evaluator {
                     i += 1
                     continue
                 }
-                let (p, run) = pipeline(Pipeline(stages: [stage], span: stage.span), input: v, scope: scope, site: site)
+                let (p, run) = pipeline(Pipeline(one: stage), input: v, scope: scope, site: site)
                 if case .failure(let e)? = run.immediate {
                     return fail(run.annotate(e), after: i)
                 }

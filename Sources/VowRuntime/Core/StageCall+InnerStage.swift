@@ -73,7 +73,7 @@ extension StageCall {
         }
         // The rest of the arguments form a stage: its name is the first word.
         let plan = innerPlan ?? Planner(session: session).plan(StageNode.inner(first: first, rest: positional.dropFirst(), end: node.span.end))
-        return InnerPipeline(pipeline: Pipeline(stages: [plan.node], span: plan.node.span), cache: PlanCache(plans: [plan]), isGroup: false, evaluator: ev, site: site)
+        return InnerPipeline(pipeline: Pipeline(one: plan.node), cache: PlanCache(plans: [plan]), isGroup: false, evaluator: ev, site: site)
     }
 
     /// `innerStagePromise` for the items of a stream, with the inner pipeline's direct form

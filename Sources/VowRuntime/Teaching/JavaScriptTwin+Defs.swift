@@ -61,7 +61,7 @@ extension JavaScriptTwin {
                 blockStart = lines.count
                 continue
             }
-            let plan = plan(Pipeline(stages: [step.stage], span: step.stage.span))[0]
+            let plan = plan(Pipeline(one: step.stage))[0]
             let code = self.body(plan, input: "v", depth: 1)
             if step.awaits { lines.append("v = await \(code.code);" + (last ? " return v;" : "")); continue }
             if last { lines.append("return \(code.code);"); continue }

@@ -89,7 +89,7 @@ struct DoStage: StageDefinition {
     /// (a rejection at once is a throw), else its promise.
     private static func finalStageRun(_ call: StageCall, node: StageNode, stage: String) -> @Sendable (Value) throws -> Resolution<Value> {
         let ev = Evaluator(session: call.session)
-        let pipe = Pipeline(stages: [node], span: node.span)
+        let pipe = Pipeline(one: node)
         let plans = Planner(session: call.session).plan(pipe)
         let site = call.site(adding: ["in the value of \(stage)"])
         let scope = call.scope
@@ -129,7 +129,7 @@ extension DoStage: TwinWriting {
         }
         if let k {
             let node = StageNode.inner(first: all[k], rest: all[(k + 1)...], end: end)
-            let final = twin.body(twin.plan(Pipeline(stages: [node], span: node.span))[0], input: input, depth: depth)
+            let final = twin.body(twin.plan(Pipeline(one: node))[0], input: input, depth: depth)
             parts.append((final.code, final.isPromise))
         }
         if parts.count == 1 { return TwinCode(parts[0].code, isPromise: parts[0].isPromise) }
