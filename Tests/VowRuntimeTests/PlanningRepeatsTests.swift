@@ -192,15 +192,19 @@ final class PlanningRepeatsTests: XCTestCase {
     func test_theCheckFindsWhatPlanningEachNestedPipelineFinds() throws {
         var rng = SplitMix64(seed: 4405)
         let inner = ["pick @", "pick 'a =='", "nosuch 1", "pick a b", "echo 1", "fetch x --nosuchflag", "len", "def2", "each (pick @)"]
-        let forms = ["then (S)", "[S, S]", "tap (S)", "all [S, (S)]", "{a: (S)}", "catch (S)", "then (S) (S)", "each (S)"]
+        let forms = ["then (S)", "[S, S]", "tap (S)", "all [S, (S)]", "{a: (S)}", "catch (S)", "then (S) (S)", "each (S)", "then (S | S)"]
         let defBody = try Parser.parsePipeline(SourceText("pick @"))
         let defs = ["def2": UserStage(name: "def2", params: [], body: defBody, source: SourceText("pick @"))]
-        var checked = 0, refused = 0
+        var checked = 0, refused = 0, repeated = 0
         for _ in 0..<300 {
             var stages: [String] = []
             while stages.count < 10 {
                 let stage = forms.randomElement(using: &rng)!.replacingOccurrences(of: "S", with: inner.randomElement(using: &rng)!)
-                stages += Array(repeating: stage, count: Int.random(in: 1...4, using: &rng))
+                let count = Int.random(in: 1...4, using: &rng)
+                stages += Array(repeating: stage, count: count)
+                // A stage written byte for byte as the one before it, which the check does not
+                // walk when that one has no problem.
+                repeated += count - 1
             }
             let text = "echo 1 | " + stages.joined(separator: " | ")
             let program = try Parser.parse(SourceText(text))
@@ -212,6 +216,7 @@ final class PlanningRepeatsTests: XCTestCase {
         }
         XCTAssertEqual(checked, 300)
         XCTAssertGreaterThan(refused, 100)
+        XCTAssertGreaterThan(repeated, 1000)
     }
 
     /// The elements of a list written as the one before them up to their plain values (`all

@@ -4,6 +4,7 @@ import XCTest
 @testable import VowRuntime
 @testable import VowShell
 @testable import VowSyntax
+import VowValue
 
 /// A pure one-stage pipeline run on many inputs (`each format "{}"`) runs its stage directly
 /// (`PureStage`): which pipelines have that form, and that it gives what the ordinary way gives,
@@ -48,6 +49,55 @@ final class PureStageTests: XCTestCase {
         XCTAssertFalse(try fixed(#"format "n{}""#))  // the input fills it in
         XCTAssertFalse(try fixed("pick 'n > $m'"))  // a variable
         XCTAssertEqual(runVow("let m = echo 1\necho [{n: 1}, {n: 2}] | each pick 'n > $m' | to-json").out, "[false,true]\n")
+    }
+
+    /// `pick`'s prepared form (its expression compiled once, `PreparedPick`) gives what its run
+    /// gives on every kind of input, or leaves the input to the run (text, which may hold JSON;
+    /// a search that fails): seeded inputs and expressions, against the run's search.
+    func test_picksPreparedFormGivesWhatItsRunGives() throws {
+        var rng = SplitMix64(seed: 4410)
+        let expressions = [
+            "@", "a", "a.b", "[0]", "[*].a", "length(@)", "a > `1`", "keys(@)", "sum(@)", "{x: a, y: b}", "[?a > `1`].a",
+            "abs(@)", "b[1]", "not_null(c, a)", "@.a || `7`",
+        ]
+        func value(_ depth: Int) -> Value {
+            switch Int.random(in: 0...(depth > 2 ? 5 : 8), using: &rng) {
+            case 0: return .null
+            case 1: return .bool(Bool.random(using: &rng))
+            case 2: return .int(Int.random(in: -5...5, using: &rng))
+            case 3: return .double(Double(Int.random(in: -50...50, using: &rng)) / 4)
+            case 4: return .string(["hello", "", "a b", "1"].randomElement(using: &rng)!)
+            case 5: return .string(["{\"a\": 2}", "[1, 2]", " {\"b\": [3]}"].randomElement(using: &rng)!)
+            case 6: return .list((0..<Int.random(in: 0...3, using: &rng)).map { _ in value(depth + 1) })
+            default:
+                var r = Record()
+                for key in ["a", "b", "c"] where Bool.random(using: &rng) { r[key] = value(depth + 1) }
+                return .record(r)
+            }
+        }
+        var prepared = 0, leftToRun = 0, failed = 0
+        for _ in 0..<3000 {
+            let expression = expressions.randomElement(using: &rng)!
+            let input = value(0)
+            let form = try XCTUnwrap(PickStage().prepared(StageArguments(positional: [.string(expression)], flags: [:], stage: "pick")))
+            let ran = Result { try Pick.searchReadingText(expression, in: input, stage: "pick") }
+            guard let given = form.value(input) else {
+                leftToRun += 1
+                if case .failure = ran { failed += 1 }
+                continue
+            }
+            prepared += 1
+            guard case .success(let expected) = ran else {
+                XCTFail("\(expression) on \(input): the prepared form gave \(given), the run rejects")
+                continue
+            }
+            XCTAssertEqual(given, expected, "\(expression) on \(input)")
+        }
+        XCTAssertGreaterThan(prepared, 1500)
+        XCTAssertGreaterThan(leftToRun, 300)
+        XCTAssertGreaterThan(failed, 100)
+        // An expression that does not compile has no prepared form (the run says why).
+        XCTAssertNil(PickStage().prepared(StageArguments(positional: [.string("a.[")], flags: [:], stage: "pick")))
     }
 
     func test_eachGivesTheValuesTheOrdinaryWayGives() {

@@ -31,11 +31,20 @@ final class PureStage: @unchecked Sendable {
     /// Arguments evaluated once (`fixed`).
     private final class FixedArguments: Sendable {
         let arguments: StageArguments
-        init(_ arguments: StageArguments) { self.arguments = arguments }
+        /// The stage's work with these arguments, made once (`ValueStage.prepared`), when it
+        /// has such a form.
+        let prepared: (any PreparedStage)?
 
-        /// `stage` run on `input` with these arguments, lent from here.
+        init(_ arguments: StageArguments, stage: any ValueStage) {
+            self.arguments = arguments
+            self.prepared = stage.prepared(arguments)
+        }
+
+        /// `stage` run on `input` with these arguments, lent from here: its prepared form's
+        /// value, or else its run's.
         func run(_ stage: any ValueStage, _ input: Value, _ call: StageCall) -> Resolution<Value>? {
-            try? stage.run(input, arguments, call)
+            if let prepared, let v = prepared.value(input) { return .value(v) }
+            return try? stage.run(input, arguments, call)
         }
     }
     /// When some argument fills in the input (`format "{}"`) and none names a variable: how
@@ -100,7 +109,7 @@ final class PureStage: @unchecked Sendable {
         let constant = positional.enumerated().allSatisfy { i, a in Self.isConstant(a, expression: i < def.expressionArguments) }
             && flags.values.allSatisfy { $0.allSatisfy { $0.map { Self.isConstant($0, expression: false) } ?? true } }
         if constant, case .value(let a)? = try? call.arguments(for: .null) {
-            fixedArguments = FixedArguments(a)
+            fixedArguments = FixedArguments(a, stage: stage)
             slots = nil
             return
         }

@@ -81,15 +81,18 @@ struct PureStretch: Sendable {
         // one before it (`StagePlan.plansAlike(before:)`), so to the stage it was made of: one
         // call and its arguments evaluated once for all of them.
         var direct: PureStage? = nil
+        // Asked once: the optional bound in the loop was copied and destroyed through its
+        // type's generic witnesses at every stage (~200 instructions a hop); `hop` reads it.
+        let hasGroups = groups != nil
         for (k, plan) in plans.enumerated() {
             if value.stream != nil { return ordinary(from: k, waiting: nil, input: value) }
             // What the stage gives: its value, or the promise it waits on; a throw is its rejection.
             let given: Resolution<Value>
             do {
-                if let groups, let group = GroupForms.hopGroup(plan) {
+                if hasGroups, let group = GroupForms.hopGroup(plan) {
                     direct = nil
                     spent += 3
-                    given = try hop(plan, group, groups, at: k, on: value)
+                    given = try hop(plan, group, at: k, on: value)
                 } else {
                     spent += 1
                     if let form = direct {
@@ -123,10 +126,11 @@ struct PureStretch: Sendable {
     }
 
     /// What the hop `plan`, `then (group)`, the `k`th stage, gives on `input`: its group's
-    /// direct form's value; else its group run as the hop's handler runs it, whose rejection,
+    /// direct form's value (`groups`); else its group run as the hop's handler runs it, whose rejection,
     /// its origin in the group, is thrown, and whose promise, when it waits, is given.
-    private func hop(_ plan: StagePlan, _ group: Pipeline, _ groups: GroupForms, at k: Int, on input: Value) throws -> Resolution<Value> {
-        if let next = groups.form(of: group, scope: scope, site: run.site)?.value(input) { return .value(next) }
+    @inline(never)
+    private func hop(_ plan: StagePlan, _ group: Pipeline, at k: Int, on input: Value) throws -> Resolution<Value> {
+        if let groups, let next = groups.form(of: group, scope: scope, site: run.site)?.value(input) { return .value(next) }
         let call = StageCall(plan: plan, upstream: nil, scope: scope, run: run, index: firstIndex + k)
         let given = try call.namingErrors { try call.runInner(input) }
         guard case .promise(let p) = given else { return given }

@@ -283,9 +283,17 @@ extension StageDefinition {
 public protocol ValueStage: StageDefinition {
     /// Runs the stage on one input. Throw `VowError` to reject; return `.promise` to wait.
     func run(_ input: Value, _ args: StageArguments, _ call: StageCall) throws -> Resolution<Value>
+
+    /// The stage's work with `args`, arguments that are the same for every input, made once
+    /// (`PreparedStage`), or nil (the default) when it has no such form: its direct form then
+    /// calls `run` for each input.
+    func prepared(_ args: StageArguments) -> (any PreparedStage)?
 }
 
 extension ValueStage {
+    /// No prepared form: `run` is called for each input.
+    public func prepared(_ args: StageArguments) -> (any PreparedStage)? { nil }
+
     /// Chains `run` on the upstream promise (or runs at once on the pipeline's input).
     public func apply(_ call: StageCall) throws -> Promise<Value> {
         call.chain(running: self)

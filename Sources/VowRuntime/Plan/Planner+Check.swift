@@ -1,3 +1,4 @@
+import Foundation
 import VowSyntax
 
 extension Planner {
@@ -24,13 +25,13 @@ extension Planner {
     /// `problems(in:)`, keeping the plans of each statement's pipeline (`let` included) in
     /// `plans`, by the pipeline's start (`CheckedPlans`).
     func problems(in program: Program, plans: inout [Int: [StagePlan]]) -> [PlanProblem] {
-        var walk = CheckWalk()
+        var walk = CheckWalk(source: program.source.bytes)
         for st in program.statements {
             switch st.kind {
             case .pipeline(let p, _), .letBinding(_, _, let p):
                 let made = plan(p)
                 plans[p.span.start] = made
-                for plan in made { collect(plan, into: &walk) }
+                collect(made, into: &walk)
             case .def(_, _, let body, let isAsync): collect(isAsync ? body.awaitsUnwrapped : body, into: &walk, after: nil)
             case .meta: break
             }
@@ -40,6 +41,8 @@ extension Planner {
 
     /// What the check's walk has found, and the plan it made last.
     private struct CheckWalk {
+        /// The bytes of the program's source, which the stages' spans are in.
+        let source: [UInt8]
         var found: [PlanProblem] = []
         /// The last plan of a one-stage group: the next group written as it is (`then (pick @)
         /// | then (pick @) | …`) is not planned (`collect(_:into:after:isGroup:)`).
@@ -64,8 +67,33 @@ extension Planner {
         }
         let made = plan(p)
         if isGroup, made.count == 1 { walk.previous = made[0] }
-        for plan in made { collect(plan, into: &walk) }
+        collect(made, into: &walk)
         return made.count == 1 ? made[0] : nil
+    }
+
+    /// The problems of a pipeline's plans, in order. A stage written byte for byte as the one
+    /// before it (`then (pick @) | then (pick @) | …`), when that one has none, is not walked:
+    /// what the check finds depends only on a stage's text (its names, flags, expressions and
+    /// the pipelines its arguments hold), so it would find none there either.
+    private func collect(_ made: [StagePlan], into walk: inout CheckWalk) {
+        var clean: SourceSpan? = nil
+        for plan in made {
+            let span = plan.writtenSpan
+            if let clean, Self.sameText(walk.source, clean, span) { continue }
+            let found = walk.found.count
+            collect(plan, into: &walk)
+            clean = walk.found.count == found ? span : nil
+        }
+    }
+
+    /// True when the bytes of `source` at `a` and at `b` are the same (a span past the end is
+    /// never the same as anything).
+    static func sameText(_ source: [UInt8], _ a: SourceSpan, _ b: SourceSpan) -> Bool {
+        let n = a.end - a.start
+        guard n == b.end - b.start, n >= 0, a.end <= source.count, b.end <= source.count else { return false }
+        return source.withUnsafeBufferPointer { bytes in
+            memcmp(bytes.baseAddress! + a.start, bytes.baseAddress! + b.start, n) == 0
+        }
     }
 
     /// The problems of one plan: its own, then those of its inner stage, or else of the

@@ -1,3 +1,4 @@
+import JMESPath
 import VowPromises
 import VowValue
 
@@ -56,5 +57,11 @@ struct PickStage: ValueStage {
             }
         }
         return .value(try Pick.searchReadingText(expr, in: input, stage: "pick"))
+    }
+
+    /// The expression compiled once (`PreparedPick`), when it compiles.
+    func prepared(_ args: StageArguments) -> (any PreparedStage)? {
+        guard let text = try? args.string(0, "EXPR"), let expression = try? JMESPathExpression.cached(text) else { return nil }
+        return PreparedPick(expression)
     }
 }
