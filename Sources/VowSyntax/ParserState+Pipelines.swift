@@ -6,7 +6,8 @@ extension ParserState {
         // Made in its block as it is parsed: a pipeline of one stage is one allocation.
         let first = try stage(inBrackets: inBrackets, context: context)
         var end = first.span.end
-        var stages = StageNodesBuilder(first: first)
+        // Moved in: a copy given to the block was a copy and a destroy of the node, each group.
+        var stages = StageNodesBuilder(first: consume first)
         while true {
             skipBlank(newlines: inBrackets)
             guard peek == PIPE else { break }
@@ -19,7 +20,7 @@ extension ParserState {
             }
             let next = try stage(inBrackets: inBrackets, context: context, afterPipe: true)
             end = next.span.end
-            stages.append(next)
+            stages.append(consume next)
         }
         return stages.pipeline(span: SourceSpan(start: start, end: end))
     }

@@ -49,7 +49,8 @@ struct Evaluator: Sendable {
             // the last would settle.
             if let upstream = current, !nullEnds, !PromiseObservation.isActive {
                 var groups: GroupForms? = nil
-                let length = PureStretch.length(plans, from: offset, to: stretchEnd, groups: &groups, evaluator: self)
+                let length = PureStretch.length(
+                    plans, from: offset, to: stretchEnd, groups: &groups, evaluator: self, written: stages, source: site.source)
                 if length >= PureStretch.fewest {
                     let stretch = PureStretch(
                         plans: plans[offset..<(offset + length)], firstIndex: run.entries.count, scope: scope, run: run, evaluator: self,

@@ -16,6 +16,15 @@ final class GroupForms: @unchecked Sendable {
     private var direct = false
     /// The direct form of `plan`, made when first asked for.
     private var form: PureStage?
+    /// The plan of the groups of the stretch's hops (`accept`), while they are all written as
+    /// one another; nil before the first, and once two are not (`mixed`).
+    private var accepted: StagePlan?
+    /// True once two of the stretch's groups are written apart.
+    private var mixed = false
+    /// The direct form of `accepted`, made when first asked for.
+    private var formOfAccepted: PureStage?
+    /// True when every stage of the stretch is a hop (`PureStretch.length`).
+    var everyStageIsAHop = false
 
     init(evaluator: Evaluator) {
         self.evaluator = evaluator
@@ -41,8 +50,29 @@ final class GroupForms: @unchecked Sendable {
         return direct
     }
 
-    /// The direct form of `group`'s one stage, or nil when it has none.
+    /// Takes the group `hasDirectForm` was just asked about, and found to have one, as one of
+    /// the stretch's hops (`PureStretch.length`).
+    func accept() {
+        guard !mixed else { return }
+        if let accepted, accepted !== plan { mixed = true }
+        accepted = plan
+    }
+
+    /// The direct form of every group of the stretch's hops, while they are all written as one
+    /// another (`accept`); nil otherwise.
+    func acceptedForm(scope: Scope, site: Site) -> PureStage? {
+        guard !mixed, let accepted else { return nil }
+        if let formOfAccepted { return formOfAccepted }
+        let made = PureStage(accepted, session: evaluator.session, scope: scope, site: site)
+        formOfAccepted = made
+        return made
+    }
+
+    /// The direct form of `group`'s one stage, or nil when it has none. `group` is one of the
+    /// stretch's (`accept`): while they are all written as one another, the form of the first is
+    /// every one's, and no group is compared again.
     func form(of group: Pipeline, scope: Scope, site: Site) -> PureStage? {
+        if !mixed, accepted != nil { return acceptedForm(scope: scope, site: site) }
         guard hasDirectForm(group), let plan else { return nil }
         if let form { return form }
         let made = PureStage(plan, session: evaluator.session, scope: scope, site: site)

@@ -40,21 +40,38 @@ struct PureStretch: Sendable {
 
     /// How many of the plans from `offset` (up to `end`, excluded) run in a stretch, one after
     /// the other: stages with a direct form, and hops `then (G)` whose group is one such stage
-    /// (`GroupForms`, made when the first hop is met and kept for the stretch's run).
-    static func length(_ plans: [StagePlan], from offset: Int, to end: Int, groups: inout GroupForms?, evaluator: Evaluator) -> Int {
-        var n = 0
+    /// (`GroupForms`, made when the first hop is met and kept for the stretch's run). `written`
+    /// holds the stages the plans are of, in `source`: a hop written byte for byte as the hop
+    /// before it is that hop again, taken without reading its plan or its group.
+    static func length(
+        _ plans: [StagePlan], from offset: Int, to end: Int, groups: inout GroupForms?, evaluator: Evaluator,
+        written: Slice<StageNodes>, source: SourceText
+    ) -> Int {
+        var n = 0, hops = 0
+        // Where the last hop taken is written, nil after a stage that is not a hop.
+        var lastHop: SourceSpan? = nil
         while offset + n < end {
+            if let last = lastHop, source.sameText(last, written.base[written.startIndex + offset + n].span) {
+                n += 1
+                hops += 1
+                continue
+            }
             let plan = plans[offset + n]
             if n == 0 ? PureStage.hasDirectForm(plan) : plan.hasDirectForm(after: plans[offset + n - 1]) {
                 n += 1
+                lastHop = nil
                 continue
             }
             guard let group = GroupForms.hopGroup(plan) else { break }
             let forms = groups ?? GroupForms(evaluator: evaluator)
             groups = forms
             guard forms.hasDirectForm(group) else { break }
+            forms.accept()
+            lastHop = written.base[written.startIndex + offset + n].span
             n += 1
+            hops += 1
         }
+        groups?.everyStageIsAHop = n > 0 && hops == n
         return n
     }
 
@@ -84,8 +101,18 @@ struct PureStretch: Sendable {
         // Asked once: the optional bound in the loop was copied and destroyed through its
         // type's generic witnesses at every stage (~200 instructions a hop); `hop` reads it.
         let hasGroups = groups != nil
-        for (k, plan) in plans.enumerated() {
+        // A stretch of hops alone, their groups written alike: their one group's direct form,
+        // run on each value without reading the hops' plans (a hop it gives no value for runs
+        // as any hop does).
+        let everyHop = groups.flatMap { $0.everyStageIsAHop ? $0.acceptedForm(scope: scope, site: run.site) : nil }
+        for k in 0..<plans.count {
             if value.stream != nil { return ordinary(from: k, waiting: nil, input: value) }
+            if let everyHop, let next = everyHop.value(value) {
+                spent += 3
+                value = next
+                continue
+            }
+            let plan = plans[plans.startIndex + k]
             // What the stage gives: its value, or the promise it waits on; a throw is its rejection.
             let given: Resolution<Value>
             do {

@@ -1,4 +1,3 @@
-import Foundation
 import VowSyntax
 
 extension Planner {
@@ -25,7 +24,7 @@ extension Planner {
     /// `problems(in:)`, keeping the plans of each statement's pipeline (`let` included) in
     /// `plans`, by the pipeline's start (`CheckedPlans`).
     func problems(in program: Program, plans: inout [Int: [StagePlan]]) -> [PlanProblem] {
-        var walk = CheckWalk(source: program.source.bytes)
+        var walk = CheckWalk(source: program.source)
         for st in program.statements {
             switch st.kind {
             case .pipeline(let p, _), .letBinding(_, _, let p):
@@ -41,8 +40,8 @@ extension Planner {
 
     /// What the check's walk has found, and the plan it made last.
     private struct CheckWalk {
-        /// The bytes of the program's source, which the stages' spans are in.
-        let source: [UInt8]
+        /// The program's source, which the stages' spans are in.
+        let source: SourceText
         var found: [PlanProblem] = []
         /// The last plan of a one-stage group: the next group written as it is (`then (pick @)
         /// | then (pick @) | …`) is not planned (`collect(_:into:after:isGroup:)`).
@@ -79,20 +78,10 @@ extension Planner {
         var clean: SourceSpan? = nil
         for plan in made {
             let span = plan.writtenSpan
-            if let clean, Self.sameText(walk.source, clean, span) { continue }
+            if let clean, walk.source.sameText(clean, span) { continue }
             let found = walk.found.count
             collect(plan, into: &walk)
             clean = walk.found.count == found ? span : nil
-        }
-    }
-
-    /// True when the bytes of `source` at `a` and at `b` are the same (a span past the end is
-    /// never the same as anything).
-    static func sameText(_ source: [UInt8], _ a: SourceSpan, _ b: SourceSpan) -> Bool {
-        let n = a.end - a.start
-        guard n == b.end - b.start, n >= 0, a.end <= source.count, b.end <= source.count else { return false }
-        return source.withUnsafeBufferPointer { bytes in
-            memcmp(bytes.baseAddress! + a.start, bytes.baseAddress! + b.start, n) == 0
         }
     }
 
