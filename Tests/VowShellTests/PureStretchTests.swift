@@ -119,6 +119,20 @@ final class PureStretchTests: XCTestCase {
         return plain
     }
 
+    /// A stretch of hops alone, written alike (run by their one group's form, their plans not
+    /// read): the value, and a hop that fails part-way named with its input and the hops it
+    /// skipped, as when every promise is recorded; hops written apart after them.
+    func test_aStretchOfHopsWrittenAlikeRunsAsTheChain() throws {
+        let add = String(repeating: " | then (pick '@ + `1`')", count: 6)
+        XCTAssertEqual(try assertAsTraced("echo 3" + add + " | print").out, "9\n")
+        XCTAssertEqual(try assertAsTraced("echo 3" + add + " | then (pick '@ * `2`') | then (pick '@ * `2`') | print").out, "36\n")
+        let length = String(repeating: " | then (pick 'length(@)')", count: 5)
+        let failed = try assertAsTraced("echo abc" + length + " | print")
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertTrue(failed.err.contains("length"), failed.err)
+        XCTAssertEqual(try assertAsTraced("echo abc" + length + " | catch echo caught | print").out, "caught\n")
+    }
+
     /// A stage that fails in a stretch is named, with its input and the stages it skipped, as
     /// when every promise is recorded.
     func test_aFailureInAStretchIsReportedAsInTheChain() throws {
