@@ -14,7 +14,9 @@ extension SourceText {
         let n = a.end - a.start
         guard n == b.end - b.start, n >= 0, a.end <= bytes.count, b.end <= bytes.count else { return false }
         return bytes.withUnsafeBufferPointer { all in
-            memcmp(all.baseAddress! + a.start, all.baseAddress! + b.start, n) == 0
+            // An empty source has no buffer; two empty spans are the same.
+            guard let base = all.baseAddress else { return true }
+            return memcmp(base + a.start, base + b.start, n) == 0
         }
     }
 }
