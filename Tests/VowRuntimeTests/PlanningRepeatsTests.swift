@@ -11,7 +11,8 @@
 //   the plans answers; the
 //   plans of pipelines of runs of the same stage must be those of each stage planned alone, to
 //   the arguments' places (and, for a stage that takes plain values, written so up to their
-//   texts: `resolve 1 | resolve 2`); and the check's walk, which does the same across the one-stage
+//   texts: `resolve 1 | resolve 2`), and a plan shared by stages written byte for byte alike
+//   (`Planner.plan(_:sharing:)`), placed at each, must be that stage's plan alone; and the check's walk, which does the same across the one-stage
 //   pipelines inside stages (groups, elements), must find what planning each in full finds.
 import VowSyntax
 import VowValue
@@ -98,7 +99,7 @@ final class PlanningRepeatsTests: XCTestCase {
         let defBody = try Parser.parsePipeline(SourceText("pick @"))
         let defs = ["def2": UserStage(name: "def2", params: [], body: defBody, source: SourceText("pick @"))]
         let described = Self.described
-        var compared = 0, again = 0, alikeBefore = 0
+        var compared = 0, again = 0, alikeBefore = 0, shared = 0
         for _ in 0..<300 {
             // Runs of one stage, one to four long, of the stages above.
             var stages: [String] = []
@@ -107,12 +108,26 @@ final class PlanningRepeatsTests: XCTestCase {
                 stages += Array(repeating: stage, count: Int.random(in: 1...4, using: &rng))
             }
             let text = stages.joined(separator: " | ")
-            let pipeline = try Parser.parsePipeline(SourceText(text))
+            let source = SourceText(text)
+            let pipeline = try Parser.parsePipeline(source)
             for withDefs in [[:], defs] {
                 let planner = Planner(registry: .builtins, defs: withDefs)
                 let together = planner.plan(pipeline)
                 let alone = pipeline.stages.map { planner.plan($0) }
                 XCTAssertEqual(together.map(described), alone.map(described), text)
+                // Sharing the plans of stages written byte for byte alike: each plan, placed at its
+                // stage, is that stage's plan alone, and its span is read without placing it.
+                let sharing = planner.plan(pipeline, sharing: source)
+                let placed = sharing.indices.map { sharing[$0].placed(in: pipeline.stages, at: $0) }
+                XCTAssertEqual(placed.map(described), alone.map(described), text)
+                for i in sharing.indices {
+                    XCTAssertEqual(sharing[i].writtenSpan(in: pipeline.stages, at: i), pipeline.stages[i].span, text)
+                    if i > 0, sharing[i] === sharing[i - 1] {
+                        shared += 1
+                        XCTAssertEqual(source.slice(pipeline.stages[i].span), source.slice(pipeline.stages[i - 1].span), text)
+                        XCTAssertFalse(sharing[i].definition?.looksAhead ?? true, text)
+                    }
+                }
                 for i in together.indices.dropFirst() where together[i - 1].again(at: (pipeline.stages, i)) != nil {
                     again += 1
                 }
@@ -131,6 +146,7 @@ final class PlanningRepeatsTests: XCTestCase {
         // The shortcut is taken often: the test would pass without it.
         XCTAssertGreaterThan(again, 1000)
         XCTAssertGreaterThan(alikeBefore, 500)
+        XCTAssertGreaterThan(shared, 1000)
     }
 
     /// A plan, to its arguments' places and the texts of what it holds.

@@ -133,6 +133,37 @@ final class PureStretchTests: XCTestCase {
         XCTAssertEqual(try assertAsTraced("echo abc" + length + " | catch echo caught | print").out, "caught\n")
     }
 
+    /// Hops and stages written byte for byte alike share one plan (`Planner.plan(_:sharing:)`):
+    /// the one that fails, whichever it is, is marked where it is written, with the ones after
+    /// it skipped, as when every promise is recorded (each plan then placed at its stage).
+    func test_stagesWrittenAlikeShareAPlanAndFailWhereTheyAreWritten() throws {
+        // Short enough for an error to show the statement whole (`Render.lineLimit`).
+        for (written, count) in [(" | then (pick 'length(@[0])&&@[0]')", 5), (" | pick 'length(@[0])&&@[0]'", 5)] {
+            for depth in 1...count {
+                let list = String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)
+                let program = "echo '\(list)' | json" + String(repeating: written, count: count) + " | print"
+                let failed = try assertAsTraced(program)
+                XCTAssertEqual(failed.status, 1, program)
+                // The caret is under the `depth`th of the stages written alike.
+                let lines = failed.err.split(separator: "\n").map(String.init)
+                guard let statement = lines.firstIndex(where: { $0.hasSuffix(program) }), statement + 1 < lines.count,
+                    let caret = lines[statement + 1].firstIndex(of: "^")
+                else {
+                    XCTFail("no caret under the statement: \(failed.err)")
+                    continue
+                }
+                let column = lines[statement + 1].distance(from: lines[statement + 1].startIndex, to: caret)
+                let prefix = lines[statement].count - program.count
+                // A hop's error is its group's stage's: the caret is under `pick`, inside `then (`.
+                let inside = written.hasPrefix(" | then (") ? "then (".utf8.count : 0
+                let expected = program.utf8.count - (count - depth + 1) * written.utf8.count + 3 - " | print".utf8.count + inside
+                XCTAssertEqual(column - prefix, expected, "\(program)\n\(failed.err)")
+                let skipped = Array(repeating: String(written.dropFirst(3)), count: count - depth) + ["print"]
+                XCTAssertTrue(failed.err.contains("skipped: " + skipped.joined(separator: ", ")), failed.err)
+            }
+        }
+    }
+
     /// A stage that fails in a stretch is named, with its input and the stages it skipped, as
     /// when every promise is recorded.
     func test_aFailureInAStretchIsReportedAsInTheChain() throws {

@@ -52,9 +52,10 @@ struct Evaluator: Sendable {
                 let length = PureStretch.length(
                     plans, from: offset, to: stretchEnd, groups: &groups, evaluator: self, written: stages, source: site.source)
                 if length >= PureStretch.fewest {
+                    let first = stages.startIndex + offset
                     let stretch = PureStretch(
-                        plans: plans[offset..<(offset + length)], firstIndex: run.entries.count, scope: scope, run: run, evaluator: self,
-                        groups: groups)
+                        plans: plans[offset..<(offset + length)], written: stages.base[first..<(first + length)], firstIndex: run.entries.count,
+                        scope: scope, run: run, evaluator: self, groups: groups)
                     let promise = stretch.chain(on: upstream)
                     for k in offset..<(offset + length) {
                         run.entries.append(.init(plan: plans[k], promise: promise, span: stages.base[stages.startIndex + k].span))
@@ -67,7 +68,8 @@ struct Evaluator: Sendable {
             // Only the node's span is read: the node itself is not copied out.
             let span = stages.base[stages.startIndex + offset].span
             let i = run.entries.count
-            let plan = plans[offset]
+            // A plan shared by stages written alike, placed at this one (`Planner.plan(_:sharing:)`).
+            let plan = plans[offset].placed(in: stages.base, at: stages.startIndex + offset)
             // Only a stage that re-runs its upstream (`retry`, `until`) gets a closure for it,
             // kept by the run (`StageCall.rerunUpstream` reads it there).
             if offset > 0, plan.definition?.rerunsUpstream == true {

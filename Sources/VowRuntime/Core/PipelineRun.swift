@@ -11,23 +11,23 @@ import VowValue
 /// read, an append or an assignment), and a run of a list's element (`all [resolve 1, …]`)
 /// made four checked accesses, ~300 instructions, of its one stage.
 final class PipelineRun: @unchecked Sendable {
-    /// A stage of the run: its plan (where its name, its place and how it meets a rejection are
-    /// read) and its promise. 16 bytes: a long pipeline keeps one a stage, and its place is its
-    /// plan's (`StagePlan.writtenSpan`), which it kept a copy of.
+    /// A stage of the run: its plan (where its name and how it meets a rejection are read), its
+    /// promise, and where it is written (a `then` the planner rewrote: the whole `then`
+    /// stage). 24 bytes: its place is its own, not read from its plan, since stages written
+    /// byte for byte alike may share one plan (`Planner.plan(_:sharing:)`), which a stretch of
+    /// them (`PureStretch`) keeps for each without placing it.
     struct Entry {
         let plan: StagePlan
         let promise: Promise<Value>
+        /// Where the stage is written.
+        let span: SourceSpan
 
-        /// The entry of the stage written at `span`, which is where its plan says it is (checked
-        /// in a debug build: each place an entry is made gives the node's span).
-        init(plan: StagePlan, promise: Promise<Value>, span: @autoclosure () -> SourceSpan) {
-            assert(plan.writtenSpan == span(), "an entry's stage is where its plan is written")
+        /// The entry of the stage written at `span`, whose plan is `plan` (placed there, or shared).
+        init(plan: StagePlan, promise: Promise<Value>, span: SourceSpan) {
             self.plan = plan
             self.promise = promise
+            self.span = span
         }
-
-        /// Where the stage is written (a `then` the planner rewrote: the whole `then` stage).
-        var span: SourceSpan { plan.writtenSpan }
         /// A rejection that reaches it is not reported as having skipped it: a handler
         /// (`StageDefinition.handlesRejections`) or a stage that acts on it (`seesRejections`).
         var seesRejections: Bool { plan.onRejection.seesRejection }

@@ -28,8 +28,12 @@ struct PureStretch: Sendable {
     /// The fewest stages a stretch takes: the adoption that gives its turn takes two.
     static let fewest = 3
 
-    /// The stretch's plans, which are consecutive stages of `run`.
+    /// The stretch's plans, which are consecutive stages of `run`: a plan shared by stages
+    /// written alike (`Planner.plan(_:sharing:)`) is placed at its stage (`plan(_:)`) only
+    /// when that stage runs as a call.
     let plans: ArraySlice<StagePlan>
+    /// The stretch's stages, as written, which `plans` are of.
+    let written: Slice<StageNodes>
     /// The index in the run's entries of the stretch's first stage.
     let firstIndex: Int
     let scope: Scope
@@ -75,6 +79,11 @@ struct PureStretch: Sendable {
         return n
     }
 
+    /// The plan of the `k`th stage, placed at that stage (`StagePlan.placed(in:at:)`).
+    private func plan(_ k: Int) -> StagePlan {
+        plans[plans.startIndex + k].placed(in: written.base, at: written.startIndex + k)
+    }
+
     /// The stretch run on what `upstream` gives: its promise.
     func chain(on upstream: Promise<Value>) -> Promise<Value> {
         let ex = evaluator.session.executor
@@ -112,24 +121,27 @@ struct PureStretch: Sendable {
                 value = next
                 continue
             }
-            let plan = plans[plans.startIndex + k]
+            // The stage's plan, as given: shared by stages written alike, it is placed only to
+            // run the stage as a call.
+            let shared = plans[plans.startIndex + k]
             // What the stage gives: its value, or the promise it waits on; a throw is its rejection.
             let given: Resolution<Value>
             do {
-                if hasGroups, let group = GroupForms.hopGroup(plan) {
+                if hasGroups, let group = GroupForms.hopGroup(shared) {
                     direct = nil
                     spent += 3
-                    given = try hop(plan, group, at: k, on: value)
+                    given = try hop(group, at: k, on: value)
                 } else {
                     spent += 1
                     if let form = direct {
-                        if plan.plansAlike(before: plans[plans.startIndex + k - 1]), let next = form.value(value) {
+                        if shared.plansAlike(before: plans[plans.startIndex + k - 1]), let next = form.value(value) {
                             value = next
                             continue
                         }
                         direct = nil
                     }
-                    if k + 1 < plans.count, plans[plans.startIndex + k + 1].plansAlike(before: plan),
+                    let plan = plan(k)
+                    if k + 1 < plans.count, plans[plans.startIndex + k + 1].plansAlike(before: shared),
                         let form = PureStage(plan, session: evaluator.session, scope: scope, site: run.site)
                     {
                         direct = form
@@ -152,13 +164,15 @@ struct PureStretch: Sendable {
         return .settling(.success(value), afterTurns: spent - 2, on: ex)
     }
 
-    /// What the hop `plan`, `then (group)`, the `k`th stage, gives on `input`: its group's
-    /// direct form's value (`groups`); else its group run as the hop's handler runs it, whose rejection,
-    /// its origin in the group, is thrown, and whose promise, when it waits, is given.
+    /// What the hop `then (group)`, the `k`th stage, gives on `input`: its group's direct
+    /// form's value (`groups`); else its group run as the hop's handler runs it, whose
+    /// rejection, its origin in the group, is thrown, and whose promise, when it waits, is given.
+    /// `group` may be that of a hop written as this one, whose plan this one shares: its direct
+    /// form is this one's, but only the hop's own plan (`plan(_:)`) runs it as a call.
     @inline(never)
-    private func hop(_ plan: StagePlan, _ group: Pipeline, at k: Int, on input: Value) throws -> Resolution<Value> {
+    private func hop(_ group: Pipeline, at k: Int, on input: Value) throws -> Resolution<Value> {
         if let groups, let next = groups.form(of: group, scope: scope, site: run.site)?.value(input) { return .value(next) }
-        let call = StageCall(plan: plan, upstream: nil, scope: scope, run: run, index: firstIndex + k)
+        let call = StageCall(plan: plan(k), upstream: nil, scope: scope, run: run, index: firstIndex + k)
         let given = try call.namingErrors { try call.runInner(input) }
         guard case .promise(let p) = given else { return given }
         switch p.result {
@@ -177,8 +191,9 @@ struct PureStretch: Sendable {
         func span(_ offset: Int) -> SourceSpan { run.entries[firstIndex + offset].span }
         var current = waiting ?? .resolve(input, on: evaluator.session.executor)
         if let waiting { rest.entries.append(.init(plan: plans[plans.startIndex + k], promise: waiting, span: span(k))) }
-        for (offset, plan) in plans.enumerated().dropFirst(waiting == nil ? k : k + 1) {
+        for offset in (waiting == nil ? k : k + 1)..<plans.count {
             let index = rest.entries.count
+            let plan = plan(offset)
             current = evaluator.execute(plan, upstream: current, input: input, scope: scope, site: run.site, run: rest, index: index)
             rest.entries.append(.init(plan: plan, promise: current, span: span(offset)))
         }

@@ -28,9 +28,10 @@ extension Planner {
         for st in program.statements {
             switch st.kind {
             case .pipeline(let p, _), .letBinding(_, _, let p):
-                let made = plan(p)
+                // Stages written alike share a plan (`plan(_:sharing:)`): the evaluator places each.
+                let made = plan(p, sharing: program.source)
                 plans[p.span.start] = made
-                collect(made, into: &walk)
+                collect(made, of: p, into: &walk)
             case .def(_, _, let body, let isAsync): collect(isAsync ? body.awaitsUnwrapped : body, into: &walk, after: nil)
             case .meta: break
             }
@@ -66,21 +67,24 @@ extension Planner {
         }
         let made = plan(p)
         if isGroup, made.count == 1 { walk.previous = made[0] }
-        collect(made, into: &walk)
+        collect(made, of: p, into: &walk)
         return made.count == 1 ? made[0] : nil
     }
 
-    /// The problems of a pipeline's plans, in order. A stage written byte for byte as the one
-    /// before it (`then (pick @) | then (pick @) | …`), when that one has none, is not walked:
-    /// what the check finds depends only on a stage's text (its names, flags, expressions and
-    /// the pipelines its arguments hold), so it would find none there either.
-    private func collect(_ made: [StagePlan], into walk: inout CheckWalk) {
+    /// The problems of the plans of `p`'s stages, in order. A stage written byte for byte as the
+    /// one before it (`then (pick @) | then (pick @) | …`), when that one has none, is not
+    /// walked: what the check finds depends only on a stage's text (its names, flags,
+    /// expressions and the pipelines its arguments hold), so it would find none there either.
+    /// A plan shared by stages written alike (`plan(_:sharing:)`) is walked at the place of
+    /// each stage it is walked for (`StagePlan.placed(in:at:)`), so that what it finds there is
+    /// found where it is written.
+    private func collect(_ made: [StagePlan], of p: Pipeline, into walk: inout CheckWalk) {
         var clean: SourceSpan? = nil
-        for plan in made {
-            let span = plan.writtenSpan
+        for (i, plan) in made.enumerated() {
+            let span = plan.writtenSpan(in: p.stages, at: i)
             if let clean, walk.source.sameText(clean, span) { continue }
             let found = walk.found.count
-            collect(plan, into: &walk)
+            collect(plan.placed(in: p.stages, at: i), into: &walk)
             clean = walk.found.count == found ? span : nil
         }
     }

@@ -31,7 +31,14 @@ struct Planner: Sendable {
     }
 
     /// Every stage of `stages` planned, each followed stage given its look-ahead.
-    func plan(_ stages: Slice<StageNodes>) -> [StagePlan] {
+    ///
+    /// With `sharing`, the source `stages` are written in, a stage written byte for byte as the
+    /// one before it is given that one's plan when it can be shared (`StagePlan.canBeShared`):
+    /// a million `then (pick @)` hops keep one plan, not a million of 80 bytes. Only a caller
+    /// that places each plan it runs (`StagePlan.placed(in:at:)`) and reads each stage's span
+    /// from its node asks for it: the evaluator, for a statement's pipeline checked before it
+    /// runs (`CheckedPlans`).
+    func plan(_ stages: Slice<StageNodes>, sharing source: SourceText? = nil) -> [StagePlan] {
         // The plans keep the pipeline's block their nodes are in (`StagePlan.init`), not a copy of each.
         let list = stages.base
         var names = ResolvedNames()
@@ -42,6 +49,10 @@ struct Planner: Sendable {
         var made: [StagePlan] = []
         made.reserveCapacity(stages.count)
         for i in stages.indices {
+            if let source, let previous = made.last, previous.canBeShared, source.sameText(list[i - 1].span, list[i].span) {
+                made.append(previous)
+                continue
+            }
             // A stage written as the one before it (a long `pick @ | pick @ | …`) is planned as it was.
             if let previous = made.last, let again = previous.again(at: (list, i)) {
                 made.append(again)
@@ -51,14 +62,15 @@ struct Planner: Sendable {
         }
         // From the last pair back, so that a stage looking ahead sees what the stage after it
         // found when it looked (`each json | where … | len`).
+        // A shared plan never looks ahead (`canBeShared`): fusing it changes nothing.
         for i in made.indices.dropLast().reversed() {
             made[i].fuse(next: made[i + 1])
         }
         return made
     }
 
-    /// Every stage of `p` planned (`plan(_:)` of its stages).
-    func plan(_ p: Pipeline) -> [StagePlan] { plan(p.stages[...]) }
+    /// Every stage of `p` planned (`plan(_:sharing:)` of its stages).
+    func plan(_ p: Pipeline, sharing source: SourceText? = nil) -> [StagePlan] { plan(p.stages[...], sharing: source) }
 
     /// One stage planned. `outerFlags` are the flags of the stage around it (`each`'s
     /// `--limit` for the inner stage of `each fetch …`), offered when a flag is misspelt.

@@ -209,20 +209,57 @@ final class StagePlan: @unchecked Sendable {
         return made
     }
 
+    /// True when the planner may give this plan to the stage after its own too, when that stage
+    /// is written byte for byte as its own (`Planner.plan(_:sharing:)`): a plan of a built-in
+    /// stage given no flag, with nothing of its own (what `again` would make again), whose stage
+    /// does not look ahead (a look-ahead is set on the plan itself, and would differ with the
+    /// stage after each place).
+    var canBeShared: Bool {
+        guard rare == nil, !nodes.isEmpty, case .builtin(let def, _) = kind else { return false }
+        return !def.looksAhead
+    }
+
+    /// This plan as the plan of the stage at `index` of `stages`: itself when it is that
+    /// stage's, or is of a stage in another list, or has a node of its own; else, for a plan
+    /// the planner shared among stages of `stages` written byte for byte alike (`canBeShared`),
+    /// a plan of the stage at `index` made as `again` makes one, which a run of that stage
+    /// reads its place and its arguments' places from.
+    func placed(in stages: StageNodes, at index: Int) -> StagePlan {
+        guard isShared(in: stages, at: index), case .builtin(let def, _) = kind else { return self }
+        let made = StagePlan(place: (nodes, index), kind: .builtin(def, nodes[index].arguments))
+        made.onRejection = onRejection
+        return made
+    }
+
+    /// Where the stage at `index` of `stages` is written, when this plan is its (shared or not,
+    /// `placed(in:at:)`): read without making its plan.
+    func writtenSpan(in stages: StageNodes, at index: Int) -> SourceSpan {
+        isShared(in: stages, at: index) ? stages[index].span : writtenSpan
+    }
+
+    /// True when this plan is given to the stage at `index` of `stages` though it is the plan of
+    /// another stage of that list: the planner shared it (`canBeShared`).
+    @inline(__always)
+    private func isShared(in stages: StageNodes, at index: Int) -> Bool {
+        Int(nodeIndex) != index && rare == nil && !nodes.isEmpty && nodes.isSame(as: stages)
+    }
+
     /// `plansAlike(before)`, where `before` is the plan of the stage just before this one in
-    /// its pipeline: answered at once when `again` found their arguments the very same
-    /// (`alikeBefore`) and neither plan has been given anything of its own since (a look-ahead).
+    /// its pipeline: answered at once when it is that very plan, shared by the two stages
+    /// (`canBeShared`), or when `again` found their arguments the very same (`alikeBefore`)
+    /// and neither plan has been given anything of its own since (a look-ahead).
     @inline(__always)
     func plansAlike(before: StagePlan) -> Bool {
-        knownAlike(to: before) || plansAlike(before)
+        self === before || knownAlike(to: before) || plansAlike(before)
     }
 
     /// `PureStage.hasDirectForm(self)`, where `before`, the plan of the stage just before this
-    /// one, has one: answered at once when the two plan alike by `alikeBefore` (the same stage,
-    /// the very same arguments, the same role with a rejection).
+    /// one, has one: answered at once when it is that very plan (shared, `canBeShared`) or the
+    /// two plan alike by `alikeBefore` (the same stage, the very same arguments, the same role
+    /// with a rejection).
     @inline(__always)
     func hasDirectForm(after before: StagePlan) -> Bool {
-        knownAlike(to: before) || PureStage.hasDirectForm(self)
+        self === before || knownAlike(to: before) || PureStage.hasDirectForm(self)
     }
 
     /// True when planning found this plan alike to `before`, the plan of the stage just before
