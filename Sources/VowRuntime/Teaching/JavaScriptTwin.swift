@@ -104,7 +104,7 @@ public struct JavaScriptTwin {
     /// One line on what a stage is in the twin, for `:help` and docs/stages.md.
     public static func reference(for stage: any StageDefinition.Type) -> String {
         if let writing = stage as? any TwinWriting.Type, let line = writing.twinReference { return line }
-        func callee(_ f: String) -> String { f.contains("-") ? "vow[\"\(f)\"]" : "vow.\(f)" }
+        func callee(_ f: String) -> String { f.utf8.contains(UInt8(ascii: "-")) ? "vow[\"\(f)\"]" : "vow.\(f)" }
         switch stage.twin {
         case .handler(let f):
             return "a handler that finishes at once: `.then((v) => \(callee(f))(v, …))` returns a value or throws"
@@ -148,17 +148,16 @@ public struct JavaScriptTwin {
         }
         out += "\nconst $args = process.argv.slice(2);\n"
         // `$1`, `$2`…: the script's arguments, as vow reads them.
-        let numbered = Set(body.joined().matches(of: /\$([1-9][0-9]*)\b/).compactMap { Int($0.1) })
-        if let highest = numbered.max() {
+        if let highest = body.compactMap(TwinText.highestNumberedArgument(in:)).max() {
             out += "const [" + (1...highest).map { "$\($0)" }.joined(separator: ", ") + "] = $args;\n"
         }
         // `$env`: the environment, as vow reads it (a `let env` or `def` parameter comes first).
-        if body.joined().contains("$env"), !lets.contains("env") {
+        if body.contains(where: { TwinText.contains($0[...], "$env") }), !lets.contains("env") {
             out += "const $env = Object.fromEntries(Object.entries(process.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));\n"
         }
         out += check
         out += "let $$;\n(async () => {\n"
-        for b in body { out += "  " + b.replacingOccurrences(of: "\n", with: "\n  ") + "\n" }
+        for b in body { out += "  " + TwinText.indented(b) + "\n" }
         out += "})().catch(vow.fail).finally(() => { vow.endQuestions(); return vow.runDeferred(); });\n"
         return out
     }
@@ -242,11 +241,11 @@ public struct JavaScriptTwin {
         for (i, plan) in plans.enumerated().dropFirst() {
             let origin = (lastHandler ?? -1) >= i ? TwinOrigin(previous: source.slice(p.stages[i - 1].span), this: source.slice(p.stages[i].span)) : nil
             let code = later(plan, upstream: Self.upstreamMark, depth: depth, origin: origin, collects: streamed && !takesStream(plan))
-            if code.hasPrefix(Self.upstreamMark), !code.dropFirst(Self.upstreamMark.count).contains(Self.upstreamMark) {
+            if code.hasPrefix(Self.upstreamMark), !TwinText.contains(code.dropFirst(Self.upstreamMark.count), Self.upstreamMark) {
                 var piece = String(code.dropFirst(Self.upstreamMark.count))
                 if marksStages { piece = piece.hasPrefix("\n") ? "\n" + mark(plan) + piece.dropFirst() : mark(plan) + piece }
                 pieces.append(piece)
-            } else if code.contains(Self.upstreamMark) {
+            } else if TwinText.contains(code[...], Self.upstreamMark) {
                 pieces = [code.replacingOccurrences(of: Self.upstreamMark, with: pieces.joined())]
             } else {
                 // A stage that wrote its upstream some other way: written again with it whole.
@@ -353,7 +352,7 @@ public struct JavaScriptTwin {
         case .handler(let f), .promise(let f):
             let isPromise: Bool
             if case .promise = def.twin { isPromise = true } else { isPromise = false }
-            let callee = given ?? (f.contains("-") ? "vow[\(jsString(f))]" : "vow.\(f)")
+            let callee = given ?? (f.utf8.contains(UInt8(ascii: "-")) ? "vow[\(jsString(f))]" : "vow.\(f)")
             let r = withArguments(positional, input: input, depth: depth, expressions: def.expressionArguments) { vals in
                 "\(callee)(\(([input] + vals).joined(separator: ", ")))"
             }
@@ -367,7 +366,7 @@ public struct JavaScriptTwin {
             let r = withArguments(
                 positional, input: input, depth: depth, expressions: def.expressionArguments, wordsAsWritten: def.takesWordsAsWritten
             ) { vals in
-                "\(f.contains("-") ? "vow[\(jsString(f))]" : "vow.\(f)")(\(([input, object] + vals).joined(separator: ", ")))"
+                "\(f.utf8.contains(UInt8(ascii: "-")) ? "vow[\(jsString(f))]" : "vow.\(f)")(\(([input, object] + vals).joined(separator: ", ")))"
             }
             return isPromise ? r.asPromise : r
         case .control, .none:
