@@ -13,15 +13,17 @@ final class TwinTextTests: XCTestCase {
         "\u{1}", "upstream", "\"", "x", "$0", "99999999999999999999",
     ]
 
-    private func text(_ rng: inout SplitMix64) -> String {
-        (0..<Int.random(in: 0...12, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+    /// 3,000 texts of up to 12 pieces, generated from `seed`.
+    private func texts(seed: UInt64) -> [String] {
+        var rng = SplitMix64(seed: seed)
+        return (0..<3000).map { _ in
+            (0..<Int.random(in: 0...12, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+        }
     }
 
     func test_indentingIsReplacingEachNewline() {
-        var rng = SplitMix64(seed: 4431)
         var indented = 0
-        for _ in 0..<3000 {
-            let t = text(&rng)
+        for t in texts(seed: 4431) {
             let expected = t.replacingOccurrences(of: "\n", with: "\n  ")
             XCTAssertEqual(TwinText.indented(t), expected, t.debugDescription)
             if expected != t { indented += 1 }
@@ -30,10 +32,8 @@ final class TwinTextTests: XCTestCase {
     }
 
     func test_containsIsFoundationsContains() {
-        var rng = SplitMix64(seed: 4432)
         var found = 0
-        for _ in 0..<3000 {
-            let t = text(&rng)
+        for t in texts(seed: 4432) {
             for needle in ["\u{1}upstream\u{1}", "$env"] {
                 let expected = t.contains(needle)
                 XCTAssertEqual(TwinText.contains(t[...], needle), expected, t.debugDescription)
@@ -49,10 +49,8 @@ final class TwinTextTests: XCTestCase {
     /// had it, with Unicode's word boundaries, finds no more anywhere (it does not end `$1` in
     /// `$1,2`, where a comma between digits is inside a word).
     func test_theHighestNumberedArgumentIsTheRegexs() {
-        var rng = SplitMix64(seed: 4433)
         var numbered = 0
-        for _ in 0..<3000 {
-            let t = text(&rng)
+        for t in texts(seed: 4433) {
             let simple = t.matches(of: /\$([1-9][0-9]*)\b/.wordBoundaryKind(.simple)).compactMap { Int($0.1) }.max()
             let unicode = t.matches(of: /\$([1-9][0-9]*)\b/).compactMap { Int($0.1) }.max()
             let found = TwinText.highestNumberedArgument(in: t)

@@ -203,9 +203,16 @@ final class StagePlan: @unchecked Sendable {
     func again(at place: (nodes: StageNodes, index: Int)) -> StagePlan? {
         var identical = true
         guard writtenAlike(place.nodes, at: place.index, identical: &identical), case .builtin(let def, _) = kind else { return nil }
-        let made = StagePlan(place: place, kind: .builtin(def, place.nodes[place.index].arguments))
-        made.onRejection = onRejection
+        let made = remade(def, in: place.nodes, at: place.index)
         made.alikeBefore = identical
+        return made
+    }
+
+    /// This plan, of built-in stage `def`, made again for the stage at `index` of `stages`, with
+    /// that stage's own arguments (`again`, `placed(in:at:)`).
+    private func remade(_ def: any StageDefinition.Type, in stages: StageNodes, at index: Int) -> StagePlan {
+        let made = StagePlan(place: (stages, index), kind: .builtin(def, stages[index].arguments))
+        made.onRejection = onRejection
         return made
     }
 
@@ -226,9 +233,7 @@ final class StagePlan: @unchecked Sendable {
     /// reads its place and its arguments' places from.
     func placed(in stages: StageNodes, at index: Int) -> StagePlan {
         guard isShared(in: stages, at: index), case .builtin(let def, _) = kind else { return self }
-        let made = StagePlan(place: (nodes, index), kind: .builtin(def, nodes[index].arguments))
-        made.onRejection = onRejection
-        return made
+        return remade(def, in: nodes, at: index)
     }
 
     /// Where the stage at `index` of `stages` is written, when this plan is its (shared or not,

@@ -101,10 +101,12 @@ public struct JavaScriptTwin {
         return t.pipeline(p, input: "null", depth: 0)
     }
 
+    /// The prelude's function `f`: `vow.f`, or `vow["f-g"]` for a name with a dash.
+    static func callee(_ f: String) -> String { f.utf8.contains(UInt8(ascii: "-")) ? "vow[\(jsString(f))]" : "vow.\(f)" }
+
     /// One line on what a stage is in the twin, for `:help` and docs/stages.md.
     public static func reference(for stage: any StageDefinition.Type) -> String {
         if let writing = stage as? any TwinWriting.Type, let line = writing.twinReference { return line }
-        func callee(_ f: String) -> String { f.utf8.contains(UInt8(ascii: "-")) ? "vow[\"\(f)\"]" : "vow.\(f)" }
         switch stage.twin {
         case .handler(let f):
             return "a handler that finishes at once: `.then((v) => \(callee(f))(v, …))` returns a value or throws"
@@ -352,7 +354,7 @@ public struct JavaScriptTwin {
         case .handler(let f), .promise(let f):
             let isPromise: Bool
             if case .promise = def.twin { isPromise = true } else { isPromise = false }
-            let callee = given ?? (f.utf8.contains(UInt8(ascii: "-")) ? "vow[\(jsString(f))]" : "vow.\(f)")
+            let callee = given ?? Self.callee(f)
             let r = withArguments(positional, input: input, depth: depth, expressions: def.expressionArguments) { vals in
                 "\(callee)(\(([input] + vals).joined(separator: ", ")))"
             }
@@ -366,7 +368,7 @@ public struct JavaScriptTwin {
             let r = withArguments(
                 positional, input: input, depth: depth, expressions: def.expressionArguments, wordsAsWritten: def.takesWordsAsWritten
             ) { vals in
-                "\(f.utf8.contains(UInt8(ascii: "-")) ? "vow[\(jsString(f))]" : "vow.\(f)")(\(([input, object] + vals).joined(separator: ", ")))"
+                "\(Self.callee(f))(\(([input, object] + vals).joined(separator: ", ")))"
             }
             return isPromise ? r.asPromise : r
         case .control, .none:
